@@ -1,0 +1,92 @@
+import Foundation
+
+/// Where an intake came from (H1).
+public enum IntakeSource: String, Codable, Sendable, CaseIterable {
+    case manual
+    case bottle
+    case `import`
+}
+
+/// One drink (H1).
+///
+/// Its effective hydration is fixed when it is logged: later edits of the kind's factor never
+/// rewrite history. Its `day` is the user's local day when it was drunk, fixed at logging too,
+/// so a drink at 23:59 stays on that day whenever and wherever it is looked at.
+public struct Intake: Codable, Equatable, Sendable, Identifiable {
+    public var id: UUID
+    public var at: Date
+    public var day: LocalDate
+    public var volumeMl: Double
+    public var kindID: UUID
+    public var kindName: String
+    public var factor: Double
+    public var effectiveMl: Double
+    public var note: String?
+    public var source: IntakeSource
+
+    public init(id: UUID, at: Date, day: LocalDate, volumeMl: Double, kind: DrinkKind, note: String?, source: IntakeSource) {
+        self.id = id
+        self.at = at
+        self.day = day
+        self.volumeMl = volumeMl
+        self.kindID = kind.id
+        self.kindName = kind.name
+        self.factor = kind.factor
+        self.effectiveMl = volumeMl * kind.factor
+        self.note = note
+        self.source = source
+    }
+
+    public static let maximumNoteLength = 500
+
+    public static func validate(note: String?) throws -> String? {
+        guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
+        guard note.count <= maximumNoteLength else {
+            throw TallyError.invalid("A note can be at most \(maximumNoteLength) characters long.")
+        }
+        return note
+    }
+}
+
+/// Water taken off a day's total without deleting a drink (H3): a negative adjustment on that day.
+public struct Removal: Codable, Equatable, Sendable, Identifiable {
+    public var id: UUID
+    public var at: Date
+    public var day: LocalDate
+    public var volumeMl: Double
+
+    public init(id: UUID, at: Date, day: LocalDate, volumeMl: Double) {
+        self.id = id
+        self.at = at
+        self.day = day
+        self.volumeMl = volumeMl
+    }
+}
+
+/// A line of a day's log: a drink or a removal, in the order they happened.
+public enum DayEntry: Equatable, Sendable {
+    case intake(Intake)
+    case removal(Removal)
+
+    public var id: UUID {
+        switch self {
+        case .intake(let intake): intake.id
+        case .removal(let removal): removal.id
+        }
+    }
+
+    public var at: Date {
+        switch self {
+        case .intake(let intake): intake.at
+        case .removal(let removal): removal.at
+        }
+    }
+
+    /// What this line adds to the day's total (negative for a removal).
+    public var contributionMl: Double {
+        switch self {
+        case .intake(let intake): intake.effectiveMl
+        case .removal(let removal): -removal.volumeMl
+        }
+    }
+}

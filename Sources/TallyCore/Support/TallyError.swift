@@ -1,0 +1,29 @@
+import Foundation
+
+/// An error a user can cause, with a sentence that tells them what to do about it.
+///
+/// Every layer maps it in one place: the CLI to a non-zero exit code, the API to a 4xx problem.
+public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Codable {
+        /// The input is malformed or out of range.
+        case invalidInput
+        /// The thing asked for does not exist (or belongs to someone else).
+        case notFound
+        /// The request is well formed but clashes with what is stored.
+        case conflict
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public static func invalid(_ message: String) -> TallyError { TallyError(.invalidInput, message) }
+    public static func notFound(_ message: String) -> TallyError { TallyError(.notFound, message) }
+    public static func conflict(_ message: String) -> TallyError { TallyError(.conflict, message) }
+
+    public var description: String { message }
+}

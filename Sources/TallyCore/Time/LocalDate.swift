@@ -1,0 +1,169 @@
+import Foundation
+
+/// A calendar day as a person sees it on a wall calendar, with no time and no zone.
+///
+/// A day's instants depend on the time zone it is seen in: `interval(in:)` gives them, and is
+/// 23 or 25 hours long on the days clocks change.
+public struct LocalDate: Hashable, Comparable, Sendable {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// Builds a date, refusing days that do not exist (2025-02-30).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              (1...LocalDate.daysIn(year: year, month: month)).contains(day) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The day that contains `instant` in `timeZone`.
+    public init(containing instant: Date, in timeZone: TimeZone) {
+        let parts = Calendar.gregorian(timeZone).dateComponents([.year, .month, .day], from: instant)
+        self.year = parts.year!
+        self.month = parts.month!
+        self.day = parts.day!
+    }
+
+    /// Parses `YYYY-MM-DD`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    public static func < (a: LocalDate, b: LocalDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+
+    /// The first instant of this day in `timeZone` (not always 00:00: some zones skip midnight).
+    public func start(in timeZone: TimeZone) -> Date {
+        let calendar = Calendar.gregorian(timeZone)
+        let noon = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))!
+        return calendar.startOfDay(for: noon)
+    }
+
+    /// The instants of this day in `timeZone`: from its start to the next day's start.
+    public func interval(in timeZone: TimeZone) -> DateInterval {
+        DateInterval(start: start(in: timeZone), end: adding(days: 1).start(in: timeZone))
+    }
+
+    public func adding(days: Int) -> LocalDate {
+        let julian = julianDay + days
+        return LocalDate(julianDay: julian)
+    }
+
+    /// Whole days from `self` to `other` (positive when `other` is later).
+    public func days(to other: LocalDate) -> Int { other.julianDay - julianDay }
+
+    /// Monday 1 … Sunday 7 (ISO 8601).
+    public var isoWeekday: Int { (julianDay % 7) + 1 }
+
+    public var yearMonth: YearMonth { YearMonth(year: year, month: month)! }
+
+    static func daysIn(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Day arithmetic without a calendar: the Julian day number is plain integer maths
+    // (Fliegel & Van Flandern), so stepping through ten years of days costs nothing.
+    var julianDay: Int {
+        let a = (14 - month) / 12
+        let y = year + 4800 - a
+        let m = month + 12 * a - 3
+        return day + (153 * m + 2) / 5 + 365 * y + y / 4 - y / 100 + y / 400 - 32045
+    }
+
+    init(julianDay jd: Int) {
+        let a = jd + 32044
+        let b = (4 * a + 3) / 146097
+        let c = a - 146097 * b / 4
+        let d = (4 * c + 3) / 1461
+        let e = c - 1461 * d / 4
+        let m = (5 * e + 2) / 153
+        day = e - (153 * m + 2) / 5 + 1
+        month = m + 3 - 12 * (m / 10)
+        year = 100 * b + d - 4800 + m / 10
+    }
+}
+
+extension LocalDate: CustomStringConvertible, LosslessStringConvertible {
+    public var description: String {
+        String(format: "%04d-%02d-%02d", year, month, day)
+    }
+}
+
+extension LocalDate: Codable {
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = LocalDate(text) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath, debugDescription: "\(text) is not a date like 2025-03-30."))
+        }
+        self = date
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// A month of a year, for the history calendar.
+public struct YearMonth: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+
+    public init?(year: Int, month: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month) else { return nil }
+        self.year = year
+        self.month = month
+    }
+
+    /// Parses `YYYY-MM`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]) else { return nil }
+        self.init(year: y, month: m)
+    }
+
+    public static func < (a: YearMonth, b: YearMonth) -> Bool { (a.year, a.month) < (b.year, b.month) }
+
+    public var firstDay: LocalDate { LocalDate(year: year, month: month, day: 1)! }
+    public var lastDay: LocalDate { LocalDate(year: year, month: month, day: LocalDate.daysIn(year: year, month: month))! }
+    public var days: [LocalDate] { (0...firstDay.days(to: lastDay)).map { firstDay.adding(days: $0) } }
+    public var previous: YearMonth { month == 1 ? YearMonth(year: year - 1, month: 12)! : YearMonth(year: year, month: month - 1)! }
+    public var next: YearMonth { month == 12 ? YearMonth(year: year + 1, month: 1)! : YearMonth(year: year, month: month + 1)! }
+
+    public var description: String { String(format: "%04d-%02d", year, month) }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = YearMonth(text) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath, debugDescription: "\(text) is not a month like 2025-03."))
+        }
+        self = value
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+extension Calendar {
+    /// A Gregorian calendar in `timeZone`: the only calendar Tally's days are counted in.
+    public static func gregorian(_ timeZone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Validates IANA zone names, the only kind of time zone a user can choose.
+public enum UserTimeZone {
+    /// The zone for `identifier`, or an error that says how to name one.
+    public static func named(_ identifier: String) throws -> TimeZone {
+        guard TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier == "UTC",
+              let zone = TimeZone(identifier: identifier) else {
+            throw TallyError.invalid(
+                "\"\(identifier)\" is not a time zone Tally knows; use an IANA name such as Europe/Berlin, America/New_York or UTC.")
+        }
+        return zone
+    }
+
+    /// The machine's own zone when it has an IANA name, else UTC: the default for a new user.
+    public static var systemDefault: String {
+        let name = TimeZone.current.identifier
+        return TimeZone.knownTimeZoneIdentifiers.contains(name) ? name : "UTC"
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import TallyCore
+
+/// A person who keeps tallies.
+public struct User: Codable, Equatable, Sendable, Identifiable {
+    public var id: UUID
+    public var name: String
+    public var createdAt: Date
+
+    public init(id: UUID = UUID(), name: String, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+    }
+}
+
+/// Users and their settings.
+public protocol UserRepository: Sendable {
+    /// Stores a new user with their settings and built-in drink kinds; a taken name is a conflict.
+    func createUser(_ user: User, settings: HydrationSettings, kinds: [DrinkKind]) async throws
+    func user(named name: String) async throws -> User?
+    func user(id: UUID) async throws -> User?
+
+    func settings(of user: UUID) async throws -> HydrationSettings
+    func saveSettings(_ settings: HydrationSettings, of user: UUID) async throws
+}
+
+/// Drink kinds, one list per user (H6).
+public protocol DrinkKindRepository: Sendable {
+    /// Every kind of the user, retired ones included, built-in ones first.
+    func drinkKinds(of user: UUID) async throws -> [DrinkKind]
+    /// Inserts or updates a kind; a name another active kind of the user has is a conflict.
+    func saveDrinkKind(_ kind: DrinkKind, of user: UUID) async throws
+}
+
+/// A check a change must pass, run inside the change's transaction with the affected day's
+/// total as it stands: the store keeps changes atomic, the rules stay in TallyCore.
+public typealias DayTotalCheck = @Sendable (_ dayTotalMl: Double) throws -> Void
+
+/// Drinks and removals (H1–H3).
+public protocol EntryRepository: Sendable {
+    /// Stores a drink; when its id exists already, returns the stored one (`created` false).
+    /// An id that another user's entry has is a conflict.
+    func addIntake(_ intake: Intake, of user: UUID) async throws -> (intake: Intake, created: Bool)
+    /// Stores a removal after `check` passed on its day's total; idempotent by id like drinks.
+    func addRemoval(_ removal: Removal, of user: UUID, check: @escaping DayTotalCheck) async throws -> (removal: Removal, created: Bool)
+    /// Replaces a drink with `edit`'s result; `edit` receives the drink and the total of its day.
+    /// A new day's total only grows, so it needs no check.
+    func updateIntake(id: UUID, of user: UUID,
+                      edit: @escaping @Sendable (_ current: Intake, _ dayTotalMl: Double) throws -> Intake) async throws -> Intake
+    /// Deletes a drink or a removal after `check` passed on the entry and its day's total.
+    func deleteEntry(id: UUID, of user: UUID,
+                     check: @escaping @Sendable (_ entry: DayEntry, _ dayTotalMl: Double) throws -> Void) async throws -> DayEntry
+
+    func entry(id: UUID, of user: UUID) async throws -> DayEntry?
+    /// The ids of the user's entries whose id starts with `prefix` (hex digits and dashes).
+    func entryIDs(startingWith prefix: String, of user: UUID, limit: Int) async throws -> [UUID]
+    /// A day's drinks and removals, oldest first.
+    func entries(on day: LocalDate, of user: UUID) async throws -> [DayEntry]
+    /// Each day's total between the two days (inclusive; nil for open), summed by the database.
+    /// Days with no entries are absent.
+    func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double]
+}
+
+/// Profiles and goals (H7, H8).
+public protocol GoalRepository: Sendable {
+    func profile(of user: UUID) async throws -> Profile?
+    func goalHistory(of user: UUID) async throws -> GoalHistory
+    /// Saves the profile and, in the same transaction, lets `update` change the goal history
+    /// (an automatic goal follows the profile).
+    func saveProfile(_ profile: Profile?, of user: UUID,
+                     update: @escaping @Sendable (inout GoalHistory, Profile?) -> Void) async throws -> GoalHistory
+    /// Changes the goal history through `update`, atomically; `update` sees the current profile.
+    func updateGoalHistory(of user: UUID,
+                           update: @escaping @Sendable (inout GoalHistory, Profile?) throws -> Void) async throws -> GoalHistory
+}
+
+/// Everything hydration needs from storage. SQLite implements it now; a PostgreSQL store will
+/// implement the same protocols and pass the same contract tests.
+public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRepository & GoalRepository

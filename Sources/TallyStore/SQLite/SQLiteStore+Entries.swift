@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+import TallyCore
+
+extension SQLiteStore: EntryRepository {
+    public func addIntake(_ intake: Intake, of user: UUID) async throws -> (intake: Intake, created: Bool) {
+        try await write { db in
+            if let existing = try Self.existingEntry(intake.id, of: user, db) {
+                guard case .intake(let stored) = existing else { throw Self.idTaken(intake.id) }
+                return (stored, false)
+            }
+            guard let kind = try DrinkKindRecord.fetchOne(db, key: intake.kindID), kind.userId == user else {
+                throw TallyError.notFound("No such drink kind.")
+            }
+            try IntakeRecord(intake, userId: user).insert(db)
+            return (try Self.intake(intake.id, db)!, true)
+        }
+    }
+
+    public func addRemoval(_ removal: Removal, of user: UUID, check: @escaping DayTotalCheck) async throws -> (removal: Removal, created: Bool) {
+        try await write { db in
+            if let existing = try Self.existingEntry(removal.id, of: user, db) {
+                guard case .removal(let stored) = existing else { throw Self.idTaken(removal.id) }
+                return (stored, false)
+            }
+            try check(try Self.total(of: removal.day, user, db))
+            try RemovalRecord(removal, userId: user).insert(db)
+            return (removal, true)
+        }
+    }
+
+    public func updateIntake(id: UUID, of user: UUID,
+                             edit: @escaping @Sendable (Intake, Double) throws -> Intake) async throws -> Intake {
+        try await write { db in
+            guard case .intake(let current)? = try Self.entry(id, of: user, db) else {
+                throw TallyError.notFound("There is no drink with the id \(id).")
+            }
+            var edited = try edit(current, try Self.total(of: current.day, user, db))
+            edited.id = current.id
+            guard let kind = try DrinkKindRecord.fetchOne(db, key: edited.kindID), kind.userId == user else {
+                throw TallyError.notFound("No such drink kind.")
+            }
+            try IntakeRecord(edited, userId: user).update(db)
+            return try Self.intake(id, db)!
+        }
+    }
+
+    public func deleteEntry(id: UUID, of user: UUID,
+                            check: @escaping @Sendable (DayEntry, Double) throws -> Void) async throws -> DayEntry {
+        try await write { db in
+            guard let entry = try Self.entry(id, of: user, db) else {
+                throw TallyError.notFound("There is no entry with the id \(id).")
+            }
+            switch entry {
+            case .intake(let intake):
+                try check(entry, try Self.total(of: intake.day, user, db))
+                try IntakeRecord.deleteOne(db, key: id)
+            case .removal(let removal):
+                try check(entry, try Self.total(of: removal.day, user, db))
+                try RemovalRecord.deleteOne(db, key: id)
+            }
+            return entry
+        }
+    }
+
+    public func entry(id: UUID, of user: UUID) async throws -> DayEntry? {
+        try await read { db in try Self.entry(id, of: user, db) }
+    }
+
+    public func entryIDs(startingWith prefix: String, of user: UUID, limit: Int) async throws -> [UUID] {
+        let hex = prefix.replacingOccurrences(of: "-", with: "").uppercased()
+        guard !hex.isEmpty, hex.allSatisfy(\.isHexDigit) else { return [] }
+        return try await read { db in
+            try UUID.fetchAll(db, sql: """
+                SELECT id FROM intake WHERE userId = :user AND hex(id) LIKE :pattern
+                UNION ALL
+                SELECT id FROM removal WHERE userId = :user AND hex(id) LIKE :pattern
+                LIMIT :limit
+                """, arguments: ["user": user, "pattern": hex + "%", "limit": limit])
+        }
+    }
+
+    public func entries(on day: LocalDate, of user: UUID) async throws -> [DayEntry] {
+        try await read { db in
+            let intakes = try IntakeRow.fetchAll(db, sql: IntakeRow.select + " WHERE intake.userId = ? AND intake.day = ?",
+                                                 arguments: [user, day.description])
+            let removals = try RemovalRecord
+                .filter(Column("userId") == user && Column("day") == day.description)
+                .fetchAll(db)
+            return (intakes.map { DayEntry.intake($0.value) } + removals.map { DayEntry.removal($0.removal) })
+                .sorted { $0.at < $1.at }
+        }
+    }
+
+    public func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double] {
+        // Both halves are answered from the covering indexes (userId, day, amount).
+        let sql = """
+            SELECT day, SUM(ml) FROM (
+                SELECT day, effectiveMl AS ml FROM intake WHERE userId = :user AND day BETWEEN :from AND :through
+                UNION ALL
+                SELECT day, -volumeMl FROM removal WHERE userId = :user AND day BETWEEN :from AND :through
+            ) GROUP BY day
+            """
+        let arguments: StatementArguments = [
+            "user": user,
+            "from": from?.description ?? "0000-00-00",
+            "through": through?.description ?? "9999-99-99",
+        ]
+        return try await read { db in
+            var totals: [LocalDate: Double] = [:]
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next() {
+                if let day = LocalDate(row[0] as String) { totals[day] = row[1] }
+            }
+            return totals
+        }
+    }
+
+    // MARK: - Inside a transaction
+
+    static func total(of day: LocalDate, _ user: UUID, _ db: Database) throws -> Double {
+        try Double.fetchOne(db, sql: """
+            SELECT COALESCE((SELECT SUM(effectiveMl) FROM intake WHERE userId = :user AND day = :day), 0)
+                 - COALESCE((SELECT SUM(volumeMl) FROM removal WHERE userId = :user AND day = :day), 0)
+            """, arguments: ["user": user, "day": day.description]) ?? 0
+    }
+
+    static func intake(_ id: UUID, _ db: Database) throws -> Intake? {
+        try IntakeRow.fetchOne(db, sql: IntakeRow.select + " WHERE intake.id = ?", arguments: [id])?.value
+    }
+
+    static func entry(_ id: UUID, of user: UUID, _ db: Database) throws -> DayEntry? {
+        if let row = try IntakeRow.fetchOne(db, sql: IntakeRow.select + " WHERE intake.id = ? AND intake.userId = ?", arguments: [id, user]) {
+            return .intake(row.value)
+        }
+        return try RemovalRecord.filter(Column("id") == id && Column("userId") == user).fetchOne(db).map { .removal($0.removal) }
+    }
+
+    /// The user's entry with `id`; an id that another user's entry has is a conflict, never a
+    /// way to see or change their data.
+    static func existingEntry(_ id: UUID, of user: UUID, _ db: Database) throws -> DayEntry? {
+        if let entry = try entry(id, of: user, db) { return entry }
+        let elsewhere = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM intake WHERE id = :id) OR EXISTS (SELECT 1 FROM removal WHERE id = :id)
+            """, arguments: ["id": id]) ?? false
+        if elsewhere { throw idTaken(id) }
+        return nil
+    }
+
+    static func idTaken(_ id: UUID) -> TallyError {
+        TallyError.conflict("The id \(id) is already used by another entry; leave it out to get a new one.")
+    }
+}

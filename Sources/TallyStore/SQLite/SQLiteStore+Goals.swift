@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+import TallyCore
+
+extension SQLiteStore: GoalRepository {
+    public func profile(of user: UUID) async throws -> Profile? {
+        try await read { db in try Self.userRecord(user, db).profile }
+    }
+
+    public func goalHistory(of user: UUID) async throws -> GoalHistory {
+        try await read { db in try Self.goalHistory(user, db) }
+    }
+
+    public func saveProfile(_ profile: Profile?, of user: UUID,
+                            update: @escaping @Sendable (inout GoalHistory, Profile?) -> Void) async throws -> GoalHistory {
+        try await write { db in
+            var record = try Self.userRecord(user, db)
+            record.apply(profile)
+            try record.update(db)
+            return try Self.changeGoalHistory(user, db) { history in update(&history, profile) }
+        }
+    }
+
+    public func updateGoalHistory(of user: UUID,
+                                  update: @escaping @Sendable (inout GoalHistory, Profile?) throws -> Void) async throws -> GoalHistory {
+        try await write { db in
+            let profile = try Self.userRecord(user, db).profile
+            return try Self.changeGoalHistory(user, db) { history in try update(&history, profile) }
+        }
+    }
+
+    static func goalHistory(_ user: UUID, _ db: Database) throws -> GoalHistory {
+        GoalHistory(periods: try GoalRecord.filter(Column("userId") == user).fetchAll(db).map(\.period))
+    }
+
+    /// Applies `change` and writes back the periods it added or altered.
+    private static func changeGoalHistory(_ user: UUID, _ db: Database,
+                                          _ change: (inout GoalHistory) throws -> Void) throws -> GoalHistory {
+        let before = try goalHistory(user, db)
+        var after = before
+        try change(&after)
+        for period in after.periods where !before.periods.contains(period) {
+            try GoalRecord(period, userId: user).save(db)
+        }
+        return after
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import TallyCore
+
+extension SQLiteStore: UserRepository {
+    public func createUser(_ user: User, settings: HydrationSettings, kinds: [DrinkKind]) async throws {
+        try await write { db in
+            if try UserRecord.filter(UserRecord.Columns.name == user.name).fetchCount(db) > 0 {
+                throw TallyError.conflict("There is already a user named \(user.name).")
+            }
+            var record = UserRecord(id: user.id, name: user.name, createdAt: user.createdAt,
+                                    unit: settings.unit.rawValue, timeZone: settings.timeZone)
+            record.apply(settings)
+            try record.insert(db)
+            for kind in kinds {
+                try DrinkKindRecord(kind, userId: user.id).insert(db)
+            }
+        }
+    }
+
+    public func user(named name: String) async throws -> User? {
+        try await read { db in try UserRecord.filter(UserRecord.Columns.name == name).fetchOne(db)?.user }
+    }
+
+    public func user(id: UUID) async throws -> User? {
+        try await read { db in try UserRecord.fetchOne(db, key: id)?.user }
+    }
+
+    public func settings(of user: UUID) async throws -> HydrationSettings {
+        try await read { db in try Self.userRecord(user, db).settings }
+    }
+
+    public func saveSettings(_ settings: HydrationSettings, of user: UUID) async throws {
+        try await write { db in
+            var record = try Self.userRecord(user, db)
+            record.apply(settings)
+            try record.update(db)
+        }
+    }
+
+    static func userRecord(_ id: UUID, _ db: Database) throws -> UserRecord {
+        guard let record = try UserRecord.fetchOne(db, key: id) else {
+            throw TallyError.notFound("No such user.")
+        }
+        return record
+    }
+}
+
+extension SQLiteStore: DrinkKindRepository {
+    public func drinkKinds(of user: UUID) async throws -> [DrinkKind] {
+        try await read { db in
+            try DrinkKindRecord
+                .filter(DrinkKindRecord.Columns.userId == user)
+                .order(DrinkKindRecord.Columns.isBuiltIn.desc, DrinkKindRecord.Columns.name.collating(.nocase))
+                .fetchAll(db)
+                .map(\.kind)
+        }
+    }
+
+    public func saveDrinkKind(_ kind: DrinkKind, of user: UUID) async throws {
+        try await write { db in
+            if let existing = try DrinkKindRecord.fetchOne(db, key: kind.id), existing.userId != user {
+                throw TallyError.notFound("No such drink kind.")
+            }
+            let clash = try DrinkKindRecord
+                .filter(DrinkKindRecord.Columns.userId == user)
+                .filter(sql: "name = ? COLLATE NOCASE AND NOT isRetired AND id <> ?", arguments: [kind.name, kind.id])
+                .fetchCount(db)
+            if clash > 0 && !kind.isRetired {
+                throw TallyError.conflict("There is already a drink kind named \(kind.name).")
+            }
+            try DrinkKindRecord(kind, userId: user).save(db)
+        }
+    }
+}

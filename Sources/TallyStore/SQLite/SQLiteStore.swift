@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import TallyCore
+
+/// Tally's store in one SQLite file (or in memory, for tests).
+///
+/// Follows GRDB's demo app: it owns the database writer, runs the migrations when it opens,
+/// and offers named methods that are each one transaction.
+public struct SQLiteStore: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Opens (creating it and its folder if needed) the database file at `path`, in WAL mode so
+    /// that readers never wait for the writer, and brings its schema up to date.
+    public static func open(path: String) throws -> SQLiteStore {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw TallyError.invalid("Cannot create the folder \(folder.path) for the database: \(error.localizedDescription)")
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration())
+        } catch let error as DatabaseError {
+            throw TallyError.invalid("Cannot open the database at \(path): \(error.message ?? "\(error.resultCode)").")
+        }
+        return try SQLiteStore(pool)
+    }
+
+    /// A private in-memory database: each call gives a new, empty one.
+    public static func inMemory() throws -> SQLiteStore {
+        try SQLiteStore(DatabaseQueue(configuration: configuration()))
+    }
+
+    init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try writer.read { db in
+            if try Migrations.migrator.hasBeenSuperseded(db) {
+                throw TallyError.conflict(
+                    "This database was written by a newer version of Tally; update Tally to open it.")
+            }
+        }
+        try Migrations.migrator.migrate(writer)
+    }
+
+    static func configuration() -> Configuration {
+        var config = Configuration()
+        // The CLI and a server may share the file: wait for the other's write instead of failing.
+        config.busyMode = .timeout(5)
+        config.label = "Tally"
+        return config
+    }
+
+    /// Runs `body` in a write transaction, turning constraint failures into conflicts a person
+    /// can act on.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.write(body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw TallyError.conflict("That change clashes with what is stored: \(error.message ?? "a constraint failed").")
+        }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.read(body)
+    }
+
+    /// Makes a consistent copy of the database at `path` while it stays in use.
+    public func backup(to path: String) throws {
+        let target = try DatabaseQueue(path: path)
+        try writer.backup(to: target)
+    }
+}

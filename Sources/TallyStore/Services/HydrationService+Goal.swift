@@ -1,0 +1,51 @@
+import Foundation
+import TallyCore
+
+/// The goal as the goal screen shows it (H7, H8).
+public struct GoalStatus: Codable, Equatable, Sendable {
+    public var mode: Goal.Mode
+    /// nil when the user chose no goal.
+    public var goalMl: Double?
+    /// How the automatic goal is computed, when there is a profile.
+    public var breakdown: GoalBreakdown?
+    public var profile: Profile?
+    /// Every goal with the days it was in force, oldest first.
+    public var history: [GoalPeriod]
+}
+
+extension HydrationService {
+    public func goalStatus() async throws -> GoalStatus {
+        async let profile = store.profile(of: user)
+        async let history = store.goalHistory(of: user)
+        return Self.status(profile: try await profile, history: try await history)
+    }
+
+    /// Sets the goal from today on (H8): automatic, a custom amount, or none.
+    public func setGoal(_ choice: GoalChoice) async throws -> GoalStatus {
+        let settings = try await settings()
+        if case .custom(let ml) = choice { try GoalChoice.validateCustom(ml, unit: settings.unit) }
+        let today = LocalDate(containing: clock.now, in: settings.zone)
+        let history = try await store.updateGoalHistory(of: user) { history, profile in
+            _ = history.set(Goal(choice, profile: profile), today: today)
+        }
+        return Self.status(profile: try await store.profile(of: user), history: history)
+    }
+
+    /// Saves the profile; an automatic goal follows it from today on.
+    public func setProfile(_ profile: Profile?) async throws -> GoalStatus {
+        let today = try await today()
+        let history = try await store.saveProfile(profile, of: user) { history, profile in
+            if history.current.mode == .automatic {
+                _ = history.set(Goal(.automatic, profile: profile), today: today)
+            }
+        }
+        return Self.status(profile: profile, history: history)
+    }
+
+    private static func status(profile: Profile?, history: GoalHistory) -> GoalStatus {
+        let goal = history.current
+        return GoalStatus(mode: goal.mode, goalMl: goal.targetMl,
+                          breakdown: profile.map(GoalCalculator.goal(for:)),
+                          profile: profile, history: history.periods)
+    }
+}

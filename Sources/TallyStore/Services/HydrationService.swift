@@ -1,0 +1,259 @@
+import Foundation
+import TallyCore
+
+/// One user's hydration tally: what the CLI and the server call. It reads the clock, applies
+/// TallyCore's rules and asks the store to keep each change atomic; it holds no rules of its own.
+public struct HydrationService: Sendable {
+    public let store: any HydrationStore
+    public let clock: any WallClock
+    public let user: UUID
+
+    public init(store: any HydrationStore, clock: any WallClock, user: UUID) {
+        self.store = store
+        self.clock = clock
+        self.user = user
+    }
+
+    /// The user's settings with the zone their days are counted in.
+    public func settings() async throws -> HydrationSettings {
+        try await store.settings(of: user)
+    }
+
+    /// The user's local day now.
+    public func today() async throws -> LocalDate {
+        LocalDate(containing: clock.now, in: try await settings().zone)
+    }
+
+    // MARK: - Drinks and removals (H1–H3)
+
+    public struct Drink: Sendable {
+        public var volumeMl: Double
+        public var kindName: String?
+        public var at: Date?
+        public var note: String?
+        public var id: UUID?
+        public var source: IntakeSource
+
+        public init(volumeMl: Double, kindName: String? = nil, at: Date? = nil, note: String? = nil,
+                    id: UUID? = nil, source: IntakeSource = .manual) {
+            self.volumeMl = volumeMl
+            self.kindName = kindName
+            self.at = at
+            self.note = note
+            self.id = id
+            self.source = source
+        }
+    }
+
+    /// Logs a drink. A repeated id returns the drink stored under it, never a second one (H1).
+    @discardableResult
+    public func logDrink(_ drink: Drink) async throws -> (intake: Intake, created: Bool) {
+        let settings = try await settings()
+        try EntryVolume.validate(drink.volumeMl, unit: settings.unit, what: "A drink")
+        let note = try Intake.validate(note: drink.note)
+        let now = clock.now
+        let at = drink.at ?? now
+        try EntryTime.checkNotFuture(at, now: now)
+        let kind = try await activeKind(named: drink.kindName ?? DrinkKind.defaultName)
+        let intake = Intake(id: drink.id ?? UUID(), at: at, day: LocalDate(containing: at, in: settings.zone),
+                            volumeMl: drink.volumeMl, kind: kind, note: note, source: drink.source)
+        return try await store.addIntake(intake, of: user)
+    }
+
+    /// Takes water off the day it is logged on, never below zero (H3).
+    @discardableResult
+    public func remove(volumeMl: Double, at: Date? = nil, id: UUID? = nil) async throws -> (removal: Removal, created: Bool) {
+        let settings = try await settings()
+        try EntryVolume.validate(volumeMl, unit: settings.unit, what: "A removal")
+        let now = clock.now
+        let at = at ?? now
+        try EntryTime.checkNotFuture(at, now: now)
+        let removal = Removal(id: id ?? UUID(), at: at, day: LocalDate(containing: at, in: settings.zone), volumeMl: volumeMl)
+        let unit = settings.unit
+        return try await store.addRemoval(removal, of: user) { total in
+            try DailyTotal.checkRemoval(volumeMl, from: total, unit: unit)
+        }
+    }
+
+    public struct DrinkEdit: Sendable {
+        public var volumeMl: Double?
+        public var kindName: String?
+        public var at: Date?
+        /// `.some(nil)` clears the note.
+        public var note: String??
+
+        public init(volumeMl: Double? = nil, kindName: String? = nil, at: Date? = nil, note: String?? = nil) {
+            self.volumeMl = volumeMl
+            self.kindName = kindName
+            self.at = at
+            self.note = note
+        }
+    }
+
+    /// Edits a drink. A new kind brings its current factor; an edit that would leave the drink's
+    /// old day below zero is refused (H3).
+    public func editDrink(id: UUID, _ change: DrinkEdit) async throws -> Intake {
+        let settings = try await settings()
+        let unit = settings.unit
+        let zone = settings.zone
+        if let volume = change.volumeMl { try EntryVolume.validate(volume, unit: unit, what: "A drink") }
+        let note = try change.note.map { try Intake.validate(note: $0) }
+        if let at = change.at { try EntryTime.checkNotFuture(at, now: clock.now) }
+        var kind: DrinkKind?
+        if let name = change.kindName { kind = try await activeKind(named: name) }
+        let newKind = kind
+        return try await store.updateIntake(id: id, of: user) { current, dayTotal in
+            var edited = Intake(
+                id: current.id, at: change.at ?? current.at, day: current.day,
+                volumeMl: change.volumeMl ?? current.volumeMl,
+                kind: newKind ?? DrinkKind(id: current.kindID, name: current.kindName, factor: current.factor),
+                note: note ?? current.note, source: current.source)
+            if let at = change.at { edited.day = LocalDate(containing: at, in: zone) }
+            if newKind == nil && change.volumeMl == nil { edited.effectiveMl = current.effectiveMl }
+            let lost = edited.day == current.day ? current.effectiveMl - edited.effectiveMl : current.effectiveMl
+            try DailyTotal.checkDrinkChange(losing: lost, from: dayTotal, unit: unit)
+            return edited
+        }
+    }
+
+    /// Deletes a drink or a removal; deleting a drink that removals depend on is refused (H3).
+    @discardableResult
+    public func deleteEntry(id: UUID) async throws -> DayEntry {
+        let unit = try await settings().unit
+        return try await store.deleteEntry(id: id, of: user) { entry, dayTotal in
+            if case .intake(let intake) = entry {
+                try DailyTotal.checkDrinkChange(losing: intake.effectiveMl, from: dayTotal, unit: unit)
+            }
+        }
+    }
+
+    /// The entry whose id is `reference` or starts with it (at least 4 characters, as shown by
+    /// `today`); an ambiguous or unknown reference says so.
+    public func resolveEntryID(_ reference: String) async throws -> UUID {
+        if let id = UUID(uuidString: reference) { return id }
+        guard reference.count >= 4 else {
+            throw TallyError.invalid("Give at least the first 4 characters of the entry's id, as `today` shows it.")
+        }
+        let matches = try await store.entryIDs(startingWith: reference, of: user, limit: 2)
+        switch matches.count {
+        case 0: throw TallyError.notFound("There is no entry whose id starts with \(reference).")
+        case 1: return matches[0]
+        default: throw TallyError.invalid("More than one entry's id starts with \(reference); give more of it.")
+        }
+    }
+
+    // MARK: - Views (H2, H9, H12)
+
+    /// A day's total, goal and entries; today when `date` is nil.
+    public func daySummary(on date: LocalDate? = nil) async throws -> DaySummary {
+        let settings = try await settings()
+        let day = date ?? LocalDate(containing: clock.now, in: settings.zone)
+        async let entries = store.entries(on: day, of: user)
+        async let goals = store.goalHistory(of: user)
+        return DaySummary(date: day, entries: try await entries, goal: try await goals.goal(on: day), unit: settings.unit)
+    }
+
+    /// The last `days` days, a month's calendar (this month when nil) and the streaks.
+    public func history(days: Int = 7, month: YearMonth? = nil) async throws -> HydrationHistory {
+        guard HydrationHistory.dayCountRange.contains(days) else {
+            throw TallyError.invalid("History covers 1 to 366 days; \(days) is out of range.")
+        }
+        let today = try await today()
+        async let totals = store.dailyTotals(of: user, from: nil, through: nil)
+        async let goals = store.goalHistory(of: user)
+        return HydrationHistory(today: today, dayCount: days, month: month ?? today.yearMonth,
+                                totals: try await totals, goals: try await goals)
+    }
+
+    // MARK: - Drink kinds (H6)
+
+    public func drinkKinds() async throws -> [DrinkKind] {
+        try await store.drinkKinds(of: user)
+    }
+
+    func activeKind(named name: String) async throws -> DrinkKind {
+        let kinds = try await drinkKinds().filter { !$0.isRetired }
+        guard let kind = kinds.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
+            throw TallyError.notFound(
+                "There is no drink kind named \(name); the kinds are \(kinds.map(\.name).joined(separator: ", ")).")
+        }
+        return kind
+    }
+
+    @discardableResult
+    public func addDrinkKind(name: String, factor: Double) async throws -> DrinkKind {
+        let kind = DrinkKind(name: try DrinkKind.validate(name: name, factor: factor), factor: factor)
+        try await store.saveDrinkKind(kind, of: user)
+        return kind
+    }
+
+    @discardableResult
+    public func renameDrinkKind(_ name: String, to newName: String) async throws -> DrinkKind {
+        var kind = try await ownKind(named: name, changing: "renamed")
+        kind.name = try DrinkKind.validate(name: newName, factor: kind.factor)
+        try await store.saveDrinkKind(kind, of: user)
+        return kind
+    }
+
+    /// Retires a kind the user added: past drinks keep it, new ones cannot use it.
+    @discardableResult
+    public func retireDrinkKind(_ name: String) async throws -> DrinkKind {
+        var kind = try await ownKind(named: name, changing: "retired")
+        kind.isRetired = true
+        try await store.saveDrinkKind(kind, of: user)
+        return kind
+    }
+
+    /// Sets a kind's factor; only new drinks get it (H1).
+    @discardableResult
+    public func setFactor(of name: String, to factor: Double) async throws -> DrinkKind {
+        var kind = try await activeKind(named: name)
+        _ = try DrinkKind.validate(name: kind.name, factor: factor)
+        kind.factor = factor
+        try await store.saveDrinkKind(kind, of: user)
+        return kind
+    }
+
+    /// Gives the built-in kinds the factors of `set` (standard or the Beverage Hydration Index).
+    public func useFactors(_ set: DrinkFactorSet) async throws -> [DrinkKind] {
+        for var kind in try await drinkKinds() where kind.isBuiltIn {
+            guard let factor = set.factors.first(where: { $0.key == kind.name })?.value else { continue }
+            kind.factor = factor
+            try await store.saveDrinkKind(kind, of: user)
+        }
+        return try await drinkKinds()
+    }
+
+    private func ownKind(named name: String, changing verb: String) async throws -> DrinkKind {
+        let kind = try await activeKind(named: name)
+        guard !kind.isBuiltIn else {
+            throw TallyError.invalid("\(kind.name) is a built-in kind and cannot be \(verb); only kinds you added can.")
+        }
+        return kind
+    }
+
+    // MARK: - Settings (H2, H4, H5)
+
+    public func setUnit(_ unit: VolumeUnit) async throws -> HydrationSettings {
+        try await changeSettings { $0.unit = unit }
+    }
+
+    public func setTimeZone(_ identifier: String) async throws -> HydrationSettings {
+        let zone = try UserTimeZone.named(identifier)
+        return try await changeSettings { $0.timeZone = zone.identifier }
+    }
+
+    /// Sets 3 or 4 preset amounts, or goes back to the unit's defaults with nil.
+    public func setPresets(_ amountsMl: [Double]?) async throws -> HydrationSettings {
+        let unit = try await settings().unit
+        let presets = try amountsMl.map { try Presets(amountsMl: $0, unit: unit) }
+        return try await changeSettings { $0.customPresets = presets }
+    }
+
+    private func changeSettings(_ change: (inout HydrationSettings) -> Void) async throws -> HydrationSettings {
+        var settings = try await settings()
+        change(&settings)
+        try await store.saveSettings(settings, of: user)
+        return settings
+    }
+}

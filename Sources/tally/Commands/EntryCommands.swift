@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import TallyCore
+import TallyStore
+
+/// What logging or removing prints: the entry and the day it changed.
+struct EntryResult: Encodable {
+    var created: Bool
+    var entry: DayEntry
+    var day: DaySummary
+}
+
+struct DrinkCommand: TallyCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drink", abstract: "Log a drink.",
+        discussion: "AMOUNT takes a unit (250, 250ml, 8oz); a bare number is in your unit.")
+
+    // Collects unrecognized words too, so that "-100" reaches the amount rules instead of being
+    // taken for an option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How much you drank.", valueName: "amount"))
+    var amount: [String]
+    @Option(help: ArgumentHelp("The drink kind (default: water).", valueName: "name"))
+    var kind: String?
+    @Option(help: ArgumentHelp("When: HH:MM today, or an ISO 8601 time (default: now).", valueName: "time"))
+    var at: String?
+    @Option(help: ArgumentHelp("A note.", valueName: "text"))
+    var note: String?
+    @Option(help: ArgumentHelp("The entry's id, for scripts that retry: a repeated id logs nothing twice.", valueName: "uuid"))
+    var id: String?
+    @OptionGroup var options: CommonOptions
+
+    func run(in context: CommandContext) async throws {
+        let drink = HydrationService.Drink(
+            volumeMl: try context.milliliters(single(amount)), kindName: kind,
+            at: try at.map(context.instant), note: note, id: try id.map(parseUUID))
+        let (intake, created) = try await context.hydration.logDrink(drink)
+        let day = try await context.hydration.daySummary(on: intake.day)
+        try emit(EntryResult(created: created, entry: .intake(intake), day: day), context) {
+            let what = intake.kindName == DrinkKind.defaultName ? "water"
+                : "\(intake.kindName) (\(context.format(intake.effectiveMl)) of hydration)"
+            let verb = created ? "Logged" : "Already logged"
+            return "\(verb) \(context.format(intake.volumeMl)) of \(what).\n" + TextRendering.totalLine(day, context.unit)
+        }
+    }
+}
+
+struct RemoveCommand: TallyCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Take water off a day's total (never below zero).")
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How much to take off.", valueName: "amount"))
+    var amount: [String]
+    @Option(help: ArgumentHelp("When: HH:MM today, or an ISO 8601 time (default: now).", valueName: "time"))
+    var at: String?
+    @Option(help: ArgumentHelp("The entry's id, for scripts that retry.", valueName: "uuid"))
+    var id: String?
+    @OptionGroup var options: CommonOptions
+
+    func run(in context: CommandContext) async throws {
+        let (removal, created) = try await context.hydration.remove(
+            volumeMl: try context.milliliters(single(amount)), at: try at.map(context.instant), id: try id.map(parseUUID))
+        let day = try await context.hydration.daySummary(on: removal.day)
+        try emit(EntryResult(created: created, entry: .removal(removal), day: day), context) {
+            "\(created ? "Removed" : "Already removed") \(context.format(removal.volumeMl)).\n"
+                + TextRendering.totalLine(day, context.unit)
+        }
+    }
+}
+
+struct DeleteCommand: TallyCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a drink or a removal.",
+        discussion: "ENTRY-ID is the id `tally today` shows (its first characters are enough).")
+
+    @Argument(help: ArgumentHelp("The entry to delete.", valueName: "entry-id"))
+    var entryID: String
+    @OptionGroup var options: CommonOptions
+
+    func run(in context: CommandContext) async throws {
+        let id = try await context.hydration.resolveEntryID(entryID)
+        let entry = try await context.hydration.deleteEntry(id: id)
+        let day = try await context.hydration.daySummary(on: LocalDate(containing: entry.at, in: context.settings.zone))
+        struct Deleted: Encodable { var deleted: DayEntry; var day: DaySummary }
+        try emit(Deleted(deleted: entry, day: day), context) {
+            "Deleted \(TextRendering.describe(entry, context.unit)).\n" + TextRendering.totalLine(day, context.unit)
+        }
+    }
+}
+
+struct EditCommand: TallyCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change a drink's amount, kind, time or note.")
+
+    @Argument(help: ArgumentHelp("The drink to change.", valueName: "entry-id"))
+    var entryID: String
+    @Option(help: ArgumentHelp("The new amount.", valueName: "amount"))
+    var amount: String?
+    @Option(help: ArgumentHelp("The new kind (its current factor applies).", valueName: "name"))
+    var kind: String?
+    @Option(help: ArgumentHelp("The new time.", valueName: "time"))
+    var at: String?
+    @Option(help: ArgumentHelp("The new note (empty to clear it).", valueName: "text"))
+    var note: String?
+    @OptionGroup var options: CommonOptions
+
+    func run(in context: CommandContext) async throws {
+        let id = try await context.hydration.resolveEntryID(entryID)
+        let edit = HydrationService.DrinkEdit(
+            volumeMl: try amount.map(context.milliliters), kindName: kind,
+            at: try at.map(context.instant), note: note.map { Optional($0) })
+        let intake = try await context.hydration.editDrink(id: id, edit)
+        let day = try await context.hydration.daySummary(on: intake.day)
+        try emit(EntryResult(created: false, entry: .intake(intake), day: day), context) {
+            "Changed to \(TextRendering.describe(.intake(intake), context.unit)).\n" + TextRendering.totalLine(day, context.unit)
+        }
+    }
+}
+
+func parseUUID(_ text: String) throws -> UUID {
+    guard let id = UUID(uuidString: text) else {
+        throw TallyError.invalid("\"\(text)\" is not a UUID such as 550e8400-e29b-41d4-a716-446655440000.")
+    }
+    return id
+}
+
+/// The one amount of a command whose amount argument also collects unrecognized words.
+func single(_ amount: [String]) throws -> String {
+    guard let first = amount.first else {
+        throw TallyError.invalid("Say how much, such as 250, 250ml or 8oz.")
+    }
+    guard amount.count == 1 else {
+        throw TallyError.invalid("Give one amount; \(amount.dropFirst().joined(separator: " ")) is not understood.")
+    }
+    return first
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import TallyCore
+import TallyStore
+
+/// Options every command takes.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The SQLite database file (env: TALLY_DATABASE).", valueName: "path"))
+    var database: String?
+
+    @Option(name: .long, help: ArgumentHelp("Whose tally to use (env: TALLY_USER; default: local).", valueName: "name"))
+    var user: String?
+
+    @Option(name: .long, help: ArgumentHelp("Show and read volumes in this unit for this command (ml or oz).", valueName: "unit"))
+    var unit: VolumeUnitArgument?
+
+    @Flag(name: .long, help: "Print one JSON document instead of text.")
+    var json = false
+}
+
+struct VolumeUnitArgument: ExpressibleByArgument {
+    let unit: VolumeUnit
+    init?(argument: String) {
+        guard let unit = VolumeUnit(typed: argument) else { return nil }
+        self.unit = unit
+    }
+}
+
+/// Where the database is: --database, then TALLY_DATABASE, then the XDG data folder.
+enum DatabaseLocation {
+    static var defaultDescription: String { "~/.local/share/tally/tally.sqlite" }
+
+    static func path(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let option, !option.isEmpty { return expand(option) }
+        if let variable = environment["TALLY_DATABASE"], !variable.isEmpty { return expand(variable) }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() + "/.local/share")
+        return dataHome + "/tally/tally.sqlite"
+    }
+
+    private static func expand(_ path: String) -> String {
+        (path as NSString).expandingTildeInPath
+    }
+}
+
+/// What a command works with: the store, the clock and the user's tally.
+struct CommandContext {
+    let hydration: HydrationService
+    let settings: HydrationSettings
+    let options: CommonOptions
+
+    /// The unit this command shows and reads volumes in.
+    var unit: VolumeUnit { options.unit?.unit ?? settings.unit }
+
+    static func open(_ options: CommonOptions) async throws -> CommandContext {
+        let environment = ProcessInfo.processInfo.environment
+        let store = try SQLiteStore.open(path: DatabaseLocation.path(options.database))
+        let directory = UserDirectory(store: store, clock: try clock(environment))
+        let name = options.user ?? environment["TALLY_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local"
+        let hydration = directory.hydration(for: try await directory.user(named: name))
+        return CommandContext(hydration: hydration, settings: try await hydration.settings(), options: options)
+    }
+
+    /// The system clock, or the instant in TALLY_NOW: tests and benchmarks set it to run at
+    /// midnight or on a DST day.
+    private static func clock(_ environment: [String: String]) throws -> any WallClock {
+        guard let fixed = environment["TALLY_NOW"], !fixed.isEmpty else { return SystemClock() }
+        guard let instant = ISO8601DateFormatter().date(from: fixed) else {
+            throw TallyError.invalid("TALLY_NOW must be an ISO 8601 instant such as 2025-03-30T08:00:00Z.")
+        }
+        return FixedClock(instant)
+    }
+
+    /// Millilitres from an amount as typed ("250", "250ml", "8oz"), bare numbers in the command's unit.
+    func milliliters(_ text: String) throws -> Double {
+        try VolumeInput.milliliters(from: text, defaultUnit: unit)
+    }
+
+    func instant(_ text: String) throws -> Date {
+        try EntryTime.instant(from: text, now: hydration.clock.now, zone: settings.zone)
+    }
+
+    func format(_ ml: Double) -> String { unit.format(ml) }
+}
+
+/// A command of this tool: it runs against a context, and its errors become one sentence on
+/// stderr and an exit code, in this one place.
+protocol TallyCommand: AsyncParsableCommand {
+    var options: CommonOptions { get }
+    func run(in context: CommandContext) async throws
+}
+
+extension TallyCommand {
+    func run() async throws {
+        do {
+            try await run(in: try await CommandContext.open(options))
+        } catch let error as TallyError {
+            FileHandle.standardError.write(Data((error.message + "\n").utf8))
+            throw ExitCode(Self.exitCode(error.kind))
+        }
+    }
+
+    static func exitCode(_ kind: TallyError.Kind) -> Int32 {
+        switch kind {
+        case .invalidInput: 1
+        case .notFound: 2
+        case .conflict: 3
+        }
+    }
+}
+
+/// Prints text, or `value` as one JSON document with --json.
+func emit<T: Encodable>(_ value: T, _ context: CommandContext, text: () -> String) throws {
+    if context.options.json {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    } else {
+        print(text())
+    }
+}
+
+/// Reads a number argument, refusing text that is not one with a sentence that names it.
+func number(_ text: String, _ what: String) throws -> Double {
+    guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        throw TallyError.invalid("\(what) must be a number; \"\(text)\" is not.")
+    }
+    return value
+}

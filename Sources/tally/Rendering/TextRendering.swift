@@ -1,0 +1,214 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// The text the commands print. Volumes are rounded here, and only here, to whole units.
+enum TextRendering {
+    // MARK: - A day
+
+    static func day(_ day: DaySummary, _ context: CommandContext) -> String {
+        let unit = context.unit
+        var lines = [weekdayTitle(day.date), ""]
+        lines.append("  " + bigTotal(day, unit))
+        if let percent = day.percent {
+            lines.append("  " + progressBar(percent) + "  " + percentText(percent) + (day.goalMet ? "  goal met" : ""))
+        }
+        lines.append("")
+        if day.entries.isEmpty {
+            lines.append("  " + DaySummary.emptyMessage)
+        } else {
+            let time = timeFormatter(context.settings.zone)
+            for entry in day.entries {
+                lines.append("  " + entryLine(entry, unit, time))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func bigTotal(_ day: DaySummary, _ unit: VolumeUnit) -> String {
+        guard let goal = day.goalMl else { return "\(unit.format(day.totalMl)) (no goal)" }
+        return "\(unit.format(day.totalMl)) of \(unit.format(goal))"
+    }
+
+    /// One line after a change: the day's total against its goal.
+    static func totalLine(_ day: DaySummary, _ unit: VolumeUnit) -> String {
+        let label = "\(day.date)"
+        guard let percent = day.percent else { return "\(label): \(unit.format(day.totalMl))" }
+        return "\(label): \(bigTotal(day, unit)) (\(percentText(percent)))"
+    }
+
+    static func describe(_ entry: DayEntry, _ unit: VolumeUnit) -> String {
+        switch entry {
+        case .intake(let intake): "\(unit.format(intake.volumeMl)) of \(intake.kindName)"
+        case .removal(let removal): "the removal of \(unit.format(removal.volumeMl))"
+        }
+    }
+
+    private static func entryLine(_ entry: DayEntry, _ unit: VolumeUnit, _ time: DateFormatter) -> String {
+        let shortID = String(entry.id.uuidString.prefix(8)).lowercased()
+        let when = time.string(from: entry.at)
+        switch entry {
+        case .intake(let intake):
+            let what = pad("\(unit.format(intake.volumeMl)) \(intake.kindName)", 24)
+            let note = intake.note.map { "  \($0)" } ?? ""
+            return "\(when)  \(what) \(padLeft("+" + unit.format(intake.effectiveMl), 9))  \(shortID)\(note)"
+        case .removal(let removal):
+            let what = pad("removed", 24)
+            return "\(when)  \(what) \(padLeft("−" + unit.format(removal.volumeMl), 9))  \(shortID)"
+        }
+    }
+
+    // MARK: - History
+
+    static func history(_ history: HydrationHistory, _ unit: VolumeUnit) -> String {
+        var lines = ["Last \(history.days.count) days"]
+        let widest = max(history.days.compactMap { $0.goalMl }.max() ?? 0, history.days.map(\.totalMl).max() ?? 0, 1)
+        for day in history.days {
+            let barLength = Int((day.totalMl / widest * 24).rounded())
+            let bar = pad(String(repeating: "█", count: max(0, barLength)), 24)
+            let percent = day.percent.map { "  " + percentText($0) } ?? ""
+            lines.append("  \(shortDay(day.date))  \(bar) \(padLeft(unit.format(day.totalMl), 8))\(percent)\(day.goalMet ? " ✓" : "")")
+        }
+        lines.append("")
+        lines.append(contentsOf: calendar(history.calendar))
+        lines.append("")
+        lines.append("Current streak: \(days(history.streaks.current)) · Longest: \(days(history.streaks.longest))")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func calendar(_ calendar: MonthCalendar) -> [String] {
+        var lines = [monthTitle(calendar.month), " Mo  Tu  We  Th  Fr  Sa  Su"]
+        var cells = Array(repeating: "    ", count: calendar.firstWeekday - 1)
+        for day in calendar.days {
+            let mark = day.isFuture ? " " : day.progress.goalMet ? "✓" : "·"
+            cells.append(padLeft("\(day.progress.date.day)", 3) + mark)
+        }
+        for week in stride(from: 0, to: cells.count, by: 7) {
+            lines.append(cells[week..<min(week + 7, cells.count)].joined().trimmingTrailingSpaces())
+        }
+        lines.append("✓ goal met · not met  (previous: \(calendar.previous), next: \(calendar.next))")
+        return lines
+    }
+
+    // MARK: - Goal and profile
+
+    static func goal(_ status: GoalStatus, _ unit: VolumeUnit) -> String {
+        var lines: [String] = []
+        switch status.mode {
+        case .none: lines.append("No goal: only your totals are shown.")
+        case .custom: lines.append("Goal: \(unit.format(status.goalMl ?? 0)) a day (custom).")
+        case .automatic:
+            lines.append("Goal: \(unit.format(status.goalMl ?? 0)) a day (automatic"
+                         + (status.profile == nil ? "; the default without a profile)." : ", from your profile)."))
+        }
+        if let breakdown = status.breakdown, status.mode == .automatic {
+            lines.append(Self.breakdown(breakdown, unit))
+        }
+        if !status.history.isEmpty {
+            lines.append("History:")
+            for period in status.history.reversed() {
+                let until = period.end.map { "to \($0)" } ?? "on"
+                let amount = period.goal.targetMl.map(unit.format) ?? "no goal"
+                lines.append("  \(period.start) \(until): \(amount) (\(period.goal.mode.rawValue))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func breakdown(_ breakdown: GoalBreakdown, _ unit: VolumeUnit) -> String {
+        var lines = [
+            "  base      \(padLeft(unit.format(breakdown.baseMl), 9))  (\(Int(breakdown.mlPerKg)) ml per kg)",
+            "  activity  \(padLeft("+" + unit.format(breakdown.bonusMl), 9))",
+            "  goal      \(padLeft(unit.format(breakdown.goalMl), 9))",
+        ]
+        if breakdown.clamped {
+            lines.append("  (kept within \(unit.format(GoalCalculator.range.lowerBound))–\(unit.format(GoalCalculator.range.upperBound)))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func profile(_ status: GoalStatus, _ unit: VolumeUnit) -> String {
+        guard let profile = status.profile else {
+            return "No profile. Set one with `tally profile set --age A --weight KG --activity LEVEL`.\n" + goal(status, unit)
+        }
+        let weight = profile.weightKg.rounded() == profile.weightKg ? "\(Int(profile.weightKg))" : "\(profile.weightKg)"
+        return "Age \(profile.age), \(weight) kg, \(profile.activity.rawValue).\n" + goal(status, unit)
+    }
+
+    // MARK: - Settings
+
+    static func kinds(_ kinds: [DrinkKind]) -> String {
+        let lines = kinds.map { kind in
+            "  \(pad(kind.name, 16)) \(padLeft(String(format: "%.2f", kind.factor), 5))"
+                + (kind.isBuiltIn ? "" : "  (yours)") + (kind.isRetired ? "  retired" : "")
+        }
+        return (["Drink kinds and their hydration factors:"] + lines + ["", DrinkFactorSet.disclaimer])
+            .joined(separator: "\n")
+    }
+
+    static func presets(_ presets: Presets, _ unit: VolumeUnit) -> String {
+        "Presets: " + presets.amountsMl.map(unit.format).joined(separator: ", ")
+    }
+
+    static func settings(_ settings: HydrationSettings) -> String {
+        """
+        Unit: \(settings.unit.rawValue)
+        Time zone: \(settings.timeZone)
+        \(presets(settings.presets, settings.unit))
+        """
+    }
+
+    // MARK: - Helpers
+
+    static func percentText(_ percent: Double) -> String { "\(Int(percent.rounded())) %" }
+
+    static func progressBar(_ percent: Double, width: Int = 20) -> String {
+        let filled = min(width, Int((percent / 100 * Double(width)).rounded()))
+        return "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "]"
+    }
+
+    private static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
+
+    private static func weekdayTitle(_ date: LocalDate) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEEE d MMMM yyyy"
+        return formatter.string(from: date.start(in: TimeZone(identifier: "UTC")!))
+    }
+
+    private static func shortDay(_ date: LocalDate) -> String {
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        return "\(names[date.isoWeekday - 1]) \(padLeft("\(date.day)", 2))"
+    }
+
+    private static func monthTitle(_ month: YearMonth) -> String {
+        let names = ["January", "February", "March", "April", "May", "June", "July", "August",
+                     "September", "October", "November", "December"]
+        return "\(names[month.month - 1]) \(month.year)"
+    }
+
+    private static func timeFormatter(_ zone: TimeZone) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "HH:mm"
+        return formatter
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func padLeft(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+}
+
+private extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import TallyCore
+@testable import TallyStore
+
+/// The repository contract for drinks and removals, run against every store (H1–H3).
+@Suite("Entry repository contract")
+struct EntryContractTests {
+    @Test("H1: a drink is stored with its effective hydration and read back", arguments: StoreKind.allCases)
+    func storesDrink(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let coffee = try await f.kind("coffee")
+        let intake = Intake(id: UUID(), at: instant("2025-06-15T08:00:00Z"), day: day("2025-06-15"),
+                            volumeMl: 200, kind: coffee, note: "espresso", source: .manual)
+        let (stored, created) = try await f.store.addIntake(intake, of: f.user.id)
+        #expect(created)
+        #expect(stored == intake)
+        #expect(stored.effectiveMl == 170)
+        #expect(try await f.store.entry(id: intake.id, of: f.user.id) == .intake(intake))
+    }
+
+    @Test("H1: a repeated id returns the stored drink and adds nothing", arguments: StoreKind.allCases)
+    func idempotentIntake(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let id = UUID()
+        let first = try await f.hydration.logDrink(.init(volumeMl: 250, id: id))
+        let again = try await f.hydration.logDrink(.init(volumeMl: 999, id: id))
+        #expect(first.created && !again.created)
+        #expect(again.intake == first.intake)
+        #expect(try await f.hydration.daySummary().entries.count == 1)
+        #expect(try await f.hydration.daySummary().totalMl == 250)
+    }
+
+    @Test("A1: an id another user's entry has is refused and their entry is untouched", arguments: StoreKind.allCases)
+    func idOfAnotherUser(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let bob = try await f.otherUser()
+        let id = UUID()
+        try await bob.logDrink(.init(volumeMl: 300, id: id))
+        await #expect(throws: TallyError.self) { try await f.hydration.logDrink(.init(volumeMl: 250, id: id)) }
+        await #expect(throws: TallyError.self) { try await f.hydration.remove(volumeMl: 10, id: id) }
+        #expect(try await f.hydration.daySummary().entries.isEmpty)
+        #expect(try await bob.daySummary().totalMl == 300)
+    }
+
+    @Test("A1: another user's entries can be neither seen, edited nor deleted", arguments: StoreKind.allCases)
+    func isolation(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let bob = try await f.otherUser()
+        let (theirs, _) = try await bob.logDrink(.init(volumeMl: 300))
+        #expect(try await f.store.entry(id: theirs.id, of: f.user.id) == nil)
+        await #expect(throws: TallyError.notFound("There is no entry with the id \(theirs.id).")) {
+            try await f.hydration.deleteEntry(id: theirs.id)
+        }
+        await #expect(throws: TallyError.self) { try await f.hydration.editDrink(id: theirs.id, .init(volumeMl: 1)) }
+        #expect(try await f.store.entryIDs(startingWith: String(theirs.id.uuidString.prefix(8)), of: f.user.id, limit: 2).isEmpty)
+        #expect(try await f.hydration.history().days.last?.totalMl == 0)
+        #expect(try await bob.daySummary().totalMl == 300)
+    }
+
+    @Test("H3: a removal is checked against its day's total inside the transaction", arguments: StoreKind.allCases)
+    func removalCheck(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        try await f.hydration.logDrink(.init(volumeMl: 500))
+        let seen = Locked<Double?>(nil)
+        let removal = Removal(id: UUID(), at: f.clock.now, day: day("2025-06-15"), volumeMl: 100)
+        _ = try await f.store.addRemoval(removal, of: f.user.id) { total in seen.value = total }
+        #expect(seen.value == 500)
+        struct Refused: Error {}
+        let refused = Removal(id: UUID(), at: f.clock.now, day: day("2025-06-15"), volumeMl: 50)
+        await #expect(throws: Refused.self) {
+            _ = try await f.store.addRemoval(refused, of: f.user.id) { _ in throw Refused() }
+        }
+        #expect(try await f.store.entry(id: refused.id, of: f.user.id) == nil)
+        #expect(try await f.hydration.daySummary().totalMl == 400)
+    }
+
+    @Test("H3: removing more than the day's total is refused, naming the most that can go", arguments: StoreKind.allCases)
+    func removalTooLarge(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        try await f.hydration.logDrink(.init(volumeMl: 300))
+        try await f.hydration.remove(volumeMl: 50)
+        await #expect(throws: TallyError.conflict(
+            "Cannot remove 300 ml: the day's total is 250 ml, so at most 250 ml can be removed.")) {
+            try await f.hydration.remove(volumeMl: 300)
+        }
+        try await f.hydration.remove(volumeMl: 250)
+        #expect(try await f.hydration.daySummary().totalMl == 0)
+    }
+
+    @Test("H3: a drink that removals depend on cannot be deleted or shrunk", arguments: StoreKind.allCases)
+    func deleteKeepsDayAboveZero(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let (big, _) = try await f.hydration.logDrink(.init(volumeMl: 500))
+        let (removal, _) = try await f.hydration.remove(volumeMl: 400)
+        await #expect(throws: TallyError.self) { try await f.hydration.deleteEntry(id: big.id) }
+        await #expect(throws: TallyError.self) { try await f.hydration.editDrink(id: big.id, .init(volumeMl: 300)) }
+        #expect(try await f.hydration.daySummary().totalMl == 100)
+        try await f.hydration.deleteEntry(id: removal.id)
+        try await f.hydration.deleteEntry(id: big.id)
+        #expect(try await f.hydration.daySummary().entries.isEmpty)
+    }
+
+    @Test("H1: editing a drink keeps its logged factor unless its kind changes", arguments: StoreKind.allCases)
+    func editDrink(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let (coffee, _) = try await f.hydration.logDrink(.init(volumeMl: 200, kindName: "coffee"))
+        try await f.hydration.setFactor(of: "coffee", to: 0.5)
+        let bigger = try await f.hydration.editDrink(id: coffee.id, .init(volumeMl: 400))
+        #expect(bigger.effectiveMl == 340)
+        let asTea = try await f.hydration.editDrink(id: coffee.id, .init(kindName: "tea", note: .some("green")))
+        #expect(asTea.kindName == "tea" && asTea.effectiveMl == 380 && asTea.note == "green")
+        let moved = try await f.hydration.editDrink(id: coffee.id, .init(at: instant("2025-06-14T20:00:00Z")))
+        #expect(moved.day == day("2025-06-14"))
+        #expect(try await f.hydration.daySummary(on: day("2025-06-14")).totalMl == 380)
+        #expect(try await f.hydration.daySummary().totalMl == 0)
+    }
+
+    @Test("H2: a day's entries come back oldest first, removals included", arguments: StoreKind.allCases)
+    func entriesOfADay(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        try await f.hydration.logDrink(.init(volumeMl: 300, at: instant("2025-06-15T09:00:00Z")))
+        try await f.hydration.logDrink(.init(volumeMl: 200, at: instant("2025-06-15T07:00:00Z")))
+        try await f.hydration.remove(volumeMl: 100, at: instant("2025-06-15T08:00:00Z"))
+        try await f.hydration.logDrink(.init(volumeMl: 999, at: instant("2025-06-14T21:59:00Z")))
+        let entries = try await f.store.entries(on: day("2025-06-15"), of: f.user.id)
+        #expect(entries.map(\.contributionMl) == [200, -100, 300])
+    }
+
+    @Test("H2: daily totals are summed by the database, per local day, within a range", arguments: StoreKind.allCases)
+    func dailyTotals(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        // 23:30 Berlin on the 13th is 21:30 UTC: it belongs to the 13th.
+        try await f.hydration.logDrink(.init(volumeMl: 100, at: instant("2025-06-13T21:30:00Z")))
+        try await f.hydration.logDrink(.init(volumeMl: 200, at: instant("2025-06-13T22:30:00Z")))
+        try await f.hydration.logDrink(.init(volumeMl: 400, kindName: "soda", at: instant("2025-06-14T12:00:00Z")))
+        try await f.hydration.remove(volumeMl: 20, at: instant("2025-06-14T13:00:00Z"))
+        let all = try await f.store.dailyTotals(of: f.user.id, from: nil, through: nil)
+        #expect(all == [day("2025-06-13"): 100, day("2025-06-14"): 200 + 320 - 20])
+        let one = try await f.store.dailyTotals(of: f.user.id, from: day("2025-06-14"), through: day("2025-06-14"))
+        #expect(one.keys.sorted() == [day("2025-06-14")])
+    }
+
+    @Test("An entry id can be given by its first characters", arguments: StoreKind.allCases)
+    func idPrefix(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let (intake, _) = try await f.hydration.logDrink(.init(volumeMl: 250))
+        let prefix = String(intake.id.uuidString.prefix(8)).lowercased()
+        #expect(try await f.hydration.resolveEntryID(prefix) == intake.id)
+        #expect(try await f.hydration.resolveEntryID(intake.id.uuidString) == intake.id)
+        await #expect(throws: TallyError.self) { try await f.hydration.resolveEntryID("zz") }
+        await #expect(throws: TallyError.self) { try await f.hydration.resolveEntryID("not-hex!") }
+    }
+}
+
+/// A value a `@Sendable` closure can set.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

@@ -37,6 +37,11 @@ let package = Package(
         ),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"]),
-        .testTarget(name: "TallyCLITests", dependencies: ["tally"]),
+        // Runs the built `tally` binary; reads its database with GRDB only to prove that a refused
+        // command changed nothing.
+        .testTarget(
+            name: "TallyCLITests",
+            dependencies: ["tally", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ]
 )

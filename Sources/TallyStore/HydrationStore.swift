@@ -42,6 +42,9 @@ public protocol EntryRepository: Sendable {
     /// Stores a drink; when its id exists already, returns the stored one (`created` false).
     /// An id that another user's entry has is a conflict.
     func addIntake(_ intake: Intake, of user: UUID) async throws -> (intake: Intake, created: Bool)
+    /// Stores many drinks in one transaction (imports, fills), skipping ids already stored for
+    /// this user; returns how many were added. All are refused if any is invalid.
+    func addIntakes(_ intakes: [Intake], of user: UUID) async throws -> Int
     /// Stores a removal after `check` passed on its day's total; idempotent by id like drinks.
     func addRemoval(_ removal: Removal, of user: UUID, check: @escaping DayTotalCheck) async throws -> (removal: Removal, created: Bool)
     /// Replaces a drink with `edit`'s result; `edit` receives the drink and the total of its day.

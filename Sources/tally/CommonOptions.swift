@@ -65,7 +65,7 @@ struct CommandContext {
     /// midnight or on a DST day.
     private static func clock(_ environment: [String: String]) throws -> any WallClock {
         guard let fixed = environment["TALLY_NOW"], !fixed.isEmpty else { return SystemClock() }
-        guard let instant = ISO8601DateFormatter().date(from: fixed) else {
+        guard let instant = try? Date(fixed, strategy: .iso8601) else {
             throw TallyError.invalid("TALLY_NOW must be an ISO 8601 instant such as 2025-03-30T08:00:00Z.")
         }
         return FixedClock(instant)

@@ -163,3 +163,30 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
+
+@Suite("Entry repository contract: batches")
+struct BatchContractTests {
+    @Test("Many drinks go in one transaction; ids already stored are skipped", arguments: StoreKind.allCases)
+    func batch(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let water = try await f.kind("water")
+        let drinks = (0..<50).map { i in
+            Intake(id: UUID(), at: instant("2025-06-14T10:00:00Z").addingTimeInterval(Double(i) * 60),
+                   day: day("2025-06-14"), volumeMl: 10, kind: water, note: nil, source: .import)
+        }
+        #expect(try await f.store.addIntakes(drinks, of: f.user.id) == 50)
+        #expect(try await f.store.addIntakes(drinks, of: f.user.id) == 0)
+        #expect(try await f.store.dailyTotals(of: f.user.id, from: nil, through: nil) == [day("2025-06-14"): 500])
+    }
+
+    @Test("A batch with one bad drink stores none of it", arguments: StoreKind.allCases)
+    func batchAllOrNothing(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let water = try await f.kind("water")
+        let good = Intake(id: UUID(), at: f.clock.now, day: day("2025-06-15"), volumeMl: 10, kind: water, note: nil, source: .import)
+        let foreignKind = DrinkKind(name: "stranger", factor: 1)
+        let bad = Intake(id: UUID(), at: f.clock.now, day: day("2025-06-15"), volumeMl: 10, kind: foreignKind, note: nil, source: .import)
+        await #expect(throws: TallyError.self) { try await f.store.addIntakes([good, bad], of: f.user.id) }
+        #expect(try await f.hydration.daySummary().entries.isEmpty)
+    }
+}

@@ -9,7 +9,8 @@ public enum GoalChoice: Equatable, Sendable {
     /// No goal at all: only the total is shown.
     case none
 
-    public static let customRange = 1.0...20_000.0
+    /// A custom goal a person could mean: a glass a day up to ten litres.
+    public static let customRange = 250.0...10_000.0
 
     public static func validateCustom(_ ml: Double, unit: VolumeUnit) throws {
         guard ml.isFinite, customRange.contains(ml) else {

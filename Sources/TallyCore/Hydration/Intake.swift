@@ -82,6 +82,14 @@ public enum DayEntry: Equatable, Sendable {
         }
     }
 
+    /// The day it was logged on (H2), whatever the time zone is now.
+    public var day: LocalDate {
+        switch self {
+        case .intake(let intake): intake.day
+        case .removal(let removal): removal.day
+        }
+    }
+
     /// What this line adds to the day's total (negative for a removal).
     public var contributionMl: Double {
         switch self {

@@ -48,7 +48,7 @@ public struct Profile: Codable, Equatable, Sendable {
             throw TallyError.invalid("Age must be between \(Self.ageRange.lowerBound) and \(Self.ageRange.upperBound) years; \(age) is not.")
         }
         guard weightKg.isFinite, Self.weightRange.contains(weightKg) else {
-            throw TallyError.invalid("Weight must be between 30 and 300 kg; \(weightKg.formatted(.number)) kg is not.")
+            throw TallyError.invalid("Weight must be between 30 and 300 kg; \(String(format: "%g", weightKg)) kg is not.")
         }
         self.age = age
         self.weightKg = weightKg

@@ -24,7 +24,11 @@ public enum VolumeUnit: String, CaseIterable, Codable, Sendable {
 
     /// A volume for people: whole units, with the unit ("237 ml", "8 oz"). Only display rounds.
     public func format(_ ml: Double) -> String {
-        "\(Int(fromMilliliters(ml).rounded())) \(rawValue)"
+        let value = fromMilliliters(ml).rounded()
+        // Int(_:) traps on NaN, infinity and anything beyond Int's range, and error messages quote
+        // what was typed ("1e20 ml is too much"): print those without converting to Int.
+        let number = abs(value) < 1e15 ? String(Int(value)) : String(format: "%.0f", value)
+        return "\(number) \(rawValue)"
     }
 
     /// Parses a unit the way people type it: "ml", "mL", "oz", "fl oz", "floz".
@@ -40,7 +44,8 @@ public enum VolumeUnit: String, CaseIterable, Codable, Sendable {
 /// An amount of liquid someone typed, before it is checked against a rule's range.
 public enum VolumeInput {
     /// Parses "250", "250ml", "8 oz", "12.5floz"; a bare number is in `defaultUnit`.
-    /// Returns millilitres; refuses text that is not a positive, finite number.
+    /// Returns millilitres; refuses text that is not a finite number (the range is the caller's
+    /// rule: see `EntryVolume`).
     public static func milliliters(from text: String, defaultUnit: VolumeUnit) throws -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let numberEnd = trimmed.firstIndex { !("0"..."9").contains($0) && $0 != "." && $0 != "-" && $0 != "+" } ?? trimmed.endIndex
@@ -71,7 +76,7 @@ public enum EntryVolume {
             throw TallyError.invalid("\(what) must be more than 0 \(unit.rawValue).")
         }
         guard ml <= maximumMl else {
-            throw TallyError.invalid("\(what) can be at most \(unit.format(maximumMl)) at a time; \(unit.format(ml)) is too much.")
+            throw TallyError.invalid("\(what) can be at most \(unit.format(maximumMl)) at a time.")
         }
     }
 }

@@ -30,6 +30,7 @@ public struct LocalDate: Hashable, Comparable, Sendable {
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }), // Int() takes "+1"
               let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
         self.init(year: y, month: m, day: d)
     }
@@ -99,24 +100,12 @@ extension LocalDate: CustomStringConvertible, LosslessStringConvertible {
     }
 }
 
-extension LocalDate: Codable {
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let date = LocalDate(text) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "\(text) is not a date like 2025-03-30."))
-        }
-        self = date
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+extension LocalDate: TextCodable {
+    public static let example = "2025-03-30"
 }
 
 /// A month of a year, for the history calendar.
-public struct YearMonth: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct YearMonth: Hashable, Comparable, Sendable, LosslessStringConvertible {
     public let year: Int
     public let month: Int
 
@@ -130,6 +119,7 @@ public struct YearMonth: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }), // Int() takes "+1"
               let y = Int(parts[0]), let m = Int(parts[1]) else { return nil }
         self.init(year: y, month: m)
     }
@@ -139,16 +129,29 @@ public struct YearMonth: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public var firstDay: LocalDate { LocalDate(year: year, month: month, day: 1)! }
     public var lastDay: LocalDate { LocalDate(year: year, month: month, day: LocalDate.daysIn(year: year, month: month))! }
     public var days: [LocalDate] { (0...firstDay.days(to: lastDay)).map { firstDay.adding(days: $0) } }
-    public var previous: YearMonth { month == 1 ? YearMonth(year: year - 1, month: 12)! : YearMonth(year: year, month: month - 1)! }
-    public var next: YearMonth { month == 12 ? YearMonth(year: year + 1, month: 1)! : YearMonth(year: year, month: month + 1)! }
+    /// The month before; the first representable month (0001-01) is its own previous.
+    public var previous: YearMonth { month == 1 ? YearMonth(year: year - 1, month: 12) ?? self : YearMonth(year: year, month: month - 1)! }
+    /// The month after; the last representable month (9999-12) is its own next.
+    public var next: YearMonth { month == 12 ? YearMonth(year: year + 1, month: 1) ?? self : YearMonth(year: year, month: month + 1)! }
 
     public var description: String { String(format: "%04d-%02d", year, month) }
+}
 
+extension YearMonth: TextCodable {
+    public static let example = "2025-03"
+}
+
+/// Values that travel in JSON as their text form ("2025-03-30"), refusing text that is not one.
+public protocol TextCodable: Codable, LosslessStringConvertible {
+    static var example: String { get }
+}
+
+extension TextCodable {
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
-        guard let value = YearMonth(text) else {
+        guard let value = Self(text) else {
             throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "\(text) is not a month like 2025-03."))
+                codingPath: decoder.codingPath, debugDescription: "\(text) is not like \(Self.example)."))
         }
         self = value
     }

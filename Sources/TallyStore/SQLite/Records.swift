@@ -83,7 +83,7 @@ struct IntakeRecord: Codable, FetchableRecord, PersistableRecord {
     var id: UUID
     var userId: UUID
     var at: Date
-    var day: String
+    var day: Int
     var volumeMl: Double
     var kindId: UUID
     var factor: Double
@@ -101,7 +101,7 @@ struct IntakeRecord: Codable, FetchableRecord, PersistableRecord {
         id = intake.id
         self.userId = userId
         at = intake.at
-        day = intake.day.description
+        day = intake.day.number
         volumeMl = intake.volumeMl
         kindId = intake.kindID
         factor = intake.factor
@@ -112,7 +112,7 @@ struct IntakeRecord: Codable, FetchableRecord, PersistableRecord {
 
     func intake(kindName: String) -> Intake {
         var intake = Intake(
-            id: id, at: at, day: LocalDate(day)!, volumeMl: volumeMl,
+            id: id, at: at, day: LocalDate(number: day), volumeMl: volumeMl,
             kind: DrinkKind(id: kindId, name: kindName, factor: factor),
             note: note, source: IntakeSource(rawValue: source) ?? .manual)
         // The stored effective amount is the record: never recompute it.
@@ -141,38 +141,47 @@ struct RemovalRecord: Codable, FetchableRecord, PersistableRecord {
     var id: UUID
     var userId: UUID
     var at: Date
-    var day: String
+    var day: Int
     var volumeMl: Double
 
     init(_ removal: Removal, userId: UUID) {
         id = removal.id
         self.userId = userId
         at = removal.at
-        day = removal.day.description
+        day = removal.day.number
         volumeMl = removal.volumeMl
     }
 
-    var removal: Removal { Removal(id: id, at: at, day: LocalDate(day)!, volumeMl: volumeMl) }
+    var removal: Removal { Removal(id: id, at: at, day: LocalDate(number: day), volumeMl: volumeMl) }
 }
 
 struct GoalRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "goal"
     var userId: UUID
-    var startDay: String
-    var endDay: String?
+    var startDay: Int
+    var endDay: Int?
     var mode: String
     var targetMl: Double?
 
     init(_ period: GoalPeriod, userId: UUID) {
         self.userId = userId
-        startDay = period.start.description
-        endDay = period.end?.description
+        startDay = period.start.number
+        endDay = period.end?.number
         mode = period.goal.mode.rawValue
         targetMl = period.goal.targetMl
     }
 
     var period: GoalPeriod {
-        GoalPeriod(start: LocalDate(startDay)!, end: endDay.flatMap(LocalDate.init),
+        GoalPeriod(start: LocalDate(number: startDay), end: endDay.map(LocalDate.init(number:)),
                    goal: Goal(mode: Goal.Mode(rawValue: mode) ?? .automatic, targetMl: targetMl))
+    }
+}
+
+extension LocalDate {
+    /// The day as stored: the number YYYYMMDD, which sorts and compares like the day.
+    var number: Int { year * 10_000 + month * 100 + day }
+
+    init(number: Int) {
+        self.init(year: number / 10_000, month: number / 100 % 100, day: number % 100)!
     }
 }

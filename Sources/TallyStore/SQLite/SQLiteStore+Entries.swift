@@ -17,6 +17,20 @@ extension SQLiteStore: EntryRepository {
         }
     }
 
+    public func addIntakes(_ intakes: [Intake], of user: UUID) async throws -> Int {
+        try await write { db in
+            let kinds = Set(try UUID.fetchAll(db, sql: "SELECT id FROM drinkKind WHERE userId = ?", arguments: [user]))
+            var added = 0
+            for intake in intakes {
+                if try Self.existingEntry(intake.id, of: user, db) != nil { continue }
+                guard kinds.contains(intake.kindID) else { throw TallyError.notFound("No such drink kind.") }
+                try IntakeRecord(intake, userId: user).insert(db)
+                added += 1
+            }
+            return added
+        }
+    }
+
     public func addRemoval(_ removal: Removal, of user: UUID, check: @escaping DayTotalCheck) async throws -> (removal: Removal, created: Bool) {
         try await write { db in
             if let existing = try Self.existingEntry(removal.id, of: user, db) {
@@ -83,9 +97,9 @@ extension SQLiteStore: EntryRepository {
     public func entries(on day: LocalDate, of user: UUID) async throws -> [DayEntry] {
         try await read { db in
             let intakes = try IntakeRow.fetchAll(db, sql: IntakeRow.select + " WHERE intake.userId = ? AND intake.day = ?",
-                                                 arguments: [user, day.description])
+                                                 arguments: [user, day.number])
             let removals = try RemovalRecord
-                .filter(Column("userId") == user && Column("day") == day.description)
+                .filter(Column("userId") == user && Column("day") == day.number)
                 .fetchAll(db)
             return (intakes.map { DayEntry.intake($0.value) } + removals.map { DayEntry.removal($0.removal) })
                 .sorted { $0.at < $1.at }
@@ -93,24 +107,14 @@ extension SQLiteStore: EntryRepository {
     }
 
     public func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double] {
-        // Both halves are answered from the covering indexes (userId, day, amount).
-        let sql = """
-            SELECT day, SUM(ml) FROM (
-                SELECT day, effectiveMl AS ml FROM intake WHERE userId = :user AND day BETWEEN :from AND :through
-                UNION ALL
-                SELECT day, -volumeMl FROM removal WHERE userId = :user AND day BETWEEN :from AND :through
-            ) GROUP BY day
-            """
-        let arguments: StatementArguments = [
-            "user": user,
-            "from": from?.description ?? "0000-00-00",
-            "through": through?.description ?? "9999-99-99",
-        ]
+        let arguments: StatementArguments = [user, from?.number ?? 0, through?.number ?? 99_999_999]
         return try await read { db in
             var totals: [LocalDate: Double] = [:]
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT day, totalMl FROM dayTotal WHERE userId = ? AND day BETWEEN ? AND ?
+                """, arguments: arguments)
             while let row = try rows.next() {
-                if let day = LocalDate(row[0] as String) { totals[day] = row[1] }
+                totals[LocalDate(number: row[0])] = row[1]
             }
             return totals
         }
@@ -119,10 +123,8 @@ extension SQLiteStore: EntryRepository {
     // MARK: - Inside a transaction
 
     static func total(of day: LocalDate, _ user: UUID, _ db: Database) throws -> Double {
-        try Double.fetchOne(db, sql: """
-            SELECT COALESCE((SELECT SUM(effectiveMl) FROM intake WHERE userId = :user AND day = :day), 0)
-                 - COALESCE((SELECT SUM(volumeMl) FROM removal WHERE userId = :user AND day = :day), 0)
-            """, arguments: ["user": user, "day": day.description]) ?? 0
+        try Double.fetchOne(db, sql: "SELECT totalMl FROM dayTotal WHERE userId = ? AND day = ?",
+                            arguments: [user, day.number]) ?? 0
     }
 
     static func intake(_ id: UUID, _ db: Database) throws -> Intake? {

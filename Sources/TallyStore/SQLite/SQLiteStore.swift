@@ -34,13 +34,17 @@ public struct SQLiteStore: Sendable {
 
     init(_ writer: any DatabaseWriter) throws {
         self.writer = writer
-        try writer.read { db in
-            if try Migrations.migrator.hasBeenSuperseded(db) {
+        let migrator = Migrations.migrator
+        // Most commands find the schema current: check that in a read, and take the write lock
+        // that migrating needs only when there is something to do.
+        let current = try writer.read { db in
+            if try migrator.hasBeenSuperseded(db) {
                 throw TallyError.conflict(
                     "This database was written by a newer version of Tally; update Tally to open it.")
             }
+            return try migrator.hasCompletedMigrations(db)
         }
-        try Migrations.migrator.migrate(writer)
+        if !current { try migrator.migrate(writer) }
     }
 
     static func configuration() -> Configuration {

@@ -15,9 +15,8 @@ public struct GoalStatus: Codable, Equatable, Sendable {
 
 extension HydrationService {
     public func goalStatus() async throws -> GoalStatus {
-        async let profile = store.profile(of: user)
-        async let history = store.goalHistory(of: user)
-        return Self.status(profile: try await profile, history: try await history)
+        let profile = try await store.profile(of: user)
+        return Self.status(profile: profile, history: try await store.goalHistory(of: user))
     }
 
     /// Sets the goal from today on (H8): automatic, a custom amount, or none.

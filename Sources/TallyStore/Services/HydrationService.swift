@@ -148,9 +148,11 @@ public struct HydrationService: Sendable {
     public func daySummary(on date: LocalDate? = nil) async throws -> DaySummary {
         let settings = try await settings()
         let day = date ?? LocalDate(containing: clock.now, in: settings.zone)
-        async let entries = store.entries(on: day, of: user)
-        async let goals = store.goalHistory(of: user)
-        return DaySummary(date: day, entries: try await entries, goal: try await goals.goal(on: day), unit: settings.unit)
+        // One read after another: each is short, and a second concurrent read would cost a
+        // second connection.
+        let entries = try await store.entries(on: day, of: user)
+        let goals = try await store.goalHistory(of: user)
+        return DaySummary(date: day, entries: entries, goal: goals.goal(on: day), unit: settings.unit)
     }
 
     /// The last `days` days, a month's calendar (this month when nil) and the streaks.
@@ -159,10 +161,10 @@ public struct HydrationService: Sendable {
             throw TallyError.invalid("History covers 1 to 366 days; \(days) is out of range.")
         }
         let today = try await today()
-        async let totals = store.dailyTotals(of: user, from: nil, through: nil)
-        async let goals = store.goalHistory(of: user)
+        let totals = try await store.dailyTotals(of: user, from: nil, through: nil)
+        let goals = try await store.goalHistory(of: user)
         return HydrationHistory(today: today, dayCount: days, month: month ?? today.yearMonth,
-                                totals: try await totals, goals: try await goals)
+                                totals: totals, goals: goals)
     }
 
     // MARK: - Drink kinds (H6)

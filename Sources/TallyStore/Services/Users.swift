@@ -11,12 +11,14 @@ public struct UserDirectory: Sendable {
         self.clock = clock
     }
 
-    /// The user with `name`, created with default settings on first use.
-    public func user(named name: String, timeZone: String = UserTimeZone.systemDefault) async throws -> User {
+    /// The user with `name`, created with default settings on first use; a new user's days are
+    /// counted in `timeZone`, the machine's zone unless given.
+    public func user(named name: String, timeZone: String? = nil) async throws -> User {
         if let user = try await store.user(named: name) { return user }
         let user = User(name: name, createdAt: clock.now)
         do {
-            try await store.createUser(user, settings: HydrationSettings(timeZone: timeZone),
+            let settings = HydrationSettings(timeZone: timeZone ?? UserTimeZone.systemDefault)
+            try await store.createUser(user, settings: settings,
                                        kinds: DrinkFactorSet.builtInKinds())
             return user
         } catch let error as TallyError where error.kind == .conflict {

@@ -79,7 +79,7 @@ struct DeleteCommand: TallyCommand {
     func run(in context: CommandContext) async throws {
         let id = try await context.hydration.resolveEntryID(entryID)
         let entry = try await context.hydration.deleteEntry(id: id)
-        let day = try await context.hydration.daySummary(on: LocalDate(containing: entry.at, in: context.settings.zone))
+        let day = try await context.hydration.daySummary(on: entry.day)
         struct Deleted: Encodable { var deleted: DayEntry; var day: DaySummary }
         try emit(Deleted(deleted: entry, day: day), context) {
             "Deleted \(TextRendering.describe(entry, context.unit)).\n" + TextRendering.totalLine(day, context.unit)

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Where the database is: --database, then TALLY_DATABASE, then the XDG data folder (A5, A6).
+@Suite("database location")
+struct DatabaseLocationTests {
+    // A6: the database file and its missing folders are created on first use.
+    @Test func folderIsCreated() throws {
+        let tally = try Sandbox(timeZone: nil)
+        let path = tally.folder.appendingPathComponent("deep/er/still/tally.sqlite").path
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try tally.ok(["settings", "set", "timezone", "Europe/Berlin", "--database", path])
+        try tally.ok(["drink", "250", "--database", path])
+        #expect(FileManager.default.fileExists(atPath: path))
+        let day = try tally.ok(["today", "--json", "--database", path]).decode(DayJSON.self)
+        #expect(day.totalMl == 250)
+    }
+
+    // A5: --database wins over TALLY_DATABASE; TALLY_DATABASE is used without the option; with
+    // neither, $XDG_DATA_HOME/tally/tally.sqlite.
+    @Test func precedence() throws {
+        let tally = try Sandbox(timeZone: nil)
+        let fromEnvironment = tally.folder.appendingPathComponent("env/t.sqlite").path
+        let fromOption = tally.folder.appendingPathComponent("option/t.sqlite").path
+        let environment: [String: String?] = ["TALLY_DATABASE": fromEnvironment]
+
+        try tally.ok(["drink", "300", "--database", fromOption], env: environment)
+        #expect(FileManager.default.fileExists(atPath: fromOption))
+        #expect(!FileManager.default.fileExists(atPath: fromEnvironment))
+
+        try tally.ok(["drink", "100"], env: environment)
+        #expect(FileManager.default.fileExists(atPath: fromEnvironment))
+        #expect(try tally.ok(["today", "--json"], env: environment).decode(DayJSON.self).totalMl == 100)
+        #expect(try tally.ok(["today", "--json", "--database", fromOption], env: environment)
+            .decode(DayJSON.self).totalMl == 300)
+
+        try tally.ok(["drink", "50"], env: ["TALLY_DATABASE": nil])
+        let xdg = tally.folder.appendingPathComponent("xdg/tally/tally.sqlite").path
+        #expect(FileManager.default.fileExists(atPath: xdg))
+        #expect(try tally.ok(["today", "--json", "--database", xdg]).decode(DayJSON.self).totalMl == 50)
+    }
+
+    // H2: a new local user gets the machine's zone; each test names its own, and the setting sticks.
+    @Test func timeZoneSetting() throws {
+        let tally = try Sandbox(timeZone: "America/New_York")
+        #expect(try tally.json(["settings"], as: SettingsJSON.self).timeZone == "America/New_York")
+        // 10:00 UTC on 12 March 2025 is 06:00 in New York (EDT since 9 March).
+        #expect(try tally.json(["drink", "250", "--at", "05:30"], as: EntryResultJSON.self).entry.at
+                == utc("2025-03-12T09:30:00Z"))
+    }
+
+    // A5: --user and TALLY_USER keep separate tallies in one database.
+    @Test func separateUsers() throws {
+        let tally = try Sandbox()
+        try tally.ok(["drink", "400"])
+        try tally.ok(["settings", "set", "timezone", "Europe/Berlin", "--user", "alex"])
+        try tally.ok(["drink", "100", "--user", "alex"])
+        #expect(try tally.json(["today"], as: DayJSON.self).totalMl == 400)
+        #expect(try tally.ok(["today", "--json"], env: ["TALLY_USER": "alex"]).decode(DayJSON.self).totalMl == 100)
+    }
+}

@@ -17,9 +17,9 @@ enum TextRendering {
         if day.entries.isEmpty {
             lines.append("  " + DaySummary.emptyMessage)
         } else {
-            let time = timeFormatter(context.settings.zone)
+            let calendar = Calendar.gregorian(context.settings.zone)
             for entry in day.entries {
-                lines.append("  " + entryLine(entry, unit, time))
+                lines.append("  " + entryLine(entry, unit, calendar))
             }
         }
         return lines.joined(separator: "\n")
@@ -44,9 +44,10 @@ enum TextRendering {
         }
     }
 
-    private static func entryLine(_ entry: DayEntry, _ unit: VolumeUnit, _ time: DateFormatter) -> String {
+    private static func entryLine(_ entry: DayEntry, _ unit: VolumeUnit, _ calendar: Calendar) -> String {
         let shortID = String(entry.id.uuidString.prefix(8)).lowercased()
-        let when = time.string(from: entry.at)
+        let clock = calendar.dateComponents([.hour, .minute], from: entry.at)
+        let when = String(format: "%02d:%02d", clock.hour!, clock.minute!)
         switch entry {
         case .intake(let intake):
             let what = pad("\(unit.format(intake.volumeMl)) \(intake.kindName)", 24)
@@ -169,31 +170,22 @@ enum TextRendering {
 
     private static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
 
+    // English names from tables rather than a DateFormatter: the output is English anyway, and
+    // a formatter costs a few milliseconds of ICU set-up in a command that should take tens.
+    private static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    private static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
+                                 "September", "October", "November", "December"]
+
     private static func weekdayTitle(_ date: LocalDate) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEEE d MMMM yyyy"
-        return formatter.string(from: date.start(in: TimeZone(identifier: "UTC")!))
+        "\(weekdays[date.isoWeekday - 1]) \(date.day) \(months[date.month - 1]) \(date.year)"
     }
 
     private static func shortDay(_ date: LocalDate) -> String {
-        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        return "\(names[date.isoWeekday - 1]) \(padLeft("\(date.day)", 2))"
+        "\(weekdays[date.isoWeekday - 1].prefix(3)) \(padLeft("\(date.day)", 2))"
     }
 
     private static func monthTitle(_ month: YearMonth) -> String {
-        let names = ["January", "February", "March", "April", "May", "June", "July", "August",
-                     "September", "October", "November", "December"]
-        return "\(names[month.month - 1]) \(month.year)"
-    }
-
-    private static func timeFormatter(_ zone: TimeZone) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "HH:mm"
-        return formatter
+        "\(months[month.month - 1]) \(month.year)"
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

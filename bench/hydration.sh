@@ -11,12 +11,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-30}
 
-swift build -c release --product tally >/dev/null
-swift build -c release --product tally-bench-fill >/dev/null
-bin=$(swift build -c release --show-bin-path)
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+for product in tally tally-bench-fill; do
+    swift build -c release --product "$product" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+done
+bin=$(swift build -c release --show-bin-path)
 db="$work/tally.sqlite"
 "$bin/tally-bench-fill" "$db" 10 2026-11-20
 ls -l "$db" | awk '{ printf "database: %.1f MB\n", $5 / 1048576 }'

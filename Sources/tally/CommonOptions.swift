@@ -54,7 +54,7 @@ struct CommandContext {
 
     static func open(_ options: CommonOptions) async throws -> CommandContext {
         let environment = ProcessInfo.processInfo.environment
-        let store = try SQLiteStore.open(path: DatabaseLocation.path(options.database))
+        let store = try SQLiteStore.open(path: DatabaseLocation.path(options.database), access: .singleConnection)
         let directory = UserDirectory(store: store, clock: try clock(environment))
         let name = options.user ?? environment["TALLY_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local"
         let hydration = directory.hydration(for: try await directory.user(named: name))

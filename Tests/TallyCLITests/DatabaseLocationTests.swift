@@ -16,6 +16,17 @@ struct DatabaseLocationTests {
         #expect(day.totalMl == 250)
     }
 
+    // A5: a file that is not a Tally database is refused with a sentence, and left as it was.
+    @Test func notADatabase() throws {
+        let tally = try Sandbox(timeZone: nil)
+        let path = tally.folder.appendingPathComponent("notes.txt").path
+        try Data("shopping list: water\n".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try tally.run(["today", "--database", path])
+        #expect(result.exitCode == 1, "\(result)")
+        #expect(result.stderr.hasPrefix("Cannot open the database at \(path)"), "\(result)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "shopping list: water\n")
+    }
+
     // A5: --database wins over TALLY_DATABASE; TALLY_DATABASE is used without the option; with
     // neither, $XDG_DATA_HOME/tally/tally.sqlite.
     @Test func precedence() throws {

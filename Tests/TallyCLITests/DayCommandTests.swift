@@ -39,14 +39,14 @@ struct DayCommandTests {
         #expect(text.contains("0 %"), "\(text)")
     }
 
-    // H7, H12: with no goal only the total is shown: goalMl and percent are null (or absent).
+    // H7, H12: with no goal only the total is shown: goalMl and percent are null.
     @Test func noGoal() throws {
         let tally = try Sandbox()
         try tally.ok(["goal", "none"])
         try tally.ok(["drink", "400"])
         let object = try tally.object(["today"])
-        #expect(object["goalMl"] == nil || object["goalMl"] is NSNull, "\(object)")
-        #expect(object["percent"] == nil || object["percent"] is NSNull, "\(object)")
+        #expect(object["goalMl"] is NSNull, "\(object)")
+        #expect(object["percent"] is NSNull, "\(object)")
         let day = try tally.json(["today"], as: DayJSON.self)
         #expect(day.goalMl == nil)
         #expect(day.goalMode == "none")
@@ -86,6 +86,8 @@ struct DayCommandTests {
         #expect(yesterday.totalMl == 300)
         #expect(yesterday.entries.map(\.id) == [logged.entry.id])
         #expect(try tally.ok(["today", "--date", "2025-03-12"]).stdout.contains("23:59"))
+        // H12: an empty past day does not say "today".
+        #expect(try tally.ok(["today", "--date", "2025-03-11"]).stdout.contains("No drinks on this day."))
     }
 
     // H2: a 25-hour day (the end of summer time in Berlin) holds everything from its midnight

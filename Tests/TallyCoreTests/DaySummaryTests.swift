@@ -17,8 +17,8 @@ struct DaySummaryTests {
         #expect(!summary.goalMet)
         #expect(summary.entries.isEmpty)
         #expect(summary.goalMode == .automatic)
-        #expect(!DaySummary.emptyMessage.isEmpty)
-        #expect(DaySummary.emptyMessage.lowercased().contains("no drinks"))
+        #expect(DaySummary.emptyMessage(isToday: true) == "No drinks yet today.")
+        #expect(DaySummary.emptyMessage(isToday: false) == "No drinks on this day.")
     }
 
     @Test("H2, H3: the total sums effective hydration minus removals; entries are oldest first")

@@ -7,10 +7,10 @@ import TallyCore
 /// What only the SQLite store has: its file, its migrations and its indexes.
 @Suite("SQLite store")
 struct SQLiteStoreTests {
-    @Test("The file and its folder are created, in WAL mode")
-    func createsFile() async throws {
+    @Test("The file and its folder are created, in WAL mode", arguments: [SQLiteStore.Access.pool, .singleConnection])
+    func createsFile(_ access: SQLiteStore.Access) async throws {
         let path = temporaryDatabasePath()
-        let store = try SQLiteStore.open(path: path)
+        let store = try SQLiteStore.open(path: path, access: access)
         #expect(FileManager.default.fileExists(atPath: path))
         let mode = try await store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")

@@ -6,6 +6,7 @@ import TallyCore
 enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case sqliteInMemory = "SQLite in memory"
     case sqliteFile = "SQLite file"
+    case sqliteFileOneConnection = "SQLite file, one connection"
 
     var description: String { rawValue }
 
@@ -15,6 +16,8 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
             return try SQLiteStore.inMemory()
         case .sqliteFile:
             return try SQLiteStore.open(path: temporaryDatabasePath())
+        case .sqliteFileOneConnection:
+            return try SQLiteStore.open(path: temporaryDatabasePath(), access: .singleConnection)
         }
     }
 }

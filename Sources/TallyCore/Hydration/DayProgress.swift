@@ -24,6 +24,18 @@ public struct DayProgress: Codable, Equatable, Sendable {
             goalMet = false
         }
     }
+
+    private enum CodingKeys: String, CodingKey { case date, totalMl, goalMl, percent, goalMet }
+
+    // Written by hand so that "no goal" is an explicit null, not a missing key.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(date, forKey: .date)
+        try c.encode(totalMl, forKey: .totalMl)
+        try c.encode(goalMl, forKey: .goalMl)
+        try c.encode(percent, forKey: .percent)
+        try c.encode(goalMet, forKey: .goalMet)
+    }
 }
 
 /// Days in a row that met their goal (H9).

@@ -27,7 +27,26 @@ public struct DaySummary: Codable, Equatable, Sendable {
     }
 
     /// What an empty day says (H12).
-    public static let emptyMessage = "No drinks yet today."
+    public static func emptyMessage(isToday: Bool) -> String {
+        isToday ? "No drinks yet today." : "No drinks on this day."
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case date, totalMl, goalMl, goalMode, percent, goalMet, unit, entries
+    }
+
+    // Written by hand so that "no goal" is an explicit null, not a missing key.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(date, forKey: .date)
+        try c.encode(totalMl, forKey: .totalMl)
+        try c.encode(goalMl, forKey: .goalMl)
+        try c.encode(goalMode, forKey: .goalMode)
+        try c.encode(percent, forKey: .percent)
+        try c.encode(goalMet, forKey: .goalMet)
+        try c.encode(unit, forKey: .unit)
+        try c.encode(entries, forKey: .entries)
+    }
 }
 
 extension DayEntry: Codable {

@@ -9,22 +9,38 @@ import TallyCore
 public struct SQLiteStore: Sendable {
     let writer: any DatabaseWriter
 
+    /// How a process uses the database file.
+    public enum Access: Sendable {
+        /// A pool of connections: concurrent readers beside one writer, for the server.
+        case pool
+        /// One connection, for a short-lived process such as one CLI command: its few queries
+        /// run one after another, and a pool's second connection would cost more than it gives.
+        case singleConnection
+    }
+
     /// Opens (creating it and its folder if needed) the database file at `path`, in WAL mode so
     /// that readers never wait for the writer, and brings its schema up to date.
-    public static func open(path: String) throws -> SQLiteStore {
+    public static func open(path: String, access: Access = .pool) throws -> SQLiteStore {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw TallyError.invalid("Cannot create the folder \(folder.path) for the database: \(error.localizedDescription)")
         }
-        let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration())
+            switch access {
+            case .pool:
+                return try SQLiteStore(DatabasePool(path: path, configuration: configuration()))
+            case .singleConnection:
+                var configuration = configuration()
+                // The pool sets WAL itself; one connection must ask, so that it and a server can
+                // share the file.
+                configuration.journalMode = .wal
+                return try SQLiteStore(DatabaseQueue(path: path, configuration: configuration))
+            }
         } catch let error as DatabaseError {
             throw TallyError.invalid("Cannot open the database at \(path): \(error.message ?? "\(error.resultCode)").")
         }
-        return try SQLiteStore(pool)
     }
 
     /// A private in-memory database: each call gives a new, empty one.

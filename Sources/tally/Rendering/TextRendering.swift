@@ -15,7 +15,8 @@ enum TextRendering {
         }
         lines.append("")
         if day.entries.isEmpty {
-            lines.append("  " + DaySummary.emptyMessage)
+            let today = LocalDate(containing: context.hydration.clock.now, in: context.settings.zone)
+            lines.append("  " + DaySummary.emptyMessage(isToday: day.date == today))
         } else {
             let calendar = Calendar.gregorian(context.settings.zone)
             for entry in day.entries {

@@ -99,9 +99,7 @@ public struct HydrationService: Sendable {
         if let volume = change.volumeMl { try EntryVolume.validate(volume, unit: unit, what: "A drink") }
         let note = try change.note.map { try Intake.validate(note: $0) }
         if let at = change.at { try EntryTime.checkNotFuture(at, now: clock.now) }
-        var kind: DrinkKind?
-        if let name = change.kindName { kind = try await activeKind(named: name) }
-        let newKind = kind
+        let newKind: DrinkKind? = if let name = change.kindName { try await activeKind(named: name) } else { nil }
         return try await store.updateIntake(id: id, of: user) { current, dayTotal in
             var edited = Intake(
                 id: current.id, at: change.at ?? current.at, day: current.day,

@@ -97,3 +97,20 @@ struct DaySummaryTests {
         #expect(try JSONDecoder().decode(DaySummary.self, from: data) == summary)
     }
 }
+
+@Suite("Explicit nulls in JSON")
+struct ExplicitNullTests {
+    struct Sample: Codable, Equatable {
+        @ExplicitNull var goalMl: Double?
+    }
+
+    @Test("A nil is written as null, not left out, and read back from null or a missing key")
+    func nullRoundTrip() throws {
+        #expect(String(decoding: try JSONEncoder().encode(Sample(goalMl: nil)), as: UTF8.self) == #"{"goalMl":null}"#)
+        #expect(String(decoding: try JSONEncoder().encode(Sample(goalMl: 2500)), as: UTF8.self) == #"{"goalMl":2500}"#)
+        #expect(try JSONDecoder().decode(Sample.self, from: Data(#"{"goalMl":null}"#.utf8)) == Sample(goalMl: nil))
+        #expect(try JSONDecoder().decode(Sample.self, from: Data("{}".utf8)) == Sample(goalMl: nil))
+        #expect(try JSONDecoder().decode(Sample.self, from: Data(#"{"goalMl":3000}"#.utf8)) == Sample(goalMl: 3000))
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Sample.self, from: Data(#"{"goalMl":"lots"}"#.utf8)) }
+    }
+}

@@ -5,9 +5,9 @@ public struct DayProgress: Codable, Equatable, Sendable {
     public var date: LocalDate
     public var totalMl: Double
     /// nil when the person had chosen no goal.
-    public var goalMl: Double?
+    @ExplicitNull public var goalMl: Double?
     /// Total ÷ goal × 100, not capped (200 % shows as 200); nil without a goal.
-    public var percent: Double?
+    @ExplicitNull public var percent: Double?
     /// Whether the total reached 100 % of the goal (never, without a goal).
     public var goalMet: Bool
 
@@ -23,18 +23,6 @@ public struct DayProgress: Codable, Equatable, Sendable {
             percent = nil
             goalMet = false
         }
-    }
-
-    private enum CodingKeys: String, CodingKey { case date, totalMl, goalMl, percent, goalMet }
-
-    // Written by hand so that "no goal" is an explicit null, not a missing key.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(date, forKey: .date)
-        try c.encode(totalMl, forKey: .totalMl)
-        try c.encode(goalMl, forKey: .goalMl)
-        try c.encode(percent, forKey: .percent)
-        try c.encode(goalMet, forKey: .goalMet)
     }
 }
 

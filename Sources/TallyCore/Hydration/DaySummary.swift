@@ -5,10 +5,10 @@ public struct DaySummary: Codable, Equatable, Sendable {
     public var date: LocalDate
     public var totalMl: Double
     /// nil when the person chose no goal: then only the total is shown.
-    public var goalMl: Double?
+    @ExplicitNull public var goalMl: Double?
     public var goalMode: Goal.Mode
     /// Not capped: 200 % is 200.
-    public var percent: Double?
+    @ExplicitNull public var percent: Double?
     public var goalMet: Bool
     public var unit: VolumeUnit
     /// The day's drinks and removals, oldest first. Empty on a day with nothing logged.
@@ -29,23 +29,6 @@ public struct DaySummary: Codable, Equatable, Sendable {
     /// What an empty day says (H12).
     public static func emptyMessage(isToday: Bool) -> String {
         isToday ? "No drinks yet today." : "No drinks on this day."
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case date, totalMl, goalMl, goalMode, percent, goalMet, unit, entries
-    }
-
-    // Written by hand so that "no goal" is an explicit null, not a missing key.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(date, forKey: .date)
-        try c.encode(totalMl, forKey: .totalMl)
-        try c.encode(goalMl, forKey: .goalMl)
-        try c.encode(goalMode, forKey: .goalMode)
-        try c.encode(percent, forKey: .percent)
-        try c.encode(goalMet, forKey: .goalMet)
-        try c.encode(unit, forKey: .unit)
-        try c.encode(entries, forKey: .entries)
     }
 }
 

@@ -5,24 +5,12 @@ import TallyCore
 public struct GoalStatus: Codable, Equatable, Sendable {
     public var mode: Goal.Mode
     /// nil when the user chose no goal.
-    public var goalMl: Double?
+    @ExplicitNull public var goalMl: Double?
     /// How the automatic goal is computed, when there is a profile.
-    public var breakdown: GoalBreakdown?
-    public var profile: Profile?
+    @ExplicitNull public var breakdown: GoalBreakdown?
+    @ExplicitNull public var profile: Profile?
     /// Every goal with the days it was in force, oldest first.
     public var history: [GoalPeriod]
-
-    private enum CodingKeys: String, CodingKey { case mode, goalMl, breakdown, profile, history }
-
-    // Written by hand so that absent values are explicit nulls, as in the day summary.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(mode, forKey: .mode)
-        try c.encode(goalMl, forKey: .goalMl)
-        try c.encode(breakdown, forKey: .breakdown)
-        try c.encode(profile, forKey: .profile)
-        try c.encode(history, forKey: .history)
-    }
 }
 
 extension HydrationService {

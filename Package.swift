@@ -12,6 +12,16 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // The rules: values and pure functions, Foundation only, no I/O.
@@ -21,11 +31,29 @@ let package = Package(
             name: "TallyStore",
             dependencies: ["TallyCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The HTTP server: the JSON API, the web app, accounts and sessions.
+        .target(
+            name: "TallyServer",
+            dependencies: [
+                "TallyStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Resources")]
+        ),
         // The command-line tool: argument parsing and rendering, nothing else.
         .executableTarget(
             name: "tally",
             dependencies: [
                 "TallyStore",
+                "TallyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -37,6 +65,14 @@ let package = Package(
         ),
         .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"]),
+        .testTarget(
+            name: "TallyServerTests",
+            dependencies: [
+                "TallyServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         // Runs the built `tally` binary; reads its database with GRDB only to prove that a refused
         // command changed nothing.
         .testTarget(

@@ -81,3 +81,6 @@ public protocol GoalRepository: Sendable {
 /// Everything hydration needs from storage. SQLite implements it now; a PostgreSQL store will
 /// implement the same protocols and pass the same contract tests.
 public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRepository & GoalRepository
+
+/// Everything the server needs from storage.
+public typealias TallyStorage = HydrationStore & AccountRepository

@@ -92,26 +92,47 @@ protocol TallyCommand: AsyncParsableCommand {
 
 extension TallyCommand {
     func run() async throws {
-        do {
-            try await run(in: try await CommandContext.open(options))
-        } catch let error as TallyError {
-            FileHandle.standardError.write(Data((error.message + "\n").utf8))
-            throw ExitCode(Self.exitCode(error.kind))
-        }
+        try await reportingErrors { try await run(in: try await CommandContext.open(options)) }
     }
+}
 
-    static func exitCode(_ kind: TallyError.Kind) -> Int32 {
-        switch kind {
-        case .invalidInput: 1
-        case .notFound: 2
-        case .conflict: 3
-        }
+/// Runs `body`, turning a TallyError into its sentence on stderr and its exit code: the one
+/// place where error kinds become exit codes.
+func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as TallyError {
+        FileHandle.standardError.write(Data((error.message + "\n").utf8))
+        throw ExitCode(exitCode(error.kind))
+    }
+}
+
+func reportingErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as TallyError {
+        FileHandle.standardError.write(Data((error.message + "\n").utf8))
+        throw ExitCode(exitCode(error.kind))
+    }
+}
+
+private func exitCode(_ kind: TallyError.Kind) -> Int32 {
+    switch kind {
+    case .invalidInput: 1
+    case .notFound: 2
+    case .conflict: 3
+    case .unauthorized: 4
+    case .tooManyRequests: 5
     }
 }
 
 /// Prints text, or `value` as one JSON document with --json.
 func emit<T: Encodable>(_ value: T, _ context: CommandContext, text: () -> String) throws {
-    if context.options.json {
+    try emitPlain(value, context.options, text: text)
+}
+
+func emitPlain<T: Encodable>(_ value: T, _ options: CommonOptions, text: () -> String) throws {
+    if options.json {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601

@@ -44,7 +44,7 @@ public struct DrinkKind: Codable, Equatable, Sendable, Identifiable {
 /// hydration apps; the Beverage Hydration Index (Maughan et al. 2016, full-fat milk for milk)
 /// measured how well each drink is retained compared with still water, and rates milk and
 /// juice above water.
-public enum DrinkFactorSet: String, CaseIterable, Codable, Sendable {
+public enum DrinkFactorSet: String, NamedChoice, Sendable {
     case standard
     case bhi
 

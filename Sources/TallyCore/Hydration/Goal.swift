@@ -22,7 +22,7 @@ public enum GoalChoice: Equatable, Sendable {
 
 /// A goal as it stands in the history: the choice and, unless there is none, its amount.
 public struct Goal: Equatable, Sendable, Codable {
-    public enum Mode: String, Codable, Sendable {
+    public enum Mode: String, NamedChoice, Sendable {
         case automatic = "auto"
         case custom
         case none

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where an intake came from (H1).
-public enum IntakeSource: String, Codable, Sendable, CaseIterable {
+public enum IntakeSource: String, NamedChoice, Sendable {
     case manual
     case bottle
     case `import`

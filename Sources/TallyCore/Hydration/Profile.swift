@@ -1,7 +1,7 @@
 import Foundation
 
 /// How active a person is, and the water it adds to their goal (H7).
-public enum ActivityLevel: String, CaseIterable, Codable, Sendable {
+public enum ActivityLevel: String, NamedChoice, Sendable {
     case sedentary
     case light
     case moderate

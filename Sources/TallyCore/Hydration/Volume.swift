@@ -1,7 +1,7 @@
 import Foundation
 
 /// The units a person can read and type volumes in. Everything is stored in ml (H5).
-public enum VolumeUnit: String, CaseIterable, Codable, Sendable {
+public enum VolumeUnit: String, NamedChoice, Sendable {
     case ml
     case oz
 

@@ -11,6 +11,10 @@ public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
         case notFound
         /// The request is well formed but clashes with what is stored.
         case conflict
+        /// Who is asking is not known (a wrong password, a missing or revoked token).
+        case unauthorized
+        /// Too many tries in too short a time: wait and try again.
+        case tooManyRequests
     }
 
     public let kind: Kind

@@ -16,12 +16,34 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     var age: Int?
     var weightKg: Double?
     var activity: String?
+    var passwordHash: String?
+    var isAdmin: Bool
+    var failedSignIns: Int
+    var lastFailedSignInAt: Date?
 
     enum Columns {
         static let name = Column(CodingKeys.name)
     }
 
+    init(_ user: User, settings: HydrationSettings) {
+        id = user.id
+        name = user.name
+        createdAt = user.createdAt
+        unit = settings.unit.rawValue
+        timeZone = settings.timeZone
+        isAdmin = false
+        failedSignIns = 0
+        apply(settings)
+    }
+
     var user: User { User(id: id, name: name, createdAt: createdAt) }
+
+    var account: Account? {
+        passwordHash.map {
+            Account(user: user, passwordHash: $0, isAdmin: isAdmin,
+                    failedSignIns: failedSignIns, lastFailedSignInAt: lastFailedSignInAt)
+        }
+    }
 
     var settings: HydrationSettings {
         let amounts = presets.flatMap { try? JSONDecoder().decode([Double].self, from: Data($0.utf8)) }

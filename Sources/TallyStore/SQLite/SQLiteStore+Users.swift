@@ -5,16 +5,17 @@ import TallyCore
 extension SQLiteStore: UserRepository {
     public func createUser(_ user: User, settings: HydrationSettings, kinds: [DrinkKind]) async throws {
         try await write { db in
-            if try UserRecord.filter(UserRecord.Columns.name == user.name).fetchCount(db) > 0 {
-                throw TallyError.conflict("There is already a user named \(user.name).")
-            }
-            var record = UserRecord(id: user.id, name: user.name, createdAt: user.createdAt,
-                                    unit: settings.unit.rawValue, timeZone: settings.timeZone)
-            record.apply(settings)
-            try record.insert(db)
-            for kind in kinds {
-                try DrinkKindRecord(kind, userId: user.id).insert(db)
-            }
+            try Self.insertUser(UserRecord(user, settings: settings), kinds: kinds, db)
+        }
+    }
+
+    static func insertUser(_ record: UserRecord, kinds: [DrinkKind], _ db: Database) throws {
+        if try UserRecord.filter(UserRecord.Columns.name == record.name).fetchCount(db) > 0 {
+            throw TallyError.conflict("There is already a user named \(record.name).")
+        }
+        try record.insert(db)
+        for kind in kinds {
+            try DrinkKindRecord(kind, userId: record.id).insert(db)
         }
     }
 

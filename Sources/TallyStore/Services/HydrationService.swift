@@ -224,12 +224,30 @@ public struct HydrationService: Sendable {
         return try await drinkKinds()
     }
 
+    /// Changes a kind found by id: its name and retirement (kinds the user added only) and its
+    /// factor (any kind; new drinks only).
+    public func changeDrinkKind(id: UUID, name: String? = nil, factor: Double? = nil, retired: Bool? = nil) async throws -> DrinkKind {
+        guard var kind = try await drinkKinds().first(where: { $0.id == id }) else {
+            throw TallyError.notFound("There is no drink kind with the id \(id).")
+        }
+        if name != nil || retired != nil { try Self.checkOwn(kind, changing: name != nil ? "renamed" : "retired") }
+        kind.name = try DrinkKind.validate(name: name ?? kind.name, factor: factor ?? kind.factor)
+        kind.factor = factor ?? kind.factor
+        kind.isRetired = retired ?? kind.isRetired
+        try await store.saveDrinkKind(kind, of: user)
+        return kind
+    }
+
     private func ownKind(named name: String, changing verb: String) async throws -> DrinkKind {
         let kind = try await activeKind(named: name)
+        try Self.checkOwn(kind, changing: verb)
+        return kind
+    }
+
+    private static func checkOwn(_ kind: DrinkKind, changing verb: String) throws {
         guard !kind.isBuiltIn else {
             throw TallyError.invalid("\(kind.name) is a built-in kind and cannot be \(verb); only kinds you added can.")
         }
-        return kind
     }
 
     // MARK: - Settings (H2, H4, H5)

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import TallyCore
+import TallyStore
+
+/// Drinks and removals (H1–H3).
+struct EntryController {
+    let services: APIServices
+
+    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
+        group.post("intakes", use: logDrink)
+        group.get("intakes/:id", use: intake)
+        group.patch("intakes/:id", use: editDrink)
+        group.post("removals", use: remove)
+        group.get("entries", use: entries)
+        group.delete("entries/:id", use: delete)
+    }
+
+    @Sendable func logDrink(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryResult> {
+        let hydration = try services.hydration(context)
+        let body = try await request.decodeJSON(NewIntake.self, context: context)
+        let (intake, created) = try await hydration.logDrink(.init(
+            volumeMl: body.volumeMl, kindName: body.kind, at: body.at, note: body.note, id: body.id))
+        let day = try await hydration.daySummary(on: intake.day)
+        return JSONBody(EntryResult(created: created, entry: .intake(intake), day: day), status: created ? .created : .ok)
+    }
+
+    @Sendable func intake(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DayEntry> {
+        let hydration = try services.hydration(context)
+        let id = try context.parameters.id("drink")
+        guard let entry = try await hydration.store.entry(id: id, of: hydration.user), case .intake = entry else {
+            throw TallyError.notFound("There is no drink with the id \(id).")
+        }
+        return JSONBody(entry)
+    }
+
+    @Sendable func editDrink(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryResult> {
+        let hydration = try services.hydration(context)
+        let id = try context.parameters.id("drink")
+        let body = try await request.decodeJSON(IntakeChange.self, context: context)
+        let intake = try await hydration.editDrink(id: id, .init(volumeMl: body.volumeMl, kindName: body.kind, at: body.at, note: body.note))
+        return JSONBody(EntryResult(created: false, entry: .intake(intake), day: try await hydration.daySummary(on: intake.day)))
+    }
+
+    @Sendable func remove(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryResult> {
+        let hydration = try services.hydration(context)
+        let body = try await request.decodeJSON(NewRemoval.self, context: context)
+        let (removal, created) = try await hydration.remove(volumeMl: body.volumeMl, at: body.at, id: body.id)
+        let day = try await hydration.daySummary(on: removal.day)
+        return JSONBody(EntryResult(created: created, entry: .removal(removal), day: day), status: created ? .created : .ok)
+    }
+
+    static let pageSizes = 1...500
+
+    /// A day's drinks and removals, oldest first, a page at a time (A4).
+    @Sendable func entries(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryPage> {
+        let hydration = try services.hydration(context)
+        let date = try request.query("date", LocalDate.init, form: "a date like 2025-03-30")
+        let limit = try request.query("limit", Int.init, form: "a whole number") ?? 100
+        guard Self.pageSizes.contains(limit) else {
+            throw TallyError.invalid("The query parameter limit must be between 1 and 500; \(limit) is not.")
+        }
+        let offset = try request.query("cursor", { Int($0).flatMap { $0 >= 0 ? $0 : nil } }, form: "a cursor from an earlier page") ?? 0
+        let all = try await hydration.daySummary(on: date).entries
+        let page = Array(all.dropFirst(offset).prefix(limit))
+        let next = offset + page.count < all.count ? String(offset + page.count) : nil
+        return JSONBody(EntryPage(items: page, nextCursor: next))
+    }
+
+    @Sendable func delete(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DeletedEntry> {
+        let hydration = try services.hydration(context)
+        let entry = try await hydration.deleteEntry(id: try context.parameters.id("entry"))
+        return JSONBody(DeletedEntry(deleted: entry, day: try await hydration.daySummary(on: entry.day)))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import TallyCore
+import TallyStore
+
+/// Any Encodable value as a JSON response, with a status.
+struct JSONBody<Value: Encodable>: ResponseGenerator {
+    var value: Value
+    var status: HTTPResponse.Status = .ok
+
+    init(_ value: Value, status: HTTPResponse.Status = .ok) {
+        self.value = value
+        self.status = status
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try JSONCoding.encoder.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// What every API handler starts from: the user's hydration service.
+struct APIServices: Sendable {
+    let store: any TallyStorage
+    let clock: any WallClock
+    let accounts: AccountService
+
+    func hydration(_ context: TallyRequestContext) throws -> HydrationService {
+        HydrationService(store: store, clock: clock, user: try context.requireUser().id)
+    }
+}
+
+extension Request {
+    /// The body as JSON of type `T`. Decoding errors stay DecodingErrors, so that the problem
+    /// says which field was wrong and how.
+    func decodeJSON<T: Decodable>(_ type: T.Type, context: TallyRequestContext) async throws -> T {
+        let body = try await self.body.collect(upTo: context.maxUploadSize)
+        return try JSONCoding.decoder.decode(T.self, from: body)
+    }
+
+    /// A query parameter as typed, or a 400 that names it and its form.
+    func query<T>(_ name: String, _ parse: (String) -> T?, form: String) throws -> T? {
+        guard let text = uri.queryParameters.get(name) else { return nil }
+        guard let value = parse(text) else {
+            throw TallyError.invalid("The query parameter \(name) must be \(form); \"\(text)\" is not.")
+        }
+        return value
+    }
+}
+
+extension Parameters {
+    /// The path's id: an id that is not even a UUID names nothing, so it is a 404.
+    func id(_ what: String) throws -> UUID {
+        guard let text = get("id"), let id = UUID(uuidString: text) else {
+            throw TallyError.notFound("There is no \(what) with the id \(get("id") ?? "").")
+        }
+        return id
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import TallyCore
+
+/// An RFC 9457 problem: what the API answers for every error.
+struct Problem: Codable, Sendable {
+    var type = "about:blank"
+    var title: String
+    var status: Int
+    var detail: String
+}
+
+/// Turns every error of the API into `application/problem+json` with a sentence a person can act
+/// on: the one place where TallyError kinds become HTTP statuses.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let (status, detail) = Self.describe(error)
+            if status == .internalServerError {
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            return Self.response(status: status, detail: detail)
+        }
+    }
+
+    static func response(status: HTTPResponse.Status, detail: String) -> Response {
+        let problem = Problem(title: status.reasonPhrase, status: status.code, detail: detail)
+        let body = (try? JSONCoding.encoder.encode(problem)) ?? Data()
+        return Response(status: status, headers: [.contentType: "application/problem+json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static func describe(_ error: any Error) -> (HTTPResponse.Status, String) {
+        switch error {
+        case let error as TallyError:
+            switch error.kind {
+            case .invalidInput: return (.badRequest, error.message)
+            case .notFound: return (.notFound, error.message)
+            case .conflict: return (.conflict, error.message)
+            case .unauthorized: return (.unauthorized, error.message)
+            case .tooManyRequests: return (.tooManyRequests, error.message)
+            }
+        case let error as DecodingError:
+            return (.badRequest, describe(error))
+        case is NIOTooManyBytesError:
+            return (.contentTooLarge, "The request body is too large; send at most 64 KiB.")
+        case let error as HTTPError:
+            switch error.status {
+            case .contentTooLarge: return (error.status, "The request body is too large; send at most 64 KiB.")
+            default: return (error.status, error.body ?? error.status.reasonPhrase)
+            }
+        default:
+            return (.internalServerError, "Something went wrong on the server; try again, and report it if it keeps happening.")
+        }
+    }
+
+    /// Says which field was wrong and how, in words.
+    static func describe(_ error: DecodingError) -> String {
+        func field(_ path: [any CodingKey]) -> String {
+            let name = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return name.isEmpty ? "The body" : "The field \(name)"
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(field(context.codingPath)) must be \(kind(of: type))."
+        case .valueNotFound(let type, let context):
+            return "\(field(context.codingPath)) must be \(kind(of: type)), not null."
+        case .keyNotFound(let key, let context):
+            return "\(field(context.codingPath + [key])) is required."
+        case .dataCorrupted(let context):
+            if context.underlyingError != nil || context.codingPath.isEmpty { return "The body is not valid JSON." }
+            let reason = context.debugDescription.hasSuffix(".") ? context.debugDescription : context.debugDescription + "."
+            return "\(field(context.codingPath)) is not valid: \(reason)"
+        @unknown default:
+            return "The body could not be read."
+        }
+    }
+
+    private static func kind(of type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Int.Type, is Float.Type: return "a number"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return name.hasPrefix("Array") ? "a list" : "an object"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TallyStore
+
+/// Finds who sent a request: a personal API token in the Authorization header, else the session
+/// cookie of the web app. It never refuses a request itself: handlers that need a user ask
+/// `context.requireUser()`.
+struct AuthenticationMiddleware: RouterMiddleware {
+    typealias Context = TallyRequestContext
+    let accounts: AccountService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        if let authorization = request.headers[.authorization] {
+            guard authorization.hasPrefix("Bearer "),
+                  let user = try await accounts.user(forAPIToken: String(authorization.dropFirst("Bearer ".count))) else {
+                throw HTTPError(.unauthorized, message: "That API token is not valid: it may have been revoked. Create a new one with `tally token create`.")
+            }
+            context.user = user
+            context.credential = .apiToken
+        } else if let session = request.cookies[Cookies.session]?.value,
+                  let user = try await accounts.user(forSession: session) {
+            context.user = user
+            context.credential = .session
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Requests made with a session cookie that change something must prove they come from Tally's
+/// own pages: the CSRF token of the `tally_csrf` cookie, repeated in a form field or a header
+/// (the double-submit pattern; the cookies are also SameSite=Lax).
+struct CSRFMiddleware: RouterMiddleware {
+    typealias Context = TallyRequestContext
+    static let header = HTTPField.Name("X-CSRF-Token")!
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let safe: Set<HTTPRequest.Method> = [.get, .head, .options]
+        if context.credential == .session, !safe.contains(request.method) {
+            guard let expected = request.cookies[Cookies.csrf]?.value,
+                  let sent = request.headers[Self.header],
+                  Cookies.constantTimeEqual(expected, sent) else {
+                throw HTTPError(.forbidden, message: "This request lacks its CSRF token; reload the page and try again.")
+            }
+        }
+        return try await next(request, context)
+    }
+}
+
+/// The cookies of the web app.
+enum Cookies {
+    static let session = "tally_session"
+    static let csrf = "tally_csrf"
+
+    /// A cookie as Tally sets them: HttpOnly, SameSite=Lax, Secure when the request came over TLS.
+    static func make(_ name: String, value: String, maxAge: Int?, secure: Bool) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    /// Whether the request reached us over TLS, directly or through a proxy that says so.
+    static func isSecure(_ request: Request) -> Bool {
+        request.uri.scheme == .https || request.headers[HTTPField.Name("X-Forwarded-Proto")!] == "https"
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

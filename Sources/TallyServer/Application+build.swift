@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+import TallyCore
+import TallyStore
+
+/// Builds the Tally server: the JSON API, the web app, health and metrics.
+public func buildApplication(
+    configuration: ServerConfiguration,
+    store: any TallyStorage,
+    clock: any WallClock = SystemClock(),
+    logger: Logger = Logger(label: "tally")
+) -> some ApplicationProtocol {
+    let accounts = AccountService(store: store, clock: clock, passwordCost: configuration.passwordCost,
+                                  sessionLifetime: configuration.sessionLifetime)
+    _ = ServerMetrics.registry // bootstraps swift-metrics before the first request is counted
+    let router = buildRouter(services: APIServices(store: store, clock: clock, accounts: accounts))
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Tally"),
+        logger: logger
+    )
+}
+
+/// The routes, grouped by resource. Every route is in openapi.yaml (a test checks both ways).
+func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
+    let router = Router(context: TallyRequestContext.self)
+    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: MetricsMiddleware())
+
+    router.get("health") { _, _ in JSONBody(["status": "ok"]) }
+    router.get("metrics") { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.registry.emitToBuffer())))
+    }
+    router.get("openapi.yaml") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/yaml"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
+    }
+
+    let api = router.group("api/v1")
+        .add(middleware: ProblemMiddleware())
+        .add(middleware: AuthenticationMiddleware(accounts: services.accounts))
+        .add(middleware: CSRFMiddleware())
+    EntryController(services: services).addRoutes(to: api)
+    DayController(services: services).addRoutes(to: api)
+    GoalController(services: services).addRoutes(to: api)
+    SettingsController(services: services).addRoutes(to: api)
+    AccountController(services: services).addRoutes(to: api)
+    return router
+}
+
+/// The API's description, as the repository's openapi.yaml says it.
+enum OpenAPIDocument {
+    static let bytes: [UInt8] = {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml", subdirectory: "Resources"),
+              let data = try? Data(contentsOf: url) else { return Array("openapi.yaml is missing from this build\n".utf8) }
+        return Array(data)
+    }()
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// How `tally serve` runs: from flags and TALLY_… variables.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// bcrypt's cost: 12 in production (about a quarter of a second a hash); tests lower it.
+    public var passwordCost: Int
+    public var sessionLifetime: TimeInterval
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, passwordCost: Int = 12,
+                sessionLifetime: TimeInterval = 30 * 24 * 3600) {
+        self.host = host
+        self.port = port
+        self.passwordCost = passwordCost
+        self.sessionLifetime = sessionLifetime
+    }
+}

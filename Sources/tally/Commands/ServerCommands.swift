@@ -1,0 +1,182 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TallyCore
+import TallyServer
+import TallyStore
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the web app and the JSON API.",
+        discussion: "Stops gracefully on SIGTERM or SIGINT, finishing the requests in flight.")
+
+    @Option(help: ArgumentHelp("The address to listen on (env: TALLY_HOST; default 127.0.0.1).", valueName: "host"))
+    var host: String?
+    @Option(help: ArgumentHelp("The port (env: TALLY_PORT; default 8080).", valueName: "port"))
+    var port: Int?
+    @Option(help: ArgumentHelp("The SQLite database file (env: TALLY_DATABASE).", valueName: "path"))
+    var database: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
+        let (configuration, path, store) = try reportingErrors {
+            let portText = port.map(String.init) ?? environment["TALLY_PORT"] ?? "8080"
+            guard let port = Int(portText), (1...65535).contains(port) else {
+                throw TallyError.invalid("The port must be a number from 1 to 65535; \"\(portText)\" is not.")
+            }
+            let configuration = ServerConfiguration(host: host ?? environment["TALLY_HOST"] ?? "127.0.0.1", port: port)
+            let path = DatabaseLocation.path(database)
+            return (configuration, path, try SQLiteStore.open(path: path))
+        }
+        var logger = Logger(label: "tally")
+        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        logger.info("Tally serves http://\(configuration.host):\(configuration.port) from \(path)")
+        let app = buildApplication(configuration: configuration, store: store, logger: logger)
+        try await app.runService()
+    }
+}
+
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Manage the accounts of a server's database.",
+        subcommands: [Create.self, List.self, Password.self], defaultSubcommand: List.self)
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an account (the first one is the admin); the password is read from stdin.")
+        @Argument(help: ArgumentHelp("The user name.", valueName: "name")) var name: String
+        @Option(help: ArgumentHelp("The time zone of their days (default: this machine's).", valueName: "zone"))
+        var timeZone: String?
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let accounts = try AccountService(store: openStore(options), clock: SystemClock())
+                let account = try await accounts.signUp(name: name, password: try readPassword(), timeZone: timeZone)
+                try emitPlain(AccountView(account), options) {
+                    "Created \(account.user.name)\(account.isAdmin ? ", the admin of this server" : "")."
+                }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the accounts.")
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let accounts = try await openStore(options).accounts()
+                try emitPlain(accounts.map(AccountView.init), options) {
+                    accounts.isEmpty ? "No accounts yet: create one with `tally user create NAME`."
+                        : accounts.map { "\($0.user.name)\($0.isAdmin ? " (admin)" : "")" }.joined(separator: "\n")
+                }
+            }
+        }
+    }
+
+    struct Password: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a user's password, read from stdin.")
+        @Argument(help: ArgumentHelp("The user name.", valueName: "name")) var name: String
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try openStore(options)
+                guard let user = try await store.user(named: name) else {
+                    throw TallyError.notFound("There is no user named \(name).")
+                }
+                try await AccountService(store: store, clock: SystemClock()).setPassword(of: user, to: try readPassword())
+                try emitPlain(["name": user.name], options) { "Set the password of \(user.name)." }
+            }
+        }
+    }
+}
+
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token", abstract: "Manage personal API tokens, for `tally --server` and scripts.",
+        subcommands: [Create.self, List.self, Revoke.self], defaultSubcommand: List.self)
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a token; it is shown once.")
+        @Option(help: ArgumentHelp("What it is for (default: cli).", valueName: "label")) var name = "cli"
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try openStore(options)
+                let owner = try await account(options, store)
+                let (info, secret) = try await AccountService(store: store, clock: SystemClock()).createAPIToken(for: owner, name: name)
+                try emitPlain(["id": info.id.uuidString, "name": info.name, "secret": secret], options) {
+                    "\(secret)\nKeep it: it is shown only this once. (id \(info.id))"
+                }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a user's tokens.")
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try openStore(options)
+                let tokens = try await store.apiTokens(of: try await account(options, store).id)
+                try emitPlain(tokens, options) {
+                    tokens.isEmpty ? "No tokens." : tokens.map {
+                        "\($0.id)  \($0.name)  created \($0.createdAt.formatted(.iso8601))\($0.revokedAt == nil ? "" : "  revoked")"
+                    }.joined(separator: "\n")
+                }
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a token: it stops working at once.")
+        @Argument(help: ArgumentHelp("The token's id.", valueName: "id")) var id: String
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try openStore(options)
+                try await store.revokeAPIToken(id: try parseUUID(id), of: try await account(options, store).id, at: Date())
+                try emitPlain(["revoked": id], options) { "Revoked \(id)." }
+            }
+        }
+    }
+}
+
+/// An account as the CLI lists it.
+struct AccountView: Encodable {
+    var name: String
+    var isAdmin: Bool
+    init(_ account: Account) {
+        name = account.user.name
+        isAdmin = account.isAdmin
+    }
+}
+
+private func openStore(_ options: CommonOptions) throws -> SQLiteStore {
+    try SQLiteStore.open(path: DatabaseLocation.path(options.database), access: .singleConnection)
+}
+
+/// The account that --user names (a token belongs to someone).
+private func account(_ options: CommonOptions, _ store: SQLiteStore) async throws -> User {
+    guard let name = options.user else { throw TallyError.invalid("Say whose tokens with --user NAME.") }
+    guard let account = try await store.account(named: name) else {
+        throw TallyError.notFound("There is no account named \(name); create it with `tally user create \(name)`.")
+    }
+    return account.user
+}
+
+/// A password from the terminal without echo, or the first line of stdin in scripts.
+private func readPassword() throws -> String {
+    if isatty(STDIN_FILENO) == 1, let typed = getpass("Password: ") {
+        return String(cString: typed)
+    }
+    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        throw TallyError.invalid("Give the password on standard input.")
+    }
+    return line
+}

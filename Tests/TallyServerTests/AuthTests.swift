@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TallyCore
+import TallyStore
+@testable import TallyServer
+
+@Suite("Accounts, tokens and sessions")
+struct AuthTests {
+    @Test("A1: the first account is the admin, later ones are not")
+    func firstAccountIsAdmin() async throws {
+        let f = try await ServerFixture()
+        #expect(try await f.store.account(named: "ada")?.isAdmin == true)
+        #expect(try await f.store.account(named: "bob")?.isAdmin == false)
+        try await f.test { client in
+            let ada = try await client.send(.get, "/api/v1/me", token: f.adaToken).json()
+            let bob = try await client.send(.get, "/api/v1/me", token: f.bobToken).json()
+            #expect(ada["isAdmin"] as? Bool == true)
+            #expect(bob["isAdmin"] as? Bool == false)
+        }
+    }
+
+    @Test("A1: passwords are stored as bcrypt hashes, never as text")
+    func passwordHash() async throws {
+        let f = try await ServerFixture()
+        let account = try #require(try await f.store.account(named: "ada"))
+        #expect(account.passwordHash.hasPrefix("$2b$") && !account.passwordHash.contains("correct horse"))
+    }
+
+    @Test("No credential, a wrong token and a revoked token are all 401")
+    func unauthorized() async throws {
+        let f = try await ServerFixture()
+        let (info, secret) = try await f.accounts.createAPIToken(for: f.ada, name: "old laptop")
+        try await f.accounts.revokeAPIToken(id: info.id, of: f.ada)
+        try await f.test { client in
+            try await client.send(.get, "/api/v1/today", token: nil).problem(.unauthorized)
+            try await client.send(.get, "/api/v1/today", token: "tally_not-a-token").problem(.unauthorized)
+            try await client.send(.get, "/api/v1/today", token: secret).problem(.unauthorized)
+            let basic = try await client.send(.get, "/api/v1/today", token: nil, headers: [.authorization: "Basic YWRhOmFkYQ=="])
+            try basic.problem(.unauthorized)
+        }
+    }
+
+    @Test("A1: tokens are stored hashed, listed without their secret, and revocable")
+    func tokens() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let created = try await client.send(.post, "/api/v1/tokens", token: f.adaToken, json: #"{"name": "phone"}"#)
+            #expect(created.status == .created)
+            let secret = try #require(try created.json()["secret"] as? String)
+            #expect(try await client.send(.get, "/api/v1/today", token: secret).status == .ok)
+            let list = try await client.send(.get, "/api/v1/tokens", token: f.adaToken)
+            #expect(!list.text.contains(secret))
+            let id = try #require((try created.json()["token"] as? [String: Any])?["id"] as? String)
+            #expect(try await client.send(.delete, "/api/v1/tokens/\(id)", token: f.adaToken).status == .noContent)
+            try await client.send(.get, "/api/v1/today", token: secret).problem(.unauthorized)
+        }
+    }
+
+    @Test("A session cookie works for reads; changes need the CSRF token too")
+    func sessionAndCSRF() async throws {
+        let f = try await ServerFixture()
+        let session = try await f.accounts.signIn(name: "ada", password: "correct horse").session
+        try await f.test { client in
+            let cookie: HTTPFields = [.cookie: "tally_session=\(session); tally_csrf=abc123"]
+            #expect(try await client.send(.get, "/api/v1/today", token: nil, headers: cookie).status == .ok)
+            try await client.send(.post, "/api/v1/intakes", token: nil, json: #"{"volumeMl": 250}"#, headers: cookie).problem(.forbidden)
+            var wrong = cookie
+            wrong[HTTPField.Name("X-CSRF-Token")!] = "abc124"
+            try await client.send(.post, "/api/v1/intakes", token: nil, json: #"{"volumeMl": 250}"#, headers: wrong).problem(.forbidden)
+            var right = cookie
+            right[HTTPField.Name("X-CSRF-Token")!] = "abc123"
+            #expect(try await client.send(.post, "/api/v1/intakes", token: nil, json: #"{"volumeMl": 250}"#, headers: right).status == .created)
+            try await f.accounts.signOut(session: session)
+            try await client.send(.get, "/api/v1/today", token: nil, headers: cookie).problem(.unauthorized)
+        }
+    }
+
+    @Test("A1: repeated failed sign-ins slow down, and a success resets the count")
+    func slowDown() async throws {
+        let f = try await ServerFixture()
+        for _ in 0..<SignInThrottle.freeFailures {
+            await #expect(throws: TallyError(.unauthorized, "The user name or the password is wrong.")) {
+                try await f.accounts.signIn(name: "ada", password: "wrong password")
+            }
+        }
+        // Even the right password must wait now.
+        let error = try await #require(throws: TallyError.self) { try await f.accounts.signIn(name: "ada", password: "correct horse") }
+        #expect(error.kind == .tooManyRequests && error.message.contains("try again in 1 seconds"))
+        f.clock.advance(by: 2)
+        _ = try await f.accounts.signIn(name: "ada", password: "correct horse")
+        #expect(try await f.store.account(named: "ada")?.failedSignIns == 0)
+        // Unknown names get the same answer as a wrong password.
+        await #expect(throws: TallyError(.unauthorized, "The user name or the password is wrong.")) {
+            try await f.accounts.signIn(name: "nobody", password: "whatever1")
+        }
+    }
+
+    @Test("Sessions expire")
+    func sessionExpiry() async throws {
+        let f = try await ServerFixture()
+        let session = try await f.accounts.signIn(name: "ada", password: "correct horse").session
+        #expect(try await f.accounts.user(forSession: session) == f.ada)
+        f.clock.advance(by: 31 * 24 * 3600)
+        #expect(try await f.accounts.user(forSession: session) == nil)
+    }
+
+    @Test("Sign-up refuses a bad name, a short password and a taken name")
+    func signUpRules() async throws {
+        let f = try await ServerFixture()
+        await #expect(throws: TallyError.self) { try await f.accounts.signUp(name: "a b", password: "long enough") }
+        await #expect(throws: TallyError.self) { try await f.accounts.signUp(name: "carol", password: "short") }
+        await #expect(throws: TallyError.conflict("There is already a user named ada.")) {
+            try await f.accounts.signUp(name: "ada", password: "long enough")
+        }
+        #expect(try await f.store.accounts().map(\.user.name) == ["ada", "bob"])
+    }
+}

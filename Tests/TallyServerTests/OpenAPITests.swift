@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import Yams
+@testable import TallyServer
+
+/// openapi.yaml and the router describe the same API: a route the document lacks, or a
+/// documented route the server does not have, fails here (A4).
+@Suite("OpenAPI document")
+struct OpenAPITests {
+    static let documentURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("openapi.yaml")
+
+    @Test("Every route is documented, and every documented route exists")
+    func routesMatch() async throws {
+        let f = try await ServerFixture()
+        let router = buildRouter(services: APIServices(store: f.store, clock: f.clock, accounts: f.accounts))
+        let served = Set(router.routes.map { route in
+            "\(route.method.rawValue) " + route.path.description
+                .split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+                .joined(separator: "/").prefixed("/")
+        })
+        let yaml = try String(contentsOf: Self.documentURL, encoding: .utf8)
+        let document = try #require(try Yams.load(yaml: yaml) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: Any])
+        let methods = ["get", "put", "post", "patch", "delete", "head", "options"]
+        let documented = Set(paths.flatMap { path, item in
+            ((item as? [String: Any]) ?? [:]).keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+        })
+        #expect(served.subtracting(documented).sorted() == [], "routes missing from openapi.yaml")
+        #expect(documented.subtracting(served).sorted() == [], "documented routes the server lacks")
+        #expect(served.count > 20)
+    }
+
+    @Test("The server serves the repository's document byte for byte")
+    func servedDocument() async throws {
+        #expect(OpenAPIDocument.bytes == Array(try Data(contentsOf: Self.documentURL)))
+    }
+}
+
+private extension String {
+    func prefixed(_ prefix: String) -> String { hasPrefix(prefix) ? self : prefix + self }
+}

@@ -49,7 +49,18 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     GoalController(services: services).addRoutes(to: api)
     SettingsController(services: services).addRoutes(to: api)
     AccountController(services: services).addRoutes(to: api)
+
+    router.add(middleware: FileMiddleware(StaticFiles.folder, urlBasePath: "/static",
+                                          cacheControl: .init([(MediaType(type: .any), [.noCache])])))
+    WebController(services: services).addRoutes(to: router)
     return router
+}
+
+/// The web app's stylesheet, script and icons.
+enum StaticFiles {
+    static var folder: String {
+        Bundle.module.url(forResource: "static", withExtension: nil, subdirectory: "Resources")?.path ?? "static"
+    }
 }
 
 /// The API's description, as the repository's openapi.yaml says it.

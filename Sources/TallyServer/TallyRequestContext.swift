@@ -14,6 +14,8 @@ public struct TallyRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var user: User?
     public var credential: Credential?
+    /// The browser's CSRF token (from its cookie, or new), for the forms of a page.
+    public var csrf: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -1,0 +1,178 @@
+// Tally's pages work without this script: every action is a plain form. With it, actions go
+// through the JSON API and the page updates in place, with a little motion and a tap of
+// vibration where the device has them.
+"use strict";
+
+const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content ?? "";
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf(), Accept: "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  if (!response.ok) {
+    let detail = "Something went wrong; try again.";
+    try { detail = (await response.json()).detail ?? detail; } catch (_) {}
+    throw new Error(detail);
+  }
+  return response.status === 204 ? null : response.json();
+}
+
+function say(text, isError) {
+  const message = document.querySelector("main .message");
+  if (!message) return;
+  message.textContent = text;
+  message.className = "message " + (isError ? "error" : "notice");
+  message.setAttribute("role", isError ? "alert" : "status");
+  message.hidden = false;
+}
+
+function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function celebrate(text) {
+  if (navigator.vibrate) navigator.vibrate(15);
+  if (reducedMotion()) return;
+  const pop = document.createElement("div");
+  pop.className = "pop";
+  pop.setAttribute("aria-hidden", "true");
+  pop.textContent = text;
+  document.body.append(pop);
+  setTimeout(() => pop.remove(), 1000);
+}
+
+// Fetches the page again and swaps its content in, letting the ring move from where it was.
+async function refresh(notice) {
+  const oldOffset = document.querySelector(".ring .fill")?.getAttribute("stroke-dashoffset");
+  const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const main = document.querySelector("main");
+  main.replaceChildren(...page.querySelector("main").childNodes);
+  const fill = document.querySelector(".ring .fill");
+  if (fill && oldOffset !== null && !reducedMotion()) {
+    const target = fill.getAttribute("stroke-dashoffset");
+    fill.style.transition = "none";
+    fill.setAttribute("stroke-dashoffset", oldOffset);
+    fill.getBoundingClientRect();
+    fill.style.transition = "";
+    fill.setAttribute("stroke-dashoffset", target);
+  }
+  if (notice) say(notice, false);
+  enhance(main);
+}
+
+const actions = {
+  intake: (form) => ({ method: "POST", path: "/api/v1/intakes",
+    body: { id: crypto.randomUUID(), volumeMl: Number(form.elements.volumeMl.value) } }),
+  removal: (form) => ({ method: "POST", path: "/api/v1/removals",
+    body: { id: crypto.randomUUID(), volumeMl: Number(form.elements.volumeMl.value) } }),
+  custom: (form) => {
+    const ml = Number(form.elements.amount.value) * Number(form.dataset.mlPerUnit);
+    return form.elements.mode.value === "remove"
+      ? { method: "POST", path: "/api/v1/removals", body: { id: crypto.randomUUID(), volumeMl: ml } }
+      : { method: "POST", path: "/api/v1/intakes",
+          body: { id: crypto.randomUUID(), volumeMl: ml, kind: form.elements.kind.value } };
+  },
+  delete: (form) => ({ method: "DELETE", path: "/api/v1/entries/" + form.action.split("/").at(-2) }),
+};
+
+// The custom amount must be a number above 0 and within the limit before it can be sent.
+function checkAmount(form) {
+  const input = form.elements.amount;
+  const value = Number(input.value);
+  const valid = input.value.trim() !== "" && Number.isFinite(value) && value > 0 && value <= Number(input.max);
+  input.setCustomValidity(valid ? "" : form.dataset.invalid);
+  input.setAttribute("aria-invalid", String(!valid));
+  form.querySelector(".field-error").textContent = valid ? "" : form.dataset.invalid;
+  return valid;
+}
+
+function enhanceCustomDialog(root) {
+  const details = root.querySelector("details.custom");
+  if (!details || typeof HTMLDialogElement === "undefined") return;
+  const form = details.querySelector("form");
+  const dialog = document.createElement("dialog");
+  dialog.setAttribute("aria-labelledby", "custom-title");
+  dialog.innerHTML = '<h2 id="custom-title">Custom amount</h2>';
+  dialog.append(form);
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.className = "secondary";
+  cancel.textContent = "Cancel";
+  cancel.addEventListener("click", () => dialog.close());
+  form.append(cancel);
+  const open = document.createElement("button");
+  open.type = "button";
+  open.className = "secondary custom-open";
+  open.textContent = "Custom amount…";
+  open.addEventListener("click", () => { dialog.showModal(); form.elements.amount.focus(); });
+  details.replaceWith(open, dialog);
+  form.elements.amount.addEventListener("input", () => checkAmount(form));
+}
+
+function enhanceForms(root) {
+  for (const form of root.querySelectorAll("form[data-api]")) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const kind = form.dataset.api;
+      if (kind === "custom" && !checkAmount(form)) { form.elements.amount.focus(); return; }
+      if (kind === "delete" && !window.confirm(form.dataset.confirm)) return;
+      const { method, path, body } = actions[kind](form);
+      try {
+        await api(method, path, body);
+        form.closest("dialog")?.close();
+        const unit = document.querySelector("form[data-ml-per-unit]");
+        const shown = body?.volumeMl && unit ? Math.round(body.volumeMl / Number(unit.dataset.mlPerUnit)) : null;
+        const label = unit?.querySelector('label[for="amount"]')?.textContent.match(/\((\w+)\)/)?.[1] ?? "";
+        if (shown !== null) celebrate((path.endsWith("removals") ? "−" : "+") + shown + " " + label);
+        await refresh(kind === "delete" ? "Deleted." : null);
+      } catch (error) {
+        form.closest("dialog")?.close();
+        say(error.message, true);
+      }
+    });
+  }
+}
+
+// Onboarding and the profile show the goal the numbers give as they are typed.
+function enhanceGoalPreview(root) {
+  for (const form of root.querySelectorAll("form[data-goal-preview]")) {
+    const output = form.querySelector("output");
+    const update = async () => {
+      const body = { age: Number(form.elements.age.value), weightKg: Number(form.elements.weight.value),
+                     activity: form.elements.activity.value };
+      if (!form.elements.age.value || !form.elements.weight.value) return;
+      try {
+        const goal = await api("POST", "/api/v1/goal/calculate", body);
+        output.innerHTML = "";
+        for (const text of [`Base ${Math.round(goal.baseMl)} ml (${goal.mlPerKg} ml per kg)`, `+ activity ${goal.bonusMl} ml`]) {
+          const span = document.createElement("span");
+          span.textContent = text;
+          output.append(span);
+        }
+        const total = document.createElement("strong");
+        total.textContent = `= ${Math.round(goal.goalMl)} ml a day` + (goal.clamped ? " (kept within 1500–4500 ml)" : "");
+        output.append(total);
+      } catch (error) {
+        output.textContent = error.message;
+      }
+    };
+    for (const name of ["age", "weight", "activity"]) form.elements[name].addEventListener("change", update);
+  }
+}
+
+function enhance(root) {
+  enhanceCustomDialog(root);
+  enhanceForms(root);
+  enhanceGoalPreview(root);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const field of document.querySelectorAll("input[data-time-zone]")) {
+    field.value = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
+  }
+  enhance(document);
+});

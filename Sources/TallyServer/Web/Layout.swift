@@ -1,0 +1,76 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// What every page needs besides its own content.
+struct PageContext {
+    var user: User?
+    /// The double-submit CSRF token, repeated in every form.
+    var csrf: String
+    var path: String
+}
+
+enum Layout {
+    static func page(_ title: String, _ context: PageContext, notice: String? = nil, error: String? = nil, _ main: HTML) -> HTML {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+        <meta name="color-scheme" content="light dark">
+        <meta name="csrf-token" content="\(context.csrf)">
+        <title>\(title) · Tally</title>
+        <link rel="stylesheet" href="/static/app.css">
+        <script src="/static/app.js" defer></script>
+        </head>
+        <body>
+        <a class="skip" href="#main">Skip to content</a>
+        \(header(context))
+        <main id="main" tabindex="-1">
+        \(message(notice, error))
+        \(main)
+        </main>
+        </body>
+        </html>
+        """
+    }
+
+    private static func header(_ context: PageContext) -> HTML {
+        guard context.user != nil else {
+            return #"<header class="bar"><span class="brand">Tally</span></header>"#
+        }
+        let links: [(String, String)] = [("/", "Today"), ("/history", "History"), ("/settings", "Settings")]
+        let items = links.map { path, label -> HTML in
+            let current = context.path == path ? HTML(unsafe: #" aria-current="page""#) : ""
+            return "<li><a href=\"\(path)\"\(current)>\(label)</a></li>"
+        }
+        return """
+        <header class="bar">
+        <span class="brand">Tally</span>
+        <nav aria-label="Main"><ul>\(items)</ul></nav>
+        <form method="post" action="/signout" class="signout">\(csrfField(context))<button type="submit" class="link">Sign out</button></form>
+        </header>
+        """
+    }
+
+    private static func message(_ notice: String?, _ error: String?) -> HTML {
+        if let error { return "<p class=\"message error\" role=\"alert\">\(error)</p>" }
+        if let notice { return "<p class=\"message notice\" role=\"status\">\(notice)</p>" }
+        return #"<p class="message" role="status" hidden></p>"#
+    }
+
+    static func csrfField(_ context: PageContext) -> HTML {
+        "<input type=\"hidden\" name=\"csrf\" value=\"\(context.csrf)\">"
+    }
+
+    /// A volume for display: whole units with the unit, as the CLI shows it (H5).
+    static func volume(_ ml: Double, _ unit: VolumeUnit) -> String { unit.format(ml) }
+
+    /// A number for an input field in `unit`, with at most one decimal.
+    static func inputValue(_ ml: Double, _ unit: VolumeUnit) -> String {
+        let value = unit.fromMilliliters(ml)
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

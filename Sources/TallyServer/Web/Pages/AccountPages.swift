@@ -1,0 +1,59 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// Sign-up, sign-in and onboarding (A1, H12).
+enum AccountPages {
+    static func signIn(_ context: PageContext, name: String = "", error: String? = nil) -> HTML {
+        Layout.page("Sign in", context, error: error, """
+        <h1>Sign in</h1>
+        <form method="post" action="/signin" class="stack">
+        \(Layout.csrfField(context))
+        <label for="name">User name</label>
+        <input id="name" name="name" autocomplete="username" required value="\(name)" autocapitalize="none">
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required>
+        <button type="submit" class="primary">Sign in</button>
+        </form>
+        <p>New here? <a href="/signup">Create an account</a>.</p>
+        """)
+    }
+
+    static func signUp(_ context: PageContext, name: String = "", error: String? = nil) -> HTML {
+        Layout.page("Create an account", context, error: error, """
+        <h1>Create an account</h1>
+        <form method="post" action="/signup" class="stack">
+        \(Layout.csrfField(context))
+        <label for="name">User name</label>
+        <input id="name" name="name" autocomplete="username" required minlength="3" maxlength="32"
+               pattern="[A-Za-z0-9._-]{3,32}" aria-describedby="name-help" value="\(name)" autocapitalize="none">
+        <p id="name-help" class="help">3 to 32 letters, digits, dots, dashes or underscores.</p>
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="password-help">
+        <p id="password-help" class="help">At least 8 characters.</p>
+        <input type="hidden" name="timeZone" value="" data-time-zone>
+        <button type="submit" class="primary">Create account</button>
+        </form>
+        <p>Have an account? <a href="/signin">Sign in</a>.</p>
+        """)
+    }
+
+    /// First run: age, weight and activity give a goal with its breakdown; can be skipped (H12).
+    static func onboarding(_ context: PageContext, preview: GoalBreakdown?, age: String = "", weight: String = "",
+                           activity: ActivityLevel = .moderate, error: String? = nil) -> HTML {
+        Layout.page("Welcome", context, error: error, """
+        <h1>Your daily goal</h1>
+        <p>Tally suggests a goal from your age, weight and activity. You can change it any time, or skip this.</p>
+        <form method="post" action="/onboarding" class="stack" data-goal-preview>
+        \(Layout.csrfField(context))
+        \(SettingsPages.profileFields(age: age, weight: weight, activity: activity))
+        <output class="breakdown" id="goal-preview" for="age weight activity" aria-live="polite">\(preview.map { SettingsPages.breakdown($0) } ?? "")</output>
+        <div class="row">
+        <button type="submit" class="primary" name="action" value="save">Use this goal</button>
+        <button type="submit" class="secondary" name="action" value="preview">Show the goal</button>
+        </div>
+        </form>
+        <p><a href="/">Skip for now</a> (the goal stays at 2500 ml).</p>
+        """)
+    }
+}

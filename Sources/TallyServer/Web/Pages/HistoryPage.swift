@@ -1,0 +1,96 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// The history screen (H9): seven days as bars, the month's calendar, the streaks.
+struct HistoryPage {
+    var history: HydrationHistory
+    var unit: VolumeUnit
+
+    func render(_ context: PageContext) -> HTML {
+        Layout.page("History", context, """
+        <h1>History</h1>
+        <section aria-labelledby="week-title">
+        <h2 id="week-title">Last \(history.days.count) days</h2>
+        \(chart)
+        </section>
+        <section aria-labelledby="streak-title" class="streaks">
+        <h2 id="streak-title">Streaks</h2>
+        <p><span class="big">\(history.streaks.current)</span> \(history.streaks.current == 1 ? "day" : "days") in a row ·
+        longest <strong>\(history.streaks.longest)</strong></p>
+        </section>
+        <section aria-labelledby="month-title">
+        \(calendar)
+        </section>
+        """)
+    }
+
+    // One bar a day, scaled to the highest total or goal; a line marks each day's goal.
+    private var chart: HTML {
+        let days = history.days
+        let top = max(days.map(\.totalMl).max() ?? 0, days.compactMap(\.goalMl).max() ?? 0, 1)
+        let width = 40.0, gap = 10.0, height = 160.0
+        let bars = days.enumerated().map { index, day -> HTML in
+            let x = Double(index) * (width + gap)
+            let barHeight = day.totalMl / top * height
+            let label = "\(weekday(day.date)) \(day.date.day): \(Layout.volume(day.totalMl, unit))"
+                + (day.percent.map { ", \(Int($0.rounded())) % of the goal" } ?? "")
+            let goalLine: HTML = day.goalMl.map { goal in
+                let y = height - goal / top * height
+                return "<line class=\"goal\" x1=\"\(x)\" x2=\"\(x + width)\" y1=\"\(y)\" y2=\"\(y)\"></line>"
+            } ?? ""
+            return """
+            <g role="listitem" aria-label="\(label)">
+            <rect class="bar\(day.goalMet ? " met" : "")" x="\(x)" y="\(height - barHeight)" width="\(width)" height="\(max(barHeight, 0))" rx="4"></rect>
+            \(goalLine)
+            <text x="\(x + width / 2)" y="\(height + 16)" text-anchor="middle">\(weekday(day.date))</text>
+            </g>
+            """
+        }
+        let viewWidth = Double(days.count) * (width + gap) - gap
+        return """
+        <svg class="chart" viewBox="0 0 \(viewWidth) \(height + 22)" role="list" aria-label="Daily totals">
+        \(bars)
+        </svg>
+        """
+    }
+
+    private var calendar: HTML {
+        let month = history.calendar
+        let blanks = Array(repeating: HTML("<td></td>"), count: month.firstWeekday - 1)
+        let cells = blanks + month.days.map { day -> HTML in
+            let progress = day.progress
+            let state = day.isFuture ? "future" : progress.goalMet ? "met" : progress.totalMl > 0 ? "some" : "none"
+            let label = "\(progress.date.day) \(Self.monthNames[month.month.month - 1])"
+                + (day.isFuture ? "" : progress.goalMet ? ", goal met" : ", goal not met")
+            let current = day.isToday ? HTML(unsafe: #" aria-current="date""#) : ""
+            return """
+            <td class="\(state)"\(current)><a href="/day/\(progress.date)" aria-label="\(label)">\(progress.date.day)</a></td>
+            """
+        }
+        var rows: [HTML] = []
+        for start in stride(from: 0, to: cells.count, by: 7) {
+            rows.append("<tr>\(Array(cells[start..<min(start + 7, cells.count)]))</tr>")
+        }
+        let title = "\(Self.monthNames[month.month.month - 1]) \(month.month.year)"
+        return """
+        <div class="month-nav">
+        <a href="/history?month=\(month.previous)" aria-label="Previous month">‹</a>
+        <h2 id="month-title">\(title)</h2>
+        <a href="/history?month=\(month.next)" aria-label="Next month">›</a>
+        </div>
+        <table class="calendar" aria-labelledby="month-title">
+        <thead><tr>\(["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"].map { HTML("<th scope=\"col\">\($0)</th>") })</tr></thead>
+        <tbody>\(rows)</tbody>
+        </table>
+        <p class="legend"><span class="dot met"></span> goal met <span class="dot some"></span> some water</p>
+        """
+    }
+
+    private func weekday(_ date: LocalDate) -> String {
+        ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][date.isoWeekday - 1]
+    }
+
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                             "September", "October", "November", "December"]
+}

@@ -1,0 +1,177 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// The settings screen: profile, goal, unit, time zone, presets, drink kinds (A3).
+struct SettingsPage {
+    var settings: HydrationSettings
+    var goal: GoalStatus
+    var kinds: [DrinkKind]
+
+    var unit: VolumeUnit { settings.unit }
+
+    func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
+        Layout.page("Settings", context, notice: notice, error: error, """
+        <h1>Settings</h1>
+        \(profileSection(context))
+        \(goalSection(context))
+        \(generalSection(context))
+        \(presetSection(context))
+        \(kindSection(context))
+        """)
+    }
+
+    private func profileSection(_ context: PageContext) -> HTML {
+        let profile = goal.profile
+        return """
+        <section aria-labelledby="profile-title">
+        <h2 id="profile-title">Profile</h2>
+        <form method="post" action="/settings/profile" class="stack" data-goal-preview>
+        \(Layout.csrfField(context))
+        \(SettingsPages.profileFields(age: profile.map { "\($0.age)" } ?? "",
+                                      weight: profile.map { String(format: "%g", $0.weightKg) } ?? "",
+                                      activity: profile?.activity ?? .moderate))
+        <output class="breakdown" id="goal-preview" aria-live="polite">\(goal.breakdown.map { SettingsPages.breakdown($0) } ?? "")</output>
+        <button type="submit" class="primary">Save profile</button>
+        </form>
+        </section>
+        """
+    }
+
+    private func goalSection(_ context: PageContext) -> HTML {
+        let custom = goal.mode == .custom ? goal.goalMl.map { Layout.inputValue($0, unit) } ?? "" : ""
+        return """
+        <section aria-labelledby="goal-title">
+        <h2 id="goal-title">Daily goal</h2>
+        <form method="post" action="/settings/goal" class="stack">
+        \(Layout.csrfField(context))
+        <fieldset>
+        <legend>How the goal is set</legend>
+        <input type="radio" id="goal-auto" name="mode" value="auto"\(HTML.flag("checked", goal.mode == .automatic))>
+        <label for="goal-auto">From my profile (\(Layout.volume(GoalCalculator.automaticGoalMl(for: goal.profile), unit)))</label><br>
+        <input type="radio" id="goal-custom" name="mode" value="custom"\(HTML.flag("checked", goal.mode == .custom))>
+        <label for="goal-custom">My own amount</label><br>
+        <input type="radio" id="goal-none" name="mode" value="none"\(HTML.flag("checked", goal.mode == .none))>
+        <label for="goal-none">No goal, just totals</label>
+        </fieldset>
+        <label for="goal-amount">Own amount (\(unit.rawValue))</label>
+        <input id="goal-amount" name="amount" type="number" inputmode="decimal" step="any" min="0" value="\(custom)">
+        <button type="submit" class="primary">Save goal</button>
+        </form>
+        </section>
+        """
+    }
+
+    private func generalSection(_ context: PageContext) -> HTML {
+        let zones = TimeZone.knownTimeZoneIdentifiers.sorted().map { HTML("<option value=\"\($0)\"></option>") }
+        return """
+        <section aria-labelledby="general-title">
+        <h2 id="general-title">Unit and time zone</h2>
+        <form method="post" action="/settings/general" class="stack">
+        \(Layout.csrfField(context))
+        <fieldset>
+        <legend>Unit</legend>
+        <input type="radio" id="unit-ml" name="unit" value="ml"\(HTML.flag("checked", unit == .ml))><label for="unit-ml">Millilitres (ml)</label><br>
+        <input type="radio" id="unit-oz" name="unit" value="oz"\(HTML.flag("checked", unit == .oz))><label for="unit-oz">US fluid ounces (oz)</label>
+        </fieldset>
+        <label for="time-zone">Time zone (your days start at midnight there)</label>
+        <input id="time-zone" name="timeZone" list="zones" value="\(settings.timeZone)" required autocomplete="off">
+        <datalist id="zones">\(zones)</datalist>
+        <button type="submit" class="primary">Save</button>
+        </form>
+        </section>
+        """
+    }
+
+    private func presetSection(_ context: PageContext) -> HTML {
+        let amounts = settings.presets.amountsMl
+        let fields = (0..<4).map { index -> HTML in
+            let value = index < amounts.count ? Layout.inputValue(amounts[index], unit) : ""
+            return """
+            <label for="preset-\(index)">Button \(index + 1)\(index == 3 ? " (optional)" : "")</label>
+            <input id="preset-\(index)" name="preset\(index)" type="number" inputmode="decimal" step="any" min="0" value="\(value)"\(HTML.flag("required", index < 3))>
+            """
+        }
+        return """
+        <section aria-labelledby="presets-title">
+        <h2 id="presets-title">Quick-add buttons (\(unit.rawValue))</h2>
+        <form method="post" action="/settings/presets" class="grid">
+        \(Layout.csrfField(context))
+        \(fields)
+        <button type="submit" class="primary">Save buttons</button>
+        <button type="submit" class="secondary" name="reset" value="yes">Back to the defaults</button>
+        </form>
+        </section>
+        """
+    }
+
+    private func kindSection(_ context: PageContext) -> HTML {
+        let rows = kinds.filter { !$0.isRetired }.map { kind -> HTML in
+            let own: HTML = kind.isBuiltIn ? "" : """
+                <form method="post" action="/settings/kinds/\(kind.id)" class="inline">
+                \(Layout.csrfField(context))
+                <label for="rename-\(kind.id)" class="visually-hidden">New name for \(kind.name)</label>
+                <input id="rename-\(kind.id)" name="name" value="\(kind.name)" size="10">
+                <button type="submit" name="action" value="rename">Rename</button>
+                <button type="submit" name="action" value="retire" aria-label="Retire \(kind.name)">Retire</button>
+                </form>
+                """
+            return "<li><span class=\"what\">\(kind.name.capitalized)</span> <span class=\"amount\">× \(String(format: "%.2f", kind.factor))</span>\(own)</li>"
+        }
+        return """
+        <section aria-labelledby="kinds-title">
+        <h2 id="kinds-title">Drink kinds</h2>
+        <p class="help">\(DrinkFactorSet.disclaimer)</p>
+        <ul class="kinds">\(rows)</ul>
+        <form method="post" action="/settings/factors" class="row">
+        \(Layout.csrfField(context))
+        <button type="submit" name="set" value="standard" class="secondary">Use standard factors</button>
+        <button type="submit" name="set" value="bhi" class="secondary">Use the Beverage Hydration Index</button>
+        </form>
+        <form method="post" action="/settings/kinds" class="row">
+        \(Layout.csrfField(context))
+        <label for="kind-name">New kind</label>
+        <input id="kind-name" name="name" required maxlength="40">
+        <label for="kind-factor">Factor (0–1.5)</label>
+        <input id="kind-factor" name="factor" type="number" step="0.01" min="0" max="1.5" value="1" required>
+        <button type="submit" class="primary">Add kind</button>
+        </form>
+        </section>
+        """
+    }
+}
+
+/// Pieces that onboarding and settings share.
+enum SettingsPages {
+    static func profileFields(age: String, weight: String, activity: ActivityLevel) -> HTML {
+        let levels = ActivityLevel.allCases.map { level -> HTML in
+            "<option value=\"\(level.rawValue)\"\(HTML.flag("selected", level == activity))>\(label(level))</option>"
+        }
+        return """
+        <label for="age">Age (years)</label>
+        <input id="age" name="age" type="number" inputmode="numeric" min="\(Profile.ageRange.lowerBound)" max="\(Profile.ageRange.upperBound)" required value="\(age)">
+        <label for="weight">Weight (kg)</label>
+        <input id="weight" name="weight" type="number" inputmode="decimal" step="any" min="30" max="300" required value="\(weight)">
+        <label for="activity">Activity</label>
+        <select id="activity" name="activity">\(levels)</select>
+        """
+    }
+
+    static func breakdown(_ breakdown: GoalBreakdown) -> HTML {
+        """
+        <span>Base \(Int(breakdown.baseMl.rounded())) ml (\(Int(breakdown.mlPerKg)) ml per kg)</span>
+        <span>+ activity \(Int(breakdown.bonusMl)) ml</span>
+        <strong>= \(Int(breakdown.goalMl.rounded())) ml a day</strong>\(breakdown.clamped ? " <span>(kept within 1500–4500 ml)</span>" : "")
+        """
+    }
+
+    static func label(_ level: ActivityLevel) -> String {
+        switch level {
+        case .sedentary: "Sedentary"
+        case .light: "Light (+250 ml)"
+        case .moderate: "Moderate (+500 ml)"
+        case .active: "Active (+750 ml)"
+        case .veryActive: "Very active (+1000 ml)"
+        }
+    }
+}

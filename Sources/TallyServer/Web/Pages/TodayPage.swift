@@ -1,0 +1,157 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// The today screen (A3, H2–H6, H12).
+struct TodayPage {
+    var day: DaySummary
+    var settings: HydrationSettings
+    var kinds: [DrinkKind]
+    var isToday: Bool
+
+    var unit: VolumeUnit { settings.unit }
+
+    func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
+        Layout.page(isToday ? "Today" : day.date.description, context, notice: notice, error: error, """
+        <section class="today" aria-labelledby="day-title" data-day="\(day.date)">
+        <h1 id="day-title">\(isToday ? "Today" : "\(day.date)")</h1>
+        \(progress)
+        \(presets(context))
+        \(customForm(context))
+        <h2 id="drinks-title">\(isToday ? "Today's drinks" : "Drinks")</h2>
+        \(entries(context))
+        </section>
+        """)
+    }
+
+    // The large total, and a ring that fills to the goal (above 100 % the percentage says so).
+    private var progress: HTML {
+        let total = Layout.volume(day.totalMl, unit)
+        guard let goal = day.goalMl, let percent = day.percent else {
+            return """
+            <div class="progress no-goal" id="progress" data-total-ml="\(day.totalMl)">
+            <p class="total"><span class="big">\(total)</span><span class="of">no goal set</span></p>
+            </div>
+            """
+        }
+        let circumference = 2 * Double.pi * 52
+        let filled = min(percent, 100) / 100
+        let offset = String(format: "%.2f", circumference * (1 - filled))
+        let percentText = "\(Int(percent.rounded())) %"
+        return """
+        <div class="progress\(day.goalMet ? " met" : "")" id="progress" data-total-ml="\(day.totalMl)">
+        <svg class="ring" viewBox="0 0 120 120" role="img" aria-labelledby="ring-label">
+        <title id="ring-label">\(percentText) of your \(Layout.volume(goal, unit)) goal</title>
+        <circle class="track" cx="60" cy="60" r="52"></circle>
+        <circle class="fill" cx="60" cy="60" r="52" stroke-dasharray="\(String(format: "%.2f", circumference))" stroke-dashoffset="\(offset)"></circle>
+        </svg>
+        <p class="total"><span class="big" id="total">\(total)</span>
+        <span class="of">of \(Layout.volume(goal, unit))</span>
+        <span class="percent" id="percent">\(percentText)</span></p>
+        </div>
+        """
+    }
+
+    private func presets(_ context: PageContext) -> HTML {
+        let amounts = settings.presets.amountsMl
+        let buttons = amounts.map { ml -> HTML in
+            """
+            <form method="post" action="/drinks" data-api="intake">
+            \(Layout.csrfField(context))<input type="hidden" name="volumeMl" value="\(ml)">
+            <button type="submit" class="preset" aria-label="Add \(Layout.volume(ml, unit)) of water">+\(Layout.volume(ml, unit))</button>
+            </form>
+            """
+        }
+        let smallest = amounts.min() ?? 100
+        return """
+        <div class="presets" role="group" aria-label="Quick add">
+        \(buttons)
+        <form method="post" action="/removals" data-api="removal">
+        \(Layout.csrfField(context))<input type="hidden" name="volumeMl" value="\(smallest)">
+        <button type="submit" class="preset remove" aria-label="Remove \(Layout.volume(smallest, unit))">−\(Layout.volume(smallest, unit))</button>
+        </form>
+        </div>
+        """
+    }
+
+    /// The custom amount: a dialog with JavaScript, a disclosure without it; either way a form
+    /// that checks the amount before it is sent, and the server checks it again.
+    func customForm(_ context: PageContext, open: Bool = false) -> HTML {
+        let options = kinds.filter { !$0.isRetired }.map { kind -> HTML in
+            "<option value=\"\(kind.name)\"\(HTML.flag("selected", kind.name == DrinkKind.defaultName))>\(kind.name.capitalized)</option>"
+        }
+        let maximum = Layout.inputValue(EntryVolume.maximumMl, unit)
+        let invalid = "Enter an amount more than 0 and at most \(Layout.volume(EntryVolume.maximumMl, unit))."
+        return """
+        <details class="custom" id="custom"\(HTML.flag("open", open))>
+        <summary>Custom amount</summary>
+        <form method="post" action="/entries" class="stack" data-api="custom" novalidate
+              data-ml-per-unit="\(unit.toMilliliters(1))" data-invalid="\(invalid)">
+        \(Layout.csrfField(context))
+        <fieldset class="toggle">
+        <legend>Add or remove</legend>
+        <input type="radio" id="mode-add" name="mode" value="add" checked><label for="mode-add">Add</label>
+        <input type="radio" id="mode-remove" name="mode" value="remove"><label for="mode-remove">Remove</label>
+        </fieldset>
+        <label for="amount">Amount (\(unit.rawValue))</label>
+        <input id="amount" name="amount" type="number" inputmode="decimal" min="0" max="\(maximum)" step="any" required
+               aria-describedby="amount-error">
+        <p id="amount-error" class="field-error" aria-live="polite"></p>
+        <label for="kind">Drink</label>
+        <select id="kind" name="kind">\(options)</select>
+        <button type="submit" class="primary">Log it</button>
+        </form>
+        </details>
+        """
+    }
+
+    private func entries(_ context: PageContext) -> HTML {
+        guard !day.entries.isEmpty else {
+            return "<p class=\"empty\" id=\"entries\">\(DaySummary.emptyMessage(isToday: isToday))</p>"
+        }
+        let calendar = Calendar.gregorian(settings.zone)
+        let items = day.entries.map { entry -> HTML in
+            let clock = calendar.dateComponents([.hour, .minute], from: entry.at)
+            let time = String(format: "%02d:%02d", clock.hour ?? 0, clock.minute ?? 0)
+            let what: String
+            let amount: String
+            switch entry {
+            case .intake(let intake):
+                what = "\(intake.kindName.capitalized) · \(Layout.volume(intake.volumeMl, unit))"
+                amount = "+" + Layout.volume(intake.effectiveMl, unit)
+            case .removal(let removal):
+                what = "Removed"
+                amount = "−" + Layout.volume(removal.volumeMl, unit)
+            }
+            return """
+            <li>
+            <time datetime="\(ISO8601DateFormatter().string(from: entry.at))">\(time)</time>
+            <span class="what">\(what)</span>
+            <span class="amount">\(amount)</span>
+            <form method="post" action="/entries/\(entry.id)/delete" data-api="delete" data-confirm="Delete \(what.lowercased()) at \(time)?">
+            \(Layout.csrfField(context))
+            <button type="submit" class="delete" aria-label="Delete \(what.lowercased()) at \(time)">Delete</button>
+            </form>
+            </li>
+            """
+        }
+        return "<ul class=\"entries\" id=\"entries\" aria-labelledby=\"drinks-title\">\(items)</ul>"
+    }
+
+    /// Without JavaScript, deleting asks on a page of its own.
+    static func confirmDelete(_ context: PageContext, entry: DayEntry, unit: VolumeUnit) -> HTML {
+        let what: String = switch entry {
+        case .intake(let intake): "\(Layout.volume(intake.volumeMl, unit)) of \(intake.kindName)"
+        case .removal(let removal): "the removal of \(Layout.volume(removal.volumeMl, unit))"
+        }
+        return Layout.page("Delete?", context, """
+        <h1>Delete \(what)?</h1>
+        <form method="post" action="/entries/\(entry.id)/delete" class="row">
+        \(Layout.csrfField(context))
+        <input type="hidden" name="confirm" value="yes">
+        <button type="submit" class="danger">Delete</button>
+        <a href="/" class="button secondary">Keep it</a>
+        </form>
+        """)
+    }
+}

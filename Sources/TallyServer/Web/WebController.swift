@@ -1,0 +1,350 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TallyCore
+import TallyStore
+
+/// The web app's pages and forms. Every action works as a plain form post followed by a
+/// redirect; app.js makes the same actions through the JSON API and updates the page in place.
+struct WebController {
+    let services: APIServices
+
+    func addRoutes(to router: Router<TallyRequestContext>) {
+        let web = router.group()
+            .add(middleware: AuthenticationMiddleware(accounts: services.accounts))
+            .add(middleware: CSRFCookieMiddleware())
+        web.get("/", use: today)
+        web.get("day/:date", use: day)
+        web.post("drinks", use: logDrink)
+        web.post("removals", use: remove)
+        web.post("entries", use: logCustom)
+        web.post("entries/:id/delete", use: delete)
+        web.get("history", use: history)
+        web.get("settings", use: settings)
+        web.post("settings/profile", use: saveProfile)
+        web.post("settings/goal", use: saveGoal)
+        web.post("settings/general", use: saveGeneral)
+        web.post("settings/presets", use: savePresets)
+        web.post("settings/kinds", use: addKind)
+        web.post("settings/kinds/:id", use: changeKind)
+        web.post("settings/factors", use: useFactors)
+        web.get("signin", use: signInPage)
+        web.post("signin", use: signIn)
+        web.get("signup", use: signUpPage)
+        web.post("signup", use: signUp)
+        web.post("signout", use: signOut)
+        web.get("onboarding", use: onboardingPage)
+        web.post("onboarding", use: onboarding)
+    }
+
+    // MARK: - Today
+
+    @Sendable func today(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await dayPage(nil, request, context)
+    }
+
+    @Sendable func day(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let date = context.parameters.get("date").flatMap(LocalDate.init) else {
+            return Response.redirect(to: "/history", type: .normal)
+        }
+        return try await dayPage(date, request, context)
+    }
+
+    private func dayPage(_ date: LocalDate?, _ request: Request, _ context: TallyRequestContext,
+                         error: TallyError? = nil) async throws -> Response {
+        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+        let hydration = HydrationService(store: services.store, clock: services.clock, user: user.id)
+        let settings = try await hydration.settings()
+        let today = LocalDate(containing: services.clock.now, in: settings.zone)
+        let page = TodayPage(day: try await hydration.daySummary(on: date ?? today), settings: settings,
+                             kinds: try await hydration.drinkKinds(), isToday: (date ?? today) == today)
+        return html(page.render(pageContext(request, context), error: error?.message), status: status(of: error))
+    }
+
+    @Sendable func logDrink(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await formAction(request, context) { form, hydration in
+            _ = try await hydration.logDrink(.init(volumeMl: try form.number("volumeMl", "the amount"), kindName: form["kind"]))
+        }
+    }
+
+    @Sendable func remove(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await formAction(request, context) { form, hydration in
+            _ = try await hydration.remove(volumeMl: try form.number("volumeMl", "the amount"))
+        }
+    }
+
+    /// The custom amount: typed in the user's unit, added or removed.
+    @Sendable func logCustom(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await formAction(request, context) { form, hydration in
+            let unit = try await hydration.settings().unit
+            let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit)
+            if form["mode"] == "remove" {
+                _ = try await hydration.remove(volumeMl: ml)
+            } else {
+                _ = try await hydration.logDrink(.init(volumeMl: ml, kindName: form["kind"]))
+            }
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+        let form = try await checkedForm(request, context)
+        let hydration = HydrationService(store: services.store, clock: services.clock, user: user.id)
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+              let entry = try await hydration.store.entry(id: id, of: user.id) else {
+            return try await dayPage(nil, request, context, error: .notFound("That entry no longer exists."))
+        }
+        guard form["confirm"] == "yes" else {
+            return html(TodayPage.confirmDelete(pageContext(request, context), entry: entry, unit: try await hydration.settings().unit))
+        }
+        do {
+            _ = try await hydration.deleteEntry(id: id)
+        } catch let error as TallyError {
+            return try await dayPage(entry.day, request, context, error: error)
+        }
+        return Response.redirect(to: "/", type: .normal)
+    }
+
+    // MARK: - History
+
+    @Sendable func history(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+        let hydration = HydrationService(store: services.store, clock: services.clock, user: user.id)
+        let month = request.uri.queryParameters.get("month").flatMap(YearMonth.init)
+        let page = HistoryPage(history: try await hydration.history(days: 7, month: month), unit: try await hydration.settings().unit)
+        return html(page.render(pageContext(request, context)))
+    }
+
+    // MARK: - Settings
+
+    @Sendable func settings(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsPage(request, context)
+    }
+
+    private func settingsPage(_ request: Request, _ context: TallyRequestContext, error: TallyError? = nil) async throws -> Response {
+        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+        let hydration = HydrationService(store: services.store, clock: services.clock, user: user.id)
+        let page = SettingsPage(settings: try await hydration.settings(), goal: try await hydration.goalStatus(),
+                                kinds: try await hydration.drinkKinds())
+        let notice = request.uri.queryParameters.get("saved").map { _ in "Saved." }
+        return html(page.render(pageContext(request, context), notice: notice, error: error?.message), status: status(of: error))
+    }
+
+    @Sendable func saveProfile(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            _ = try await hydration.setProfile(try Self.profile(form))
+        }
+    }
+
+    @Sendable func saveGoal(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            switch form["mode"] {
+            case "custom":
+                let unit = try await hydration.settings().unit
+                let ml = try VolumeInput.milliliters(from: try form.require("amount", "your own amount"), defaultUnit: unit)
+                _ = try await hydration.setGoal(.custom(ml: ml))
+            case "none": _ = try await hydration.setGoal(.none)
+            default: _ = try await hydration.setGoal(.automatic)
+            }
+        }
+    }
+
+    @Sendable func saveGeneral(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            let zone = try form.require("timeZone", "the time zone")
+            _ = try UserTimeZone.named(zone)
+            if let unit = form["unit"].flatMap(VolumeUnit.init(rawValue:)) { _ = try await hydration.setUnit(unit) }
+            _ = try await hydration.setTimeZone(zone)
+        }
+    }
+
+    @Sendable func savePresets(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            if form["reset"] == "yes" {
+                _ = try await hydration.setPresets(nil)
+                return
+            }
+            let unit = try await hydration.settings().unit
+            let amounts = try (0..<4).compactMap { index in
+                try form["preset\(index)"].map { try VolumeInput.milliliters(from: $0, defaultUnit: unit) }
+            }
+            _ = try await hydration.setPresets(amounts)
+        }
+    }
+
+    @Sendable func addKind(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            _ = try await hydration.addDrinkKind(name: try form.require("name", "the kind's name"),
+                                                 factor: try form.number("factor", "the factor"))
+        }
+    }
+
+    @Sendable func changeKind(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) ?? UUID()
+        return try await settingsAction(request, context) { form, hydration in
+            if form["action"] == "retire" {
+                _ = try await hydration.changeDrinkKind(id: id, retired: true)
+            } else {
+                _ = try await hydration.changeDrinkKind(id: id, name: try form.require("name", "the new name"))
+            }
+        }
+    }
+
+    @Sendable func useFactors(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            _ = try await hydration.useFactors(form["set"].flatMap(DrinkFactorSet.init(rawValue:)) ?? .standard)
+        }
+    }
+
+    // MARK: - Accounts
+
+    @Sendable func signInPage(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        if context.user != nil { return Response.redirect(to: "/", type: .normal) }
+        return html(AccountPages.signIn(pageContext(request, context)))
+    }
+
+    @Sendable func signIn(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        let form = try await checkedForm(request, context)
+        let name = form["name"] ?? ""
+        do {
+            let (_, session) = try await services.accounts.signIn(name: name, password: form["password"] ?? "")
+            return signedIn(session, request, to: "/")
+        } catch let error as TallyError {
+            return html(AccountPages.signIn(pageContext(request, context), name: name, error: error.message), status: status(of: error))
+        }
+    }
+
+    @Sendable func signUpPage(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        if context.user != nil { return Response.redirect(to: "/", type: .normal) }
+        return html(AccountPages.signUp(pageContext(request, context)))
+    }
+
+    @Sendable func signUp(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        let form = try await checkedForm(request, context)
+        let name = form["name"] ?? ""
+        do {
+            let zone = form["timeZone"].flatMap { try? UserTimeZone.named($0).identifier }
+            _ = try await services.accounts.signUp(name: name, password: form["password"] ?? "", timeZone: zone)
+            let (_, session) = try await services.accounts.signIn(name: name, password: form["password"] ?? "")
+            // First sign-in: offer onboarding (H12).
+            return signedIn(session, request, to: "/onboarding")
+        } catch let error as TallyError {
+            return html(AccountPages.signUp(pageContext(request, context), name: name, error: error.message), status: status(of: error))
+        }
+    }
+
+    @Sendable func signOut(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        _ = try await checkedForm(request, context)
+        if let session = request.cookies[Cookies.session]?.value { try await services.accounts.signOut(session: session) }
+        var response = Response.redirect(to: "/signin", type: .normal)
+        response.setCookie(Cookies.make(Cookies.session, value: "", maxAge: 0, secure: Cookies.isSecure(request)))
+        return response
+    }
+
+    @Sendable func onboardingPage(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard context.user != nil else { return Response.redirect(to: "/signin", type: .normal) }
+        return html(AccountPages.onboarding(pageContext(request, context), preview: nil))
+    }
+
+    @Sendable func onboarding(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+        let form = try await checkedForm(request, context)
+        let page = pageContext(request, context)
+        let activity = form["activity"].flatMap(ActivityLevel.init(rawValue:)) ?? .moderate
+        do {
+            let profile = try Self.profile(form)
+            guard form["action"] == "save" else {
+                return html(AccountPages.onboarding(page, preview: GoalCalculator.goal(for: profile),
+                                                    age: form["age"] ?? "", weight: form["weight"] ?? "", activity: activity))
+            }
+            _ = try await HydrationService(store: services.store, clock: services.clock, user: user.id).setProfile(profile)
+            return Response.redirect(to: "/", type: .normal)
+        } catch let error as TallyError {
+            return html(AccountPages.onboarding(page, preview: nil, age: form["age"] ?? "", weight: form["weight"] ?? "",
+                                                activity: activity, error: error.message), status: status(of: error))
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func profile(_ form: FormFields) throws -> Profile {
+        let ageText = try form.require("age", "your age")
+        guard let age = Int(ageText) else { throw TallyError.invalid("Age must be a whole number of years; \"\(ageText)\" is not.") }
+        let activity = form["activity"].flatMap(ActivityLevel.init(rawValue:)) ?? .moderate
+        return try Profile(age: age, weightKg: try form.number("weight", "your weight"), activity: activity)
+    }
+
+    /// The form of a signed-in user's action on the today screen: done, then back to the day.
+    private func formAction(_ request: Request, _ context: TallyRequestContext,
+                            _ action: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
+        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+        let form = try await checkedForm(request, context)
+        do {
+            try await action(form, HydrationService(store: services.store, clock: services.clock, user: user.id))
+        } catch let error as TallyError {
+            return try await dayPage(nil, request, context, error: error)
+        }
+        return Response.redirect(to: "/", type: .normal)
+    }
+
+    private func settingsAction(_ request: Request, _ context: TallyRequestContext,
+                                _ action: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
+        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+        let form = try await checkedForm(request, context)
+        do {
+            try await action(form, HydrationService(store: services.store, clock: services.clock, user: user.id))
+        } catch let error as TallyError {
+            return try await settingsPage(request, context, error: error)
+        }
+        return Response.redirect(to: "/settings?saved=1", type: .normal)
+    }
+
+    /// The posted form, refused unless it repeats the CSRF cookie.
+    private func checkedForm(_ request: Request, _ context: TallyRequestContext) async throws -> FormFields {
+        let form = try await FormFields.read(request, context)
+        guard let cookie = request.cookies[Cookies.csrf]?.value, let sent = form["csrf"],
+              Cookies.constantTimeEqual(cookie, sent) else {
+            throw HTTPError(.forbidden, message: "This form has expired; go back, reload the page and try again.")
+        }
+        return form
+    }
+
+    private func signedIn(_ session: String, _ request: Request, to location: String) -> Response {
+        var response = Response.redirect(to: location, type: .normal)
+        response.setCookie(Cookies.make(Cookies.session, value: session, maxAge: Int(services.accounts.sessionLifetime),
+                                        secure: Cookies.isSecure(request)))
+        return response
+    }
+
+    private func pageContext(_ request: Request, _ context: TallyRequestContext) -> PageContext {
+        PageContext(user: context.user, csrf: context.csrf ?? "", path: request.uri.path)
+    }
+
+    private func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: page.description)))
+    }
+
+    private func status(of error: TallyError?) -> HTTPResponse.Status {
+        guard let error else { return .ok }
+        return ProblemMiddleware<TallyRequestContext>.describe(error).0
+    }
+}
+
+/// Gives every browser a CSRF token in a cookie, for its forms to repeat.
+struct CSRFCookieMiddleware: RouterMiddleware {
+    typealias Context = TallyRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        if let existing = request.cookies[Cookies.csrf]?.value {
+            context.csrf = existing
+            return try await next(request, context)
+        }
+        let token = AccountService.newSecret()
+        context.csrf = token
+        var response = try await next(request, context)
+        response.setCookie(Cookies.make(Cookies.csrf, value: token, maxAge: nil, secure: Cookies.isSecure(request)))
+        return response
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TallyCore
+import TallyStore
+@testable import TallyServer
+
+/// The web app without JavaScript: plain forms, redirects and pages (A3).
+@Suite("Web pages")
+struct WebTests {
+    /// A browser: its cookies, kept between requests.
+    final class Browser: @unchecked Sendable {
+        var cookies: [String: String] = [:]
+        let client: TestClientProtocol
+
+        init(_ client: TestClientProtocol) { self.client = client }
+
+        var csrf: String { cookies["tally_csrf"] ?? "" }
+
+        func get(_ path: String) async throws -> Answer {
+            try await request(.get, path, form: nil)
+        }
+
+        func post(_ path: String, _ fields: [String: String], csrf override: String? = nil) async throws -> Answer {
+            var fields = fields
+            fields["csrf"] = override ?? csrf
+            let body = fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+                .joined(separator: "&")
+            return try await request(.post, path, form: body)
+        }
+
+        private func request(_ method: HTTPRequest.Method, _ path: String, form: String?) async throws -> Answer {
+            var headers: HTTPFields = [:]
+            if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+            if form != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+            let answer = try await client.execute(uri: path, method: method, headers: headers, body: form.map { ByteBuffer(string: $0) }) {
+                Answer(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body))
+            }
+            for cookie in answer.headers[values: .setCookie] {
+                let pair = cookie.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+                let value = pair.count > 1 ? String(pair[1]) : ""
+                if cookie.contains("Max-Age=0") { cookies[String(pair[0])] = nil } else { cookies[String(pair[0])] = value }
+            }
+            return answer
+        }
+    }
+
+    @Test("Signed-out visitors are sent to sign in; pages set the CSRF cookie")
+    func signedOut() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let browser = Browser(client)
+            for path in ["/", "/history", "/settings", "/onboarding"] {
+                let answer = try await browser.get(path)
+                #expect(answer.status == .seeOther && answer.headers[.location] == "/signin", "\(path): \(answer.status)")
+            }
+            let page = try await browser.get("/signin")
+            #expect(page.status == .ok && page.text.contains("<h1>Sign in</h1>"))
+            #expect(!browser.csrf.isEmpty && page.text.contains(browser.csrf))
+        }
+    }
+
+    @Test("A1, H12: sign up, onboarding with the goal's breakdown, then today with that goal")
+    func signUpAndOnboard() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let browser = Browser(client)
+            _ = try await browser.get("/signup")
+            let signedUp = try await browser.post("/signup", ["name": "carol", "password": "long enough", "timeZone": "Europe/Berlin"])
+            #expect(signedUp.headers[.location] == "/onboarding" && browser.cookies["tally_session"] != nil)
+            let preview = try await browser.post("/onboarding", ["age": "65", "weight": "70", "activity": "light", "action": "preview"])
+            #expect(preview.text.contains("Base 1750 ml (25 ml per kg)") && preview.text.contains("= 2000 ml a day"))
+            let refused = try await browser.post("/onboarding", ["age": "150", "weight": "70", "activity": "light", "action": "save"])
+            #expect(refused.status == .badRequest && refused.text.contains("Age must be between 10 and 120 years"))
+            let saved = try await browser.post("/onboarding", ["age": "65", "weight": "70", "activity": "light", "action": "save"])
+            #expect(saved.headers[.location] == "/")
+            let today = try await browser.get("/")
+            #expect(today.text.contains("of 2000 ml") && today.text.contains("No drinks yet today."))
+            #expect(try await f.store.account(named: "carol")?.isAdmin == false)
+        }
+    }
+
+    @Test("H1–H3: presets, a custom amount, a removal and a delete through plain forms")
+    func todayForms() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            #expect(try await browser.post("/drinks", ["volumeMl": "250"]).headers[.location] == "/")
+            _ = try await browser.post("/entries", ["mode": "add", "amount": "200", "kind": "coffee"])
+            _ = try await browser.post("/entries", ["mode": "remove", "amount": "100"])
+            var page = try await browser.get("/")
+            #expect(page.text.contains("<span class=\"big\" id=\"total\">320 ml</span>"), "\(page.text)")
+            #expect(page.text.contains("13 %"))
+            // A removal larger than the day's total is refused on the page, naming the most.
+            let refused = try await browser.post("/entries", ["mode": "remove", "amount": "1000"])
+            #expect(refused.status == .conflict && refused.text.contains("at most 320 ml can be removed"))
+            let invalid = try await browser.post("/entries", ["mode": "add", "amount": "abc"])
+            #expect(invalid.status == .badRequest && invalid.text.contains("is not an amount"))
+            // Delete asks first, then deletes.
+            let day = try await f.store.entries(on: LocalDate("2025-06-15")!, of: f.ada.id)
+            let removal = try #require(day.first { if case .removal = $0 { true } else { false } })
+            let confirm = try await browser.post("/entries/\(removal.id)/delete", [:])
+            #expect(confirm.status == .ok && confirm.text.contains("Delete the removal of 100 ml?"))
+            #expect(try await f.store.entries(on: LocalDate("2025-06-15")!, of: f.ada.id).count == 3)
+            _ = try await browser.post("/entries/\(removal.id)/delete", ["confirm": "yes"])
+            page = try await browser.get("/")
+            #expect(page.text.contains("<span class=\"big\" id=\"total\">420 ml</span>"))
+        }
+    }
+
+    @Test("A form without the CSRF token changes nothing")
+    func csrf() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let forged = try await browser.post("/drinks", ["volumeMl": "250"], csrf: "forged")
+            #expect(forged.status == .forbidden)
+            #expect(try await f.store.entries(on: LocalDate("2025-06-15")!, of: f.ada.id).isEmpty)
+        }
+    }
+
+    @Test("A wrong password is refused on the page and slows down after repeats")
+    func wrongPassword() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            let wrong = try await browser.post("/signin", ["name": "ada", "password": "nope nope"])
+            #expect(wrong.status == .unauthorized && wrong.text.contains("The user name or the password is wrong."))
+            #expect(browser.cookies["tally_session"] == nil)
+        }
+    }
+
+    @Test("What users typed is escaped, never markup")
+    func escaping() async throws {
+        let f = try await ServerFixture()
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        _ = try await hydration.addDrinkKind(name: "<script>x</script>", factor: 1)
+        _ = try await hydration.logDrink(.init(volumeMl: 100, kindName: "<script>x</script>"))
+        try await f.test { client in
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            for path in ["/", "/settings"] {
+                let page = try await browser.get(path)
+                #expect(!page.text.contains("<script>x"), "\(path)")
+                #expect(page.text.contains("&lt;script&gt;x"), "\(path)")
+            }
+        }
+    }
+
+    @Test("H9: history shows the week, the month with met days, and the streak; settings save")
+    func historyAndSettings() async throws {
+        let f = try await ServerFixture()
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        for date in ["2025-06-13", "2025-06-14"] {
+            _ = try await hydration.logDrink(.init(volumeMl: 2500, at: ISO8601DateFormatter().date(from: date + "T10:00:00Z")))
+        }
+        try await f.test { client in
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let history = try await browser.get("/history")
+            #expect(history.text.contains("aria-label=\"13 June, goal met\"") && history.text.contains("aria-label=\"15 June, goal not met\""))
+            #expect(history.text.contains("<span class=\"big\">2</span> days in a row"))
+            #expect(history.text.contains("href=\"/history?month=2025-05\"") && history.text.contains("href=\"/history?month=2025-07\""))
+            let previous = try await browser.get("/history?month=2025-05")
+            #expect(previous.text.contains("May 2025"))
+            #expect(try await browser.post("/settings/general", ["unit": "oz", "timeZone": "America/New_York"]).headers[.location] == "/settings?saved=1")
+            let badZone = try await browser.post("/settings/general", ["unit": "ml", "timeZone": "Mars/Olympus"])
+            #expect(badZone.status == .badRequest && badZone.text.contains("IANA"))
+            #expect(try await hydration.settings().unit == .oz)
+            _ = try await browser.post("/settings/goal", ["mode": "custom", "amount": "80"])
+            #expect(try await hydration.goalStatus().goalMl == 80 * VolumeUnit.mlPerFluidOunce)
+            _ = try await browser.post("/settings/presets", ["preset0": "6", "preset1": "12", "preset2": "20"])
+            #expect(try await hydration.settings().presets.amountsMl.map { ($0 / VolumeUnit.mlPerFluidOunce).rounded() } == [6, 12, 20])
+        }
+    }
+}

@@ -11,6 +11,16 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Whose tally to use (env: TALLY_USER; default: local).", valueName: "name"))
     var user: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Work on a Tally server through its API instead of a local database (env: TALLY_SERVER); --database and --user are then not used.",
+        valueName: "url"))
+    var server: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A personal API token for --server (env: TALLY_TOKEN, which other users of this machine cannot see); create one with `tally token create`.",
+        valueName: "token"))
+    var token: String?
+
     @Option(name: .long, help: ArgumentHelp("Show and read volumes in this unit for this command (ml or oz).", valueName: "unit"))
     var unit: VolumeUnitArgument?
 
@@ -43,22 +53,53 @@ enum DatabaseLocation {
     }
 }
 
-/// What a command works with: the store, the clock and the user's tally.
+/// Where a hydration command's tally is: a Tally server (--server, then TALLY_SERVER) with a
+/// token (--token, then TALLY_TOKEN), or else the local database.
+enum Remote {
+    static func client(_ options: CommonOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> APIClient? {
+        func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+        guard let server = nonEmpty(options.server) ?? nonEmpty(environment["TALLY_SERVER"]) else {
+            if options.token != nil {
+                throw TallyError.invalid("--token goes with --server URL (or TALLY_SERVER): name the server the token is for.")
+            }
+            return nil
+        }
+        guard let token = nonEmpty(options.token) ?? nonEmpty(environment["TALLY_TOKEN"]) else {
+            throw TallyError(.unauthorized,
+                             "Give an API token for \(server) with --token or TALLY_TOKEN; create one with `tally token create --user NAME` on the server.")
+        }
+        return try APIClient(server: server, token: token)
+    }
+}
+
+/// What a command works with: the user's tally (local or on a server), their settings and the
+/// clock.
 struct CommandContext {
-    let hydration: HydrationService
+    let backend: any HydrationBackend
     let settings: HydrationSettings
+    /// Now, for times typed as HH:MM and for telling today from other days.
+    let clock: any WallClock
     let options: CommonOptions
 
     /// The unit this command shows and reads volumes in.
     var unit: VolumeUnit { options.unit?.unit ?? settings.unit }
 
+    /// The user's local day now.
+    var today: LocalDate { LocalDate(containing: clock.now, in: settings.zone) }
+
     static func open(_ options: CommonOptions) async throws -> CommandContext {
         let environment = ProcessInfo.processInfo.environment
+        if let client = try Remote.client(options, environment: environment) {
+            // The server keeps the time: TALLY_NOW is for the local database only.
+            let backend = RemoteHydration(client: client)
+            return CommandContext(backend: backend, settings: try await backend.settings(), clock: SystemClock(), options: options)
+        }
         let store = try SQLiteStore.open(path: DatabaseLocation.path(options.database), access: .singleConnection)
-        let directory = UserDirectory(store: store, clock: try clock(environment))
+        let clock = try clock(environment)
+        let directory = UserDirectory(store: store, clock: clock)
         let name = options.user ?? environment["TALLY_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local"
-        let hydration = directory.hydration(for: try await directory.user(named: name))
-        return CommandContext(hydration: hydration, settings: try await hydration.settings(), options: options)
+        let backend = LocalHydration(service: directory.hydration(for: try await directory.user(named: name)))
+        return CommandContext(backend: backend, settings: try await backend.settings(), clock: clock, options: options)
     }
 
     /// The system clock, or the instant in TALLY_NOW: tests and benchmarks set it to run at
@@ -77,7 +118,7 @@ struct CommandContext {
     }
 
     func instant(_ text: String) throws -> Date {
-        try EntryTime.instant(from: text, now: hydration.clock.now, zone: settings.zone)
+        try EntryTime.instant(from: text, now: clock.now, zone: settings.zone)
     }
 
     func format(_ ml: Double) -> String { unit.format(ml) }
@@ -96,24 +137,33 @@ extension TallyCommand {
     }
 }
 
-/// Runs `body`, turning a TallyError into its sentence on stderr and its exit code: the one
-/// place where error kinds become exit codes.
+/// Runs `body`, turning a TallyError (or a server that cannot be reached) into its sentence on
+/// stderr and its exit code: the one place where error kinds become exit codes.
 func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
-    } catch let error as TallyError {
-        FileHandle.standardError.write(Data((error.message + "\n").utf8))
-        throw ExitCode(exitCode(error.kind))
+    } catch {
+        throw report(error)
     }
 }
 
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let error as TallyError {
-        FileHandle.standardError.write(Data((error.message + "\n").utf8))
-        throw ExitCode(exitCode(error.kind))
+    } catch {
+        throw report(error)
     }
+}
+
+private func report(_ error: any Error) -> any Error {
+    let (message, code): (String, Int32)
+    switch error {
+    case let error as TallyError: (message, code) = (error.message, exitCode(error.kind))
+    case let error as RemoteFailure: (message, code) = (error.message, 6)
+    default: return error
+    }
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    return ExitCode(code)
 }
 
 private func exitCode(_ kind: TallyError.Kind) -> Int32 {

@@ -8,10 +8,12 @@ struct Tally: AsyncParsableCommand {
         discussion: """
             Works on a local SQLite database: \(DatabaseLocation.defaultDescription) unless --database \
             or TALLY_DATABASE names another. A local profile is created on first use.
+            With --server URL and --token TOKEN (or TALLY_SERVER and TALLY_TOKEN) the same commands \
+            work on a Tally server through its API instead, with the same output.
             Every command takes --json and then prints one JSON document. Errors go to stderr \
             with a non-zero exit code: 1 for input Tally refuses, 2 for something that does not \
             exist, 3 for a change that clashes with what is stored, 4 for a wrong
-            password or token, 5 for too many tries.
+            password or token, 5 for too many tries, 6 for a server that cannot be reached.
             """,
         version: "0.1.0",
         subcommands: [
@@ -21,4 +23,40 @@ struct Tally: AsyncParsableCommand {
             ServeCommand.self, UserCommand.self, TokenCommand.self,
         ]
     )
+
+    static func main() async {
+        await main(CommonOptionsFirst.moved(Array(CommandLine.arguments.dropFirst())))
+    }
+}
+
+/// `tally --server URL --token TOKEN today`: the options every command takes may also come
+/// before the command's name. They are moved after it, where the command reads them.
+enum CommonOptionsFirst {
+    static let withValue: Set<String> = ["--server", "--token", "--database", "--user", "--unit"]
+    static let flags: Set<String> = ["--json"]
+
+    static func moved(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if flags.contains(argument) || (withValue.contains(name) && argument.contains("=")) {
+                leading.append(argument)
+                index += 1
+            } else if withValue.contains(argument), index + 1 < arguments.endIndex {
+                leading += arguments[index...index + 1]
+                index += 2
+            } else {
+                break
+            }
+        }
+        // Nothing moved, or nothing left to name a command: let the parser say what is wrong.
+        guard !leading.isEmpty, index < arguments.endIndex else { return arguments }
+        var rest = Array(arguments[index...])
+        // Options after "--" would be read as words.
+        let end = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: leading, at: end)
+        return rest
+    }
 }

@@ -81,18 +81,21 @@ enum CLI {
 
     /// Runs `tally` with `args` in an environment made only of `environment` (plus PATH and HOME):
     /// no TALLY_… variable of the caller leaks in. Output goes through files, so a large document
-    /// can never fill a pipe and block the child.
+    /// can never fill a pipe and block the child. `input`, if any, is its standard input.
     static func run(_ args: [String], env environment: [String: String], in folder: URL,
-                    timeout: TimeInterval = 30) throws -> CLIResult {
+                    input: String? = nil, timeout: TimeInterval = 30) throws -> CLIResult {
         let binary = try binary.get()
         let token = UUID().uuidString
         let outURL = folder.appendingPathComponent("stdout-\(token)")
         let errURL = folder.appendingPathComponent("stderr-\(token)")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let inURL = folder.appendingPathComponent("stdin-\(token)")
+        if let input { try Data(input.utf8).write(to: inURL) }
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
+            try? FileManager.default.removeItem(at: inURL)
         }
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
@@ -105,7 +108,9 @@ enum CLI {
         base.merge(environment) { _, new in new }
         process.environment = base
         process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
+        let stdin = try input.map { _ in try FileHandle(forReadingFrom: inURL) }
+        defer { try? stdin?.close() }
+        process.standardInput = stdin ?? FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
         try process.run()

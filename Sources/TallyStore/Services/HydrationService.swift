@@ -128,11 +128,19 @@ public struct HydrationService: Sendable {
     /// The entry whose id is `reference` or starts with it (at least 4 characters, as shown by
     /// `today`); an ambiguous or unknown reference says so.
     public func resolveEntryID(_ reference: String) async throws -> UUID {
+        try await Self.resolveEntryID(reference) { prefix in
+            try await store.entryIDs(startingWith: prefix, of: user, limit: 2)
+        }
+    }
+
+    /// The rules of `resolveEntryID(_:)` over any source of entries: `matching` gives up to two
+    /// ids that start with the reference (a client of the API looks through recent days).
+    public static func resolveEntryID(_ reference: String, matching: (String) async throws -> [UUID]) async throws -> UUID {
         if let id = UUID(uuidString: reference) { return id }
         guard reference.count >= 4 else {
             throw TallyError.invalid("Give at least the first 4 characters of the entry's id, as `today` shows it.")
         }
-        let matches = try await store.entryIDs(startingWith: reference, of: user, limit: 2)
+        let matches = try await matching(reference)
         switch matches.count {
         case 0: throw TallyError.notFound("There is no entry whose id starts with \(reference).")
         case 1: return matches[0]
@@ -172,7 +180,12 @@ public struct HydrationService: Sendable {
     }
 
     func activeKind(named name: String) async throws -> DrinkKind {
-        let kinds = try await drinkKinds().filter { !$0.isRetired }
+        try Self.activeKind(named: name, among: try await drinkKinds())
+    }
+
+    /// The kind not retired whose name is `name` in any case, or an error that lists the kinds.
+    public static func activeKind(named name: String, among allKinds: [DrinkKind]) throws -> DrinkKind {
+        let kinds = allKinds.filter { !$0.isRetired }
         guard let kind = kinds.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
             throw TallyError.notFound(
                 "There is no drink kind named \(name); the kinds are \(kinds.map(\.name).joined(separator: ", ")).")

@@ -3,13 +3,6 @@ import Foundation
 import TallyCore
 import TallyStore
 
-/// What logging or removing prints: the entry and the day it changed.
-struct EntryResult: Encodable {
-    var created: Bool
-    var entry: DayEntry
-    var day: DaySummary
-}
-
 struct DrinkCommand: TallyCommand {
     static let configuration = CommandConfiguration(
         commandName: "drink", abstract: "Log a drink.",
@@ -33,14 +26,8 @@ struct DrinkCommand: TallyCommand {
         let drink = HydrationService.Drink(
             volumeMl: try context.milliliters(single(amount)), kindName: kind,
             at: try at.map(context.instant), note: note, id: try id.map(parseUUID))
-        let (intake, created) = try await context.hydration.logDrink(drink)
-        let day = try await context.hydration.daySummary(on: intake.day)
-        try emit(EntryResult(created: created, entry: .intake(intake), day: day), context) {
-            let what = intake.kindName == DrinkKind.defaultName ? "water"
-                : "\(intake.kindName) (\(context.format(intake.effectiveMl)) of hydration)"
-            let verb = created ? "Logged" : "Already logged"
-            return "\(verb) \(context.format(intake.volumeMl)) of \(what).\n" + TextRendering.totalLine(day, context.unit)
-        }
+        let result = try await context.backend.logDrink(drink)
+        try emit(result, context) { TextRendering.added(result, context.unit) }
     }
 }
 
@@ -57,13 +44,9 @@ struct RemoveCommand: TallyCommand {
     @OptionGroup var options: CommonOptions
 
     func run(in context: CommandContext) async throws {
-        let (removal, created) = try await context.hydration.remove(
+        let result = try await context.backend.remove(
             volumeMl: try context.milliliters(single(amount)), at: try at.map(context.instant), id: try id.map(parseUUID))
-        let day = try await context.hydration.daySummary(on: removal.day)
-        try emit(EntryResult(created: created, entry: .removal(removal), day: day), context) {
-            "\(created ? "Removed" : "Already removed") \(context.format(removal.volumeMl)).\n"
-                + TextRendering.totalLine(day, context.unit)
-        }
+        try emit(result, context) { TextRendering.added(result, context.unit) }
     }
 }
 
@@ -77,12 +60,10 @@ struct DeleteCommand: TallyCommand {
     @OptionGroup var options: CommonOptions
 
     func run(in context: CommandContext) async throws {
-        let id = try await context.hydration.resolveEntryID(entryID)
-        let entry = try await context.hydration.deleteEntry(id: id)
-        let day = try await context.hydration.daySummary(on: entry.day)
-        struct Deleted: Encodable { var deleted: DayEntry; var day: DaySummary }
-        try emit(Deleted(deleted: entry, day: day), context) {
-            "Deleted \(TextRendering.describe(entry, context.unit)).\n" + TextRendering.totalLine(day, context.unit)
+        let id = try await context.backend.resolveEntryID(entryID)
+        let result = try await context.backend.deleteEntry(id: id)
+        try emit(result, context) {
+            "Deleted \(TextRendering.describe(result.deleted, context.unit)).\n" + TextRendering.totalLine(result.day, context.unit)
         }
     }
 }
@@ -104,14 +85,13 @@ struct EditCommand: TallyCommand {
     @OptionGroup var options: CommonOptions
 
     func run(in context: CommandContext) async throws {
-        let id = try await context.hydration.resolveEntryID(entryID)
+        let id = try await context.backend.resolveEntryID(entryID)
         let edit = HydrationService.DrinkEdit(
             volumeMl: try amount.map(context.milliliters), kindName: kind,
             at: try at.map(context.instant), note: note.map { Optional($0) })
-        let intake = try await context.hydration.editDrink(id: id, edit)
-        let day = try await context.hydration.daySummary(on: intake.day)
-        try emit(EntryResult(created: false, entry: .intake(intake), day: day), context) {
-            "Changed to \(TextRendering.describe(.intake(intake), context.unit)).\n" + TextRendering.totalLine(day, context.unit)
+        let result = try await context.backend.editDrink(id: id, edit)
+        try emit(result, context) {
+            "Changed to \(TextRendering.describe(result.entry, context.unit)).\n" + TextRendering.totalLine(result.day, context.unit)
         }
     }
 }

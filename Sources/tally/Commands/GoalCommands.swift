@@ -30,7 +30,7 @@ struct GoalCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let status = try await context.hydration.goalStatus()
+            let status = try await context.backend.goalStatus()
             try emit(status, context) { TextRendering.goal(status, context.unit) }
         }
     }
@@ -42,7 +42,7 @@ struct GoalCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let status = try await context.hydration.setGoal(.custom(ml: try context.milliliters(amount)))
+            let status = try await context.backend.setGoal(.custom(ml: try context.milliliters(amount)))
             try emit(status, context) { TextRendering.goal(status, context.unit) }
         }
     }
@@ -52,7 +52,7 @@ struct GoalCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let status = try await context.hydration.setGoal(.automatic)
+            let status = try await context.backend.setGoal(.automatic)
             try emit(status, context) { TextRendering.goal(status, context.unit) }
         }
     }
@@ -62,7 +62,7 @@ struct GoalCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let status = try await context.hydration.setGoal(.none)
+            let status = try await context.backend.setGoal(.none)
             try emit(status, context) { TextRendering.goal(status, context.unit) }
         }
     }
@@ -73,7 +73,7 @@ struct GoalCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let breakdown = GoalCalculator.goal(for: try profile.profile())
+            let breakdown = try await context.backend.calculateGoal(for: try profile.profile())
             try emit(breakdown, context) { TextRendering.breakdown(breakdown, context.unit) }
         }
     }
@@ -89,7 +89,7 @@ struct ProfileCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let status = try await context.hydration.goalStatus()
+            let status = try await context.backend.goalStatus()
             try emit(status, context) { TextRendering.profile(status, context.unit) }
         }
     }
@@ -100,7 +100,7 @@ struct ProfileCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let status = try await context.hydration.setProfile(try profile.profile())
+            let status = try await context.backend.setProfile(try profile.profile())
             try emit(status, context) { TextRendering.profile(status, context.unit) }
         }
     }
@@ -110,7 +110,7 @@ struct ProfileCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let status = try await context.hydration.setProfile(nil)
+            let status = try await context.backend.setProfile(nil)
             try emit(status, context) { TextRendering.profile(status, context.unit) }
         }
     }

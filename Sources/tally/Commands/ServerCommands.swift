@@ -158,7 +158,11 @@ struct AccountView: Encodable {
 }
 
 private func openStore(_ options: CommonOptions) throws -> SQLiteStore {
-    try SQLiteStore.open(path: DatabaseLocation.path(options.database), access: .singleConnection)
+    // Accounts and tokens are managed where the server's database is, never through the API.
+    guard options.server == nil, options.token == nil else {
+        throw TallyError.invalid("`tally user` and `tally token` work on the server's database itself: run them with --database, without --server or --token.")
+    }
+    return try SQLiteStore.open(path: DatabaseLocation.path(options.database), access: .singleConnection)
 }
 
 /// The account that --user names (a token belongs to someone).

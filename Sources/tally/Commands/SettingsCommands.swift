@@ -15,7 +15,7 @@ struct KindsCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let kinds = try await context.hydration.drinkKinds().filter { all || !$0.isRetired }
+            let kinds = try await context.backend.drinkKinds().filter { all || !$0.isRetired }
             try emit(kinds, context) { TextRendering.kinds(kinds) }
         }
     }
@@ -27,7 +27,7 @@ struct KindsCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let kind = try await context.hydration.addDrinkKind(name: name, factor: try number(factor, "The factor"))
+            let kind = try await context.backend.addDrinkKind(name: name, factor: try number(factor, "The factor"))
             try emit(kind, context) { "Added \(kind.name) (factor \(kind.factor))." }
         }
     }
@@ -39,7 +39,7 @@ struct KindsCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let kind = try await context.hydration.renameDrinkKind(name, to: newName)
+            let kind = try await context.backend.renameDrinkKind(name, to: newName)
             try emit(kind, context) { "Renamed \(name) to \(kind.name)." }
         }
     }
@@ -50,7 +50,7 @@ struct KindsCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let kind = try await context.hydration.retireDrinkKind(name)
+            let kind = try await context.backend.retireDrinkKind(name)
             try emit(kind, context) { "Retired \(kind.name)." }
         }
     }
@@ -62,7 +62,7 @@ struct KindsCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let kind = try await context.hydration.setFactor(of: name, to: try number(factor, "The factor"))
+            let kind = try await context.backend.setFactor(of: name, to: try number(factor, "The factor"))
             try emit(kind, context) { "\(kind.name) now counts \(kind.factor) × its volume." }
         }
     }
@@ -77,7 +77,7 @@ struct KindsCommand: AsyncParsableCommand {
             guard let factorSet = DrinkFactorSet(rawValue: set.lowercased()) else {
                 throw TallyError.invalid("\"\(set)\" is not a factor set; choose standard or bhi.")
             }
-            let kinds = try await context.hydration.useFactors(factorSet).filter { !$0.isRetired }
+            let kinds = try await context.backend.useFactors(factorSet).filter { !$0.isRetired }
             try emit(kinds, context) { TextRendering.kinds(kinds) }
         }
     }
@@ -104,7 +104,7 @@ struct PresetsCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let settings = try await context.hydration.setPresets(try amounts.map(context.milliliters))
+            let settings = try await context.backend.setPresets(try amounts.map(context.milliliters))
             try emit(settings.presets, context) { TextRendering.presets(settings.presets, context.unit) }
         }
     }
@@ -114,7 +114,7 @@ struct PresetsCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let settings = try await context.hydration.setPresets(nil)
+            let settings = try await context.backend.setPresets(nil)
             try emit(settings.presets, context) { TextRendering.presets(settings.presets, context.unit) }
         }
     }
@@ -148,9 +148,9 @@ struct SettingsCommand: AsyncParsableCommand {
                 guard let unit = VolumeUnit(typed: value) else {
                     throw TallyError.invalid("\"\(value)\" is not a unit; choose ml or oz.")
                 }
-                settings = try await context.hydration.setUnit(unit)
+                settings = try await context.backend.setUnit(unit)
             case "timezone", "time-zone", "tz":
-                settings = try await context.hydration.setTimeZone(value)
+                settings = try await context.backend.setTimeZone(value)
             default:
                 throw TallyError.invalid("\"\(name)\" is not a setting; set unit or timezone.")
             }

@@ -13,8 +13,10 @@ struct TodayCommand: TallyCommand {
 
     func run(in context: CommandContext) async throws {
         let day = try date.map(parseDate)
-        let summary = try await context.hydration.daySummary(on: day)
-        try emit(summary, context) { TextRendering.day(summary, context) }
+        let summary = try await context.backend.daySummary(on: day)
+        // Without --date the summary is today's, by the clock of whoever keeps the tally.
+        let isToday = day == nil || summary.date == context.today
+        try emit(summary, context) { TextRendering.day(summary, context, isToday: isToday) }
     }
 }
 
@@ -35,7 +37,7 @@ struct HistoryCommand: TallyCommand {
             }
             return month
         }
-        let history = try await context.hydration.history(days: days, month: month)
+        let history = try await context.backend.history(days: days, month: month)
         try emit(history, context) { TextRendering.history(history, context.unit) }
     }
 }

@@ -6,7 +6,8 @@ import TallyStore
 enum TextRendering {
     // MARK: - A day
 
-    static func day(_ day: DaySummary, _ context: CommandContext) -> String {
+    /// A day; `isToday` picks what an empty day says.
+    static func day(_ day: DaySummary, _ context: CommandContext, isToday: Bool) -> String {
         let unit = context.unit
         var lines = [weekdayTitle(day.date), ""]
         lines.append("  " + bigTotal(day, unit))
@@ -15,8 +16,7 @@ enum TextRendering {
         }
         lines.append("")
         if day.entries.isEmpty {
-            let today = LocalDate(containing: context.hydration.clock.now, in: context.settings.zone)
-            lines.append("  " + DaySummary.emptyMessage(isToday: day.date == today))
+            lines.append("  " + DaySummary.emptyMessage(isToday: isToday))
         } else {
             let calendar = Calendar.gregorian(context.settings.zone)
             for entry in day.entries {
@@ -36,6 +36,19 @@ enum TextRendering {
         let label = "\(day.date)"
         guard let percent = day.percent else { return "\(label): \(unit.format(day.totalMl))" }
         return "\(label): \(bigTotal(day, unit)) (\(percentText(percent)))"
+    }
+
+    /// What `drink` and `remove` say: the new entry (or the one a repeated id names) and its day.
+    static func added(_ result: EntryResult, _ unit: VolumeUnit) -> String {
+        let line = switch result.entry {
+        case .intake(let intake):
+            "\(result.created ? "Logged" : "Already logged") \(unit.format(intake.volumeMl)) of "
+                + (intake.kindName == DrinkKind.defaultName ? "water"
+                   : "\(intake.kindName) (\(unit.format(intake.effectiveMl)) of hydration)")
+        case .removal(let removal):
+            "\(result.created ? "Removed" : "Already removed") \(unit.format(removal.volumeMl))"
+        }
+        return line + ".\n" + totalLine(result.day, unit)
     }
 
     static func describe(_ entry: DayEntry, _ unit: VolumeUnit) -> String {

@@ -1,0 +1,117 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// What the hydration commands need: one user's tally, kept in the local database or on a Tally
+/// server. Both answer with the same TallyCore and TallyStore values, so that a command prints
+/// the same text and JSON whichever it runs against. Neither holds rules of its own: the
+/// service (locally or inside the server) applies them.
+protocol HydrationBackend: Sendable {
+    func settings() async throws -> HydrationSettings
+
+    func logDrink(_ drink: HydrationService.Drink) async throws -> EntryResult
+    func remove(volumeMl: Double, at: Date?, id: UUID?) async throws -> EntryResult
+    /// The entry whose id is `reference` or starts with it.
+    func resolveEntryID(_ reference: String) async throws -> UUID
+    func deleteEntry(id: UUID) async throws -> DeletedEntry
+    func editDrink(id: UUID, _ edit: HydrationService.DrinkEdit) async throws -> EntryResult
+
+    /// A day; today when `date` is nil.
+    func daySummary(on date: LocalDate?) async throws -> DaySummary
+    func history(days: Int, month: YearMonth?) async throws -> HydrationHistory
+
+    func goalStatus() async throws -> GoalStatus
+    func setGoal(_ choice: GoalChoice) async throws -> GoalStatus
+    func calculateGoal(for profile: Profile) async throws -> GoalBreakdown
+    func setProfile(_ profile: Profile?) async throws -> GoalStatus
+
+    /// All kinds, retired ones included.
+    func drinkKinds() async throws -> [DrinkKind]
+    func addDrinkKind(name: String, factor: Double) async throws -> DrinkKind
+    func renameDrinkKind(_ name: String, to newName: String) async throws -> DrinkKind
+    func retireDrinkKind(_ name: String) async throws -> DrinkKind
+    func setFactor(of name: String, to factor: Double) async throws -> DrinkKind
+    /// All kinds afterwards.
+    func useFactors(_ set: DrinkFactorSet) async throws -> [DrinkKind]
+
+    func setUnit(_ unit: VolumeUnit) async throws -> HydrationSettings
+    func setTimeZone(_ identifier: String) async throws -> HydrationSettings
+    /// 3 or 4 amounts, or nil for the unit's defaults.
+    func setPresets(_ amountsMl: [Double]?) async throws -> HydrationSettings
+}
+
+/// What logging, removing or editing gives: the entry and its day afterwards (the API's
+/// EntryResult, and what `--json` prints).
+struct EntryResult: Codable, Sendable {
+    var created: Bool
+    var entry: DayEntry
+    var day: DaySummary
+}
+
+/// What deleting gives: the entry and its day afterwards.
+struct DeletedEntry: Codable, Sendable {
+    var deleted: DayEntry
+    var day: DaySummary
+}
+
+/// The local database, through the same service the server uses.
+struct LocalHydration: HydrationBackend {
+    let service: HydrationService
+
+    func settings() async throws -> HydrationSettings { try await service.settings() }
+
+    func logDrink(_ drink: HydrationService.Drink) async throws -> EntryResult {
+        let (intake, created) = try await service.logDrink(drink)
+        return EntryResult(created: created, entry: .intake(intake), day: try await service.daySummary(on: intake.day))
+    }
+
+    func remove(volumeMl: Double, at: Date?, id: UUID?) async throws -> EntryResult {
+        let (removal, created) = try await service.remove(volumeMl: volumeMl, at: at, id: id)
+        return EntryResult(created: created, entry: .removal(removal), day: try await service.daySummary(on: removal.day))
+    }
+
+    func resolveEntryID(_ reference: String) async throws -> UUID { try await service.resolveEntryID(reference) }
+
+    func deleteEntry(id: UUID) async throws -> DeletedEntry {
+        let entry = try await service.deleteEntry(id: id)
+        return DeletedEntry(deleted: entry, day: try await service.daySummary(on: entry.day))
+    }
+
+    func editDrink(id: UUID, _ edit: HydrationService.DrinkEdit) async throws -> EntryResult {
+        let intake = try await service.editDrink(id: id, edit)
+        return EntryResult(created: false, entry: .intake(intake), day: try await service.daySummary(on: intake.day))
+    }
+
+    func daySummary(on date: LocalDate?) async throws -> DaySummary { try await service.daySummary(on: date) }
+
+    func history(days: Int, month: YearMonth?) async throws -> HydrationHistory {
+        try await service.history(days: days, month: month)
+    }
+
+    func goalStatus() async throws -> GoalStatus { try await service.goalStatus() }
+    func setGoal(_ choice: GoalChoice) async throws -> GoalStatus { try await service.setGoal(choice) }
+    func calculateGoal(for profile: Profile) async throws -> GoalBreakdown { GoalCalculator.goal(for: profile) }
+    func setProfile(_ profile: Profile?) async throws -> GoalStatus { try await service.setProfile(profile) }
+
+    func drinkKinds() async throws -> [DrinkKind] { try await service.drinkKinds() }
+
+    func addDrinkKind(name: String, factor: Double) async throws -> DrinkKind {
+        try await service.addDrinkKind(name: name, factor: factor)
+    }
+
+    func renameDrinkKind(_ name: String, to newName: String) async throws -> DrinkKind {
+        try await service.renameDrinkKind(name, to: newName)
+    }
+
+    func retireDrinkKind(_ name: String) async throws -> DrinkKind { try await service.retireDrinkKind(name) }
+
+    func setFactor(of name: String, to factor: Double) async throws -> DrinkKind {
+        try await service.setFactor(of: name, to: factor)
+    }
+
+    func useFactors(_ set: DrinkFactorSet) async throws -> [DrinkKind] { try await service.useFactors(set) }
+
+    func setUnit(_ unit: VolumeUnit) async throws -> HydrationSettings { try await service.setUnit(unit) }
+    func setTimeZone(_ identifier: String) async throws -> HydrationSettings { try await service.setTimeZone(identifier) }
+    func setPresets(_ amountsMl: [Double]?) async throws -> HydrationSettings { try await service.setPresets(amountsMl) }
+}

@@ -260,15 +260,24 @@ struct DayJSON: Decodable {
     var entries: [EntryJSON]
 }
 
+/// A day's total against its goal, as changes answer it.
+struct DayProgressJSON: Decodable {
+    var date: String
+    var totalMl: Double
+    var goalMl: Double?
+    var percent: Double?
+    var goalMet: Bool
+}
+
 struct EntryResultJSON: Decodable {
     var created: Bool
     var entry: EntryJSON
-    var day: DayJSON
+    var day: DayProgressJSON
 }
 
 struct DeletedJSON: Decodable {
     var deleted: EntryJSON
-    var day: DayJSON
+    var day: DayProgressJSON
 }
 
 struct BreakdownJSON: Decodable {

@@ -80,10 +80,9 @@ struct RemoveAndDeleteTests {
     // H3: a removal can be deleted too, which gives the water back.
     @Test func deleteRemoval() throws {
         let tally = try Sandbox()
-        try tally.ok(["drink", "500"])
+        let drinkID = try tally.json(["drink", "500"], as: EntryResultJSON.self).entry.id
         let removal = try tally.json(["remove", "200"], as: EntryResultJSON.self)
         // The drink cannot go while the removal needs its water.
-        let drinkID = try #require(removal.day.entries.first { $0.type == "intake" }?.id)
         try tally.refused(["delete", drinkID.uuidString], exit: 3)
         let deleted = try tally.json(["delete", removal.entry.id.uuidString], as: DeletedJSON.self)
         #expect(deleted.deleted.type == "removal")

@@ -37,18 +37,6 @@ struct IntakeChange: Decodable {
     }
 }
 
-/// What creating or removing answers: the entry, whether it is new, and its day afterwards.
-struct EntryResult: Encodable {
-    var created: Bool
-    var entry: DayEntry
-    var day: DaySummary
-}
-
-struct DeletedEntry: Encodable {
-    var deleted: DayEntry
-    var day: DaySummary
-}
-
 struct EntryPage: Encodable {
     var items: [DayEntry]
     /// Pass as `cursor` for the next page; null on the last one.

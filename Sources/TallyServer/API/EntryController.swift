@@ -21,8 +21,7 @@ struct EntryController {
         let body = try await request.decodeJSON(NewIntake.self, context: context)
         let (intake, created) = try await hydration.logDrink(.init(
             volumeMl: body.volumeMl, kindName: body.kind, at: body.at, note: body.note, id: body.id))
-        let day = try await hydration.daySummary(on: intake.day)
-        return JSONBody(EntryResult(created: created, entry: .intake(intake), day: day), status: created ? .created : .ok)
+        return JSONBody(try await hydration.result(.intake(intake), created: created), status: created ? .created : .ok)
     }
 
     @Sendable func intake(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DayEntry> {
@@ -39,15 +38,14 @@ struct EntryController {
         let id = try context.parameters.id("drink")
         let body = try await request.decodeJSON(IntakeChange.self, context: context)
         let intake = try await hydration.editDrink(id: id, .init(volumeMl: body.volumeMl, kindName: body.kind, at: body.at, note: body.note))
-        return JSONBody(EntryResult(created: false, entry: .intake(intake), day: try await hydration.daySummary(on: intake.day)))
+        return JSONBody(try await hydration.result(.intake(intake), created: false))
     }
 
     @Sendable func remove(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryResult> {
         let hydration = try services.hydration(context)
         let body = try await request.decodeJSON(NewRemoval.self, context: context)
         let (removal, created) = try await hydration.remove(volumeMl: body.volumeMl, at: body.at, id: body.id)
-        let day = try await hydration.daySummary(on: removal.day)
-        return JSONBody(EntryResult(created: created, entry: .removal(removal), day: day), status: created ? .created : .ok)
+        return JSONBody(try await hydration.result(.removal(removal), created: created), status: created ? .created : .ok)
     }
 
     static let pageSizes = 1...500
@@ -70,6 +68,6 @@ struct EntryController {
     @Sendable func delete(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DeletedEntry> {
         let hydration = try services.hydration(context)
         let entry = try await hydration.deleteEntry(id: try context.parameters.id("entry"))
-        return JSONBody(DeletedEntry(deleted: entry, day: try await hydration.daySummary(on: entry.day)))
+        return JSONBody(try await hydration.deleted(entry))
     }
 }

@@ -40,20 +40,6 @@ protocol HydrationBackend: Sendable {
     func setPresets(_ amountsMl: [Double]?) async throws -> HydrationSettings
 }
 
-/// What logging, removing or editing gives: the entry and its day afterwards (the API's
-/// EntryResult, and what `--json` prints).
-struct EntryResult: Codable, Sendable {
-    var created: Bool
-    var entry: DayEntry
-    var day: DaySummary
-}
-
-/// What deleting gives: the entry and its day afterwards.
-struct DeletedEntry: Codable, Sendable {
-    var deleted: DayEntry
-    var day: DaySummary
-}
-
 /// The local database, through the same service the server uses.
 struct LocalHydration: HydrationBackend {
     let service: HydrationService
@@ -62,24 +48,24 @@ struct LocalHydration: HydrationBackend {
 
     func logDrink(_ drink: HydrationService.Drink) async throws -> EntryResult {
         let (intake, created) = try await service.logDrink(drink)
-        return EntryResult(created: created, entry: .intake(intake), day: try await service.daySummary(on: intake.day))
+        return try await service.result(.intake(intake), created: created)
     }
 
     func remove(volumeMl: Double, at: Date?, id: UUID?) async throws -> EntryResult {
         let (removal, created) = try await service.remove(volumeMl: volumeMl, at: at, id: id)
-        return EntryResult(created: created, entry: .removal(removal), day: try await service.daySummary(on: removal.day))
+        return try await service.result(.removal(removal), created: created)
     }
 
     func resolveEntryID(_ reference: String) async throws -> UUID { try await service.resolveEntryID(reference) }
 
     func deleteEntry(id: UUID) async throws -> DeletedEntry {
         let entry = try await service.deleteEntry(id: id)
-        return DeletedEntry(deleted: entry, day: try await service.daySummary(on: entry.day))
+        return try await service.deleted(entry)
     }
 
     func editDrink(id: UUID, _ edit: HydrationService.DrinkEdit) async throws -> EntryResult {
         let intake = try await service.editDrink(id: id, edit)
-        return EntryResult(created: false, entry: .intake(intake), day: try await service.daySummary(on: intake.day))
+        return try await service.result(.intake(intake), created: false)
     }
 
     func daySummary(on date: LocalDate?) async throws -> DaySummary { try await service.daySummary(on: date) }

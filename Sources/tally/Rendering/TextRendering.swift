@@ -32,10 +32,10 @@ enum TextRendering {
     }
 
     /// One line after a change: the day's total against its goal.
-    static func totalLine(_ day: DaySummary, _ unit: VolumeUnit) -> String {
+    static func totalLine(_ day: DayProgress, _ unit: VolumeUnit) -> String {
         let label = "\(day.date)"
-        guard let percent = day.percent else { return "\(label): \(unit.format(day.totalMl))" }
-        return "\(label): \(bigTotal(day, unit)) (\(percentText(percent)))"
+        guard let percent = day.percent, let goal = day.goalMl else { return "\(label): \(unit.format(day.totalMl))" }
+        return "\(label): \(unit.format(day.totalMl)) of \(unit.format(goal)) (\(percentText(percent)))"
     }
 
     /// What `drink` and `remove` say: the new entry (or the one a repeated id names) and its day.

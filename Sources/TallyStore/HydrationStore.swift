@@ -60,9 +60,27 @@ public protocol EntryRepository: Sendable {
     func entryIDs(startingWith prefix: String, of user: UUID, limit: Int) async throws -> [UUID]
     /// A day's drinks and removals, oldest first.
     func entries(on day: LocalDate, of user: UUID) async throws -> [DayEntry]
+    /// In one read, what a day's screen shows: the settings, the day that `day` picks with
+    /// them (today in the user's zone, say), its entries and the goal history.
+    func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot
     /// Each day's total between the two days (inclusive; nil for open), summed by the database.
     /// Days with no entries are absent.
     func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double]
+}
+
+/// A day as one read saw it.
+public struct DaySnapshot: Sendable {
+    public var settings: HydrationSettings
+    public var day: LocalDate
+    public var entries: [DayEntry]
+    public var goals: GoalHistory
+
+    public init(settings: HydrationSettings, day: LocalDate, entries: [DayEntry], goals: GoalHistory) {
+        self.settings = settings
+        self.day = day
+        self.entries = entries
+        self.goals = goals
+    }
 }
 
 /// Profiles and goals (H7, H8).

@@ -190,3 +190,21 @@ struct BatchContractTests {
         #expect(try await f.hydration.daySummary().entries.isEmpty)
     }
 }
+
+@Suite("Entry repository contract: day snapshots")
+struct DaySnapshotContractTests {
+    @Test("One read gives the settings, the day they pick, its entries and the goals", arguments: StoreKind.allCases)
+    func snapshot(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        try await f.hydration.logDrink(.init(volumeMl: 300, at: instant("2025-06-14T21:30:00Z")))
+        try await f.hydration.logDrink(.init(volumeMl: 200, at: instant("2025-06-15T08:00:00Z")))
+        _ = try await f.hydration.setGoal(.custom(ml: 2000))
+        let snapshot = try await f.store.daySnapshot(of: f.user.id) { settings in
+            LocalDate(containing: instant("2025-06-14T22:30:00Z"), in: settings.zone) // 00:30 on the 15th in Berlin
+        }
+        #expect(snapshot.settings.timeZone == "Europe/Berlin")
+        #expect(snapshot.day == day("2025-06-15"))
+        #expect(snapshot.entries.map(\.contributionMl) == [200])
+        #expect(snapshot.goals.goal(on: day("2025-06-15")).targetMl == 2000)
+    }
+}

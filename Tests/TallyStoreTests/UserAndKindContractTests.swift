@@ -36,6 +36,13 @@ struct UserAndKindContractTests {
         #expect(try await f.store.settings(of: f.user.id).presets == Presets.defaults(for: .oz))
     }
 
+    @Test("H2: a zone is kept as it was named (UTC stays UTC)", arguments: StoreKind.allCases)
+    func zoneName(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        #expect(try await f.hydration.setTimeZone("UTC").timeZone == "UTC")
+        #expect(try await f.store.settings(of: f.user.id).timeZone == "UTC")
+    }
+
     @Test("Refused settings change nothing", arguments: StoreKind.allCases)
     func refusedSettings(_ kind: StoreKind) async throws {
         let f = try await Fixture(kind)

@@ -26,7 +26,8 @@ public struct AccountService: Sendable {
     public func signUp(name: String, password: String, timeZone: String? = nil) async throws -> Account {
         let name = try AccountRules.validateName(name)
         try AccountRules.validatePassword(password)
-        let zone = try timeZone.map { try UserTimeZone.named($0).identifier } ?? UserTimeZone.systemDefault
+        // Checked, and kept as given: Foundation on Linux names UTC's TimeZone "GMT".
+        let zone = try timeZone.map { name in _ = try UserTimeZone.named(name); return name } ?? UserTimeZone.systemDefault
         let hash = await hashPassword(password)
         return try await store.createAccount(
             User(name: name, createdAt: clock.now), passwordHash: hash,

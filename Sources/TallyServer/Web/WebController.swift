@@ -51,14 +51,14 @@ struct WebController {
     }
 
     private func dayPage(_ date: LocalDate?, _ request: Request, _ context: TallyRequestContext,
-                         error: TallyError? = nil) async throws -> Response {
+                         error: TallyError? = nil, custom: TodayPage.CustomInput? = nil) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
         let hydration = HydrationService(store: services.store, clock: services.clock, user: user.id)
         let settings = try await hydration.settings()
         let today = LocalDate(containing: services.clock.now, in: settings.zone)
         let page = TodayPage(day: try await hydration.daySummary(on: date ?? today), settings: settings,
                              kinds: try await hydration.drinkKinds(), isToday: (date ?? today) == today)
-        return html(page.render(pageContext(request, context), error: error?.message), status: status(of: error))
+        return html(page.render(pageContext(request, context), error: error?.message, custom: custom), status: status(of: error))
     }
 
     @Sendable func logDrink(_ request: Request, context: TallyRequestContext) async throws -> Response {
@@ -75,7 +75,7 @@ struct WebController {
 
     /// The custom amount: typed in the user's unit, added or removed.
     @Sendable func logCustom(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        try await formAction(request, context) { form, hydration in
+        try await formAction(request, context, keepsCustom: true) { form, hydration in
             let unit = try await hydration.settings().unit
             let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit)
             if form["mode"] == "remove" {
@@ -223,7 +223,8 @@ struct WebController {
         let form = try await checkedForm(request, context)
         let name = form["name"] ?? ""
         do {
-            let zone = form["timeZone"].flatMap { try? UserTimeZone.named($0).identifier }
+            // The name as the browser gave it: Foundation on Linux would turn "UTC" into "GMT".
+            let zone = form["timeZone"].flatMap { name in (try? UserTimeZone.named(name)).map { _ in name } }
             _ = try await services.accounts.signUp(name: name, password: form["password"] ?? "", timeZone: zone)
             let (_, session) = try await services.accounts.signIn(name: name, password: form["password"] ?? "")
             // First sign-in: offer onboarding (H12).
@@ -275,14 +276,18 @@ struct WebController {
     }
 
     /// The form of a signed-in user's action on the today screen: done, then back to the day.
-    private func formAction(_ request: Request, _ context: TallyRequestContext,
+    /// A refused custom amount (`keepsCustom`) comes back open with what was typed, to correct.
+    private func formAction(_ request: Request, _ context: TallyRequestContext, keepsCustom: Bool = false,
                             _ action: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
         let form = try await checkedForm(request, context)
         do {
             try await action(form, HydrationService(store: services.store, clock: services.clock, user: user.id))
         } catch let error as TallyError {
-            return try await dayPage(nil, request, context, error: error)
+            let custom = keepsCustom
+                ? TodayPage.CustomInput(amount: form["amount"] ?? "", remove: form["mode"] == "remove", kind: form["kind"], error: error.message)
+                : nil
+            return try await dayPage(nil, request, context, error: error, custom: custom)
         }
         return Response.redirect(to: "/", type: .normal)
     }

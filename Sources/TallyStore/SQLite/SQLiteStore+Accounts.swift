@@ -60,10 +60,10 @@ extension SQLiteStore: AccountRepository {
 
     public func sessionUser(tokenHash: Data, now: Date) async throws -> User? {
         try await read { db in
-            try UserRecord.fetchOne(db, sql: """
+            try UserRecord.fetchOne(db.cachedStatement(sql: """
                 SELECT user.* FROM session JOIN user ON user.id = session.userId
                 WHERE session.tokenHash = ? AND session.expiresAt > ?
-                """, arguments: [tokenHash, now])?.user
+                """), arguments: [tokenHash, now])?.user
         }
     }
 
@@ -96,10 +96,10 @@ extension SQLiteStore: AccountRepository {
 
     public func tokenUser(tokenHash: Data) async throws -> User? {
         try await read { db in
-            try UserRecord.fetchOne(db, sql: """
+            try UserRecord.fetchOne(db.cachedStatement(sql: """
                 SELECT user.* FROM apiToken JOIN user ON user.id = apiToken.userId
                 WHERE apiToken.tokenHash = ? AND apiToken.revokedAt IS NULL
-                """, arguments: [tokenHash])?.user
+                """), arguments: [tokenHash])?.user
         }
     }
 }

@@ -95,15 +95,28 @@ extension SQLiteStore: EntryRepository {
     }
 
     public func entries(on day: LocalDate, of user: UUID) async throws -> [DayEntry] {
+        try await read { db in try Self.entries(on: day, of: user, db) }
+    }
+
+    public func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot {
         try await read { db in
-            let intakes = try IntakeRow.fetchAll(db, sql: IntakeRow.select + " WHERE intake.userId = ? AND intake.day = ?",
-                                                 arguments: [user, day.number])
-            let removals = try RemovalRecord
-                .filter(Column("userId") == user && Column("day") == day.number)
-                .fetchAll(db)
-            return (intakes.map { DayEntry.intake($0.value) } + removals.map { DayEntry.removal($0.removal) })
-                .sorted { $0.at < $1.at }
+            let settings = try Self.userRecord(user, db).settings
+            let date = day(settings)
+            return DaySnapshot(settings: settings, day: date, entries: try Self.entries(on: date, of: user, db),
+                               goals: try Self.goalHistory(user, db))
         }
+    }
+
+    // The queries every page and API call makes use cached statements: prepared once per
+    // connection instead of once per request.
+    static func entries(on day: LocalDate, of user: UUID, _ db: Database) throws -> [DayEntry] {
+        let intakes = try IntakeRow.fetchAll(
+            db.cachedStatement(sql: IntakeRow.select + " WHERE intake.userId = ? AND intake.day = ?"),
+            arguments: [user, day.number])
+        let removals = try RemovalRecord.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM removal WHERE userId = ? AND day = ?"), arguments: [user, day.number])
+        return (intakes.map { DayEntry.intake($0.value) } + removals.map { DayEntry.removal($0.removal) })
+            .sorted { $0.at < $1.at }
     }
 
     public func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double] {

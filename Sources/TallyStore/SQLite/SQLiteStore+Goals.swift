@@ -30,7 +30,8 @@ extension SQLiteStore: GoalRepository {
     }
 
     static func goalHistory(_ user: UUID, _ db: Database) throws -> GoalHistory {
-        GoalHistory(periods: try GoalRecord.filter(Column("userId") == user).fetchAll(db).map(\.period))
+        GoalHistory(periods: try GoalRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM goal WHERE userId = ?"),
+                                                     arguments: [user]).map(\.period))
     }
 
     /// Applies `change` and writes back the periods it added or altered.

@@ -40,7 +40,7 @@ extension SQLiteStore: UserRepository {
     }
 
     static func userRecord(_ id: UUID, _ db: Database) throws -> UserRecord {
-        guard let record = try UserRecord.fetchOne(db, key: id) else {
+        guard let record = try UserRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id]) else {
             throw TallyError.notFound("No such user.")
         }
         return record

@@ -152,13 +152,12 @@ public struct HydrationService: Sendable {
 
     /// A day's total, goal and entries; today when `date` is nil.
     public func daySummary(on date: LocalDate? = nil) async throws -> DaySummary {
-        let settings = try await settings()
-        let day = date ?? LocalDate(containing: clock.now, in: settings.zone)
-        // One read after another: each is short, and a second concurrent read would cost a
-        // second connection.
-        let entries = try await store.entries(on: day, of: user)
-        let goals = try await store.goalHistory(of: user)
-        return DaySummary(date: day, entries: entries, goal: goals.goal(on: day), unit: settings.unit)
+        let now = clock.now
+        let snapshot = try await store.daySnapshot(of: user) { settings in
+            date ?? LocalDate(containing: now, in: settings.zone)
+        }
+        return DaySummary(date: snapshot.day, entries: snapshot.entries, goal: snapshot.goals.goal(on: snapshot.day),
+                          unit: snapshot.settings.unit)
     }
 
     /// The last `days` days, a month's calendar (this month when nil) and the streaks.
@@ -270,8 +269,9 @@ public struct HydrationService: Sendable {
     }
 
     public func setTimeZone(_ identifier: String) async throws -> HydrationSettings {
-        let zone = try UserTimeZone.named(identifier)
-        return try await changeSettings { $0.timeZone = zone.identifier }
+        // Kept as named: Foundation on Linux would answer "GMT" for "UTC".
+        _ = try UserTimeZone.named(identifier)
+        return try await changeSettings { $0.timeZone = identifier }
     }
 
     /// Sets 3 or 4 preset amounts, or goes back to the unit's defaults with nil.

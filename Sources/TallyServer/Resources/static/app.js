@@ -44,9 +44,22 @@ function celebrate(text) {
   setTimeout(() => pop.remove(), 1000);
 }
 
+// Which control of the new content should have the focus the old one had: the same button
+// (a preset pressed twice from the keyboard), the dialog's opener, else main itself.
+function focusKey(main) {
+  const active = document.activeElement;
+  if (!active || !main.contains(active)) return null;
+  if (active.closest("dialog") || active.matches(".custom-open")) return { selector: "button.custom-open" };
+  const label = active.getAttribute("aria-label");
+  if (label) return { selector: `[aria-label="${CSS.escape(label)}"]` };
+  if (active.id) return { selector: "#" + CSS.escape(active.id) };
+  return { selector: null };
+}
+
 // Fetches the page again and swaps its content in, letting the ring move from where it was.
 async function refresh(notice) {
   const oldOffset = document.querySelector(".ring .fill")?.getAttribute("stroke-dashoffset");
+  const focus = focusKey(document.querySelector("main"));
   const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const main = document.querySelector("main");
@@ -62,6 +75,10 @@ async function refresh(notice) {
   }
   if (notice) say(notice, false);
   enhance(main);
+  if (focus) {
+    const target = (focus.selector && main.querySelector(focus.selector)) || main;
+    target.focus({ preventScroll: true });
+  }
 }
 
 const actions = {
@@ -130,7 +147,13 @@ function enhanceForms(root) {
         if (shown !== null) celebrate((path.endsWith("removals") ? "−" : "+") + shown + " " + label);
         await refresh(kind === "delete" ? "Deleted." : null);
       } catch (error) {
-        form.closest("dialog")?.close();
+        // The custom amount keeps its dialog open, with the server's reason next to the field.
+        if (kind === "custom" && form.closest("dialog")?.open) {
+          form.querySelector(".field-error").textContent = error.message;
+          form.elements.amount.setAttribute("aria-invalid", "true");
+          form.elements.amount.focus();
+          return;
+        }
         say(error.message, true);
       }
     });

@@ -11,13 +11,21 @@ struct TodayPage {
 
     var unit: VolumeUnit { settings.unit }
 
-    func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
+    /// A custom amount the server refused: shown again, open, with the reason by the field.
+    struct CustomInput {
+        var amount: String
+        var remove: Bool
+        var kind: String?
+        var error: String
+    }
+
+    func render(_ context: PageContext, notice: String? = nil, error: String? = nil, custom: CustomInput? = nil) -> HTML {
         Layout.page(isToday ? "Today" : day.date.description, context, notice: notice, error: error, """
         <section class="today" aria-labelledby="day-title" data-day="\(day.date)">
         <h1 id="day-title">\(isToday ? "Today" : "\(day.date)")</h1>
         \(progress)
         \(presets(context))
-        \(customForm(context))
+        \(customForm(context, retry: custom))
         <h2 id="drinks-title">\(isToday ? "Today's drinks" : "Drinks")</h2>
         \(entries(context))
         </section>
@@ -76,27 +84,29 @@ struct TodayPage {
 
     /// The custom amount: a dialog with JavaScript, a disclosure without it; either way a form
     /// that checks the amount before it is sent, and the server checks it again.
-    func customForm(_ context: PageContext, open: Bool = false) -> HTML {
+    func customForm(_ context: PageContext, retry: CustomInput? = nil) -> HTML {
+        let chosen = retry?.kind ?? DrinkKind.defaultName
         let options = kinds.filter { !$0.isRetired }.map { kind -> HTML in
-            "<option value=\"\(kind.name)\"\(HTML.flag("selected", kind.name == DrinkKind.defaultName))>\(kind.name.capitalized)</option>"
+            "<option value=\"\(kind.name)\"\(HTML.flag("selected", kind.name == chosen))>\(kind.name.capitalized)</option>"
         }
+        let remove = retry?.remove ?? false
         let maximum = Layout.inputValue(EntryVolume.maximumMl, unit)
         let invalid = "Enter an amount more than 0 and at most \(Layout.volume(EntryVolume.maximumMl, unit))."
         return """
-        <details class="custom" id="custom"\(HTML.flag("open", open))>
+        <details class="custom" id="custom"\(HTML.flag("open", retry != nil))>
         <summary>Custom amount</summary>
         <form method="post" action="/entries" class="stack" data-api="custom" novalidate
               data-ml-per-unit="\(unit.toMilliliters(1))" data-invalid="\(invalid)">
         \(Layout.csrfField(context))
         <fieldset class="toggle">
         <legend>Add or remove</legend>
-        <input type="radio" id="mode-add" name="mode" value="add" checked><label for="mode-add">Add</label>
-        <input type="radio" id="mode-remove" name="mode" value="remove"><label for="mode-remove">Remove</label>
+        <input type="radio" id="mode-add" name="mode" value="add"\(HTML.flag("checked", !remove))><label for="mode-add">Add</label>
+        <input type="radio" id="mode-remove" name="mode" value="remove"\(HTML.flag("checked", remove))><label for="mode-remove">Remove</label>
         </fieldset>
         <label for="amount">Amount (\(unit.rawValue))</label>
         <input id="amount" name="amount" type="number" inputmode="decimal" min="0" max="\(maximum)" step="any" required
-               aria-describedby="amount-error">
-        <p id="amount-error" class="field-error" aria-live="polite"></p>
+               aria-describedby="amount-error" value="\(retry?.amount ?? "")"\(HTML.flag(#"aria-invalid="true""#, retry != nil))>
+        <p id="amount-error" class="field-error" aria-live="polite">\(retry?.error ?? "")</p>
         <label for="kind">Drink</label>
         <select id="kind" name="kind">\(options)</select>
         <button type="submit" class="primary">Log it</button>

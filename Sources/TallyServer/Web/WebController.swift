@@ -279,29 +279,34 @@ struct WebController {
     /// A refused custom amount (`keepsCustom`) comes back open with what was typed, to correct.
     private func formAction(_ request: Request, _ context: TallyRequestContext, keepsCustom: Bool = false,
                             _ action: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
-        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
-        let form = try await checkedForm(request, context)
-        do {
-            try await action(form, HydrationService(store: services.store, clock: services.clock, user: user.id))
-        } catch let error as TallyError {
+        try await userAction(request, context, doneAt: "/", action) { form, error in
             let custom = keepsCustom
                 ? TodayPage.CustomInput(amount: form["amount"] ?? "", remove: form["mode"] == "remove", kind: form["kind"], error: error.message)
                 : nil
             return try await dayPage(nil, request, context, error: error, custom: custom)
         }
-        return Response.redirect(to: "/", type: .normal)
     }
 
     private func settingsAction(_ request: Request, _ context: TallyRequestContext,
                                 _ action: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
+        try await userAction(request, context, doneAt: "/settings?saved=1", action) { _, error in
+            try await settingsPage(request, context, error: error)
+        }
+    }
+
+    /// A signed-in user's form: checked, acted on, then a redirect to `doneAt`; a refusal shows
+    /// `refused`'s page with its message instead.
+    private func userAction(_ request: Request, _ context: TallyRequestContext, doneAt location: String,
+                            _ action: (FormFields, HydrationService) async throws -> Void,
+                            refused: (FormFields, TallyError) async throws -> Response) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
         let form = try await checkedForm(request, context)
         do {
             try await action(form, HydrationService(store: services.store, clock: services.clock, user: user.id))
         } catch let error as TallyError {
-            return try await settingsPage(request, context, error: error)
+            return try await refused(form, error)
         }
-        return Response.redirect(to: "/settings?saved=1", type: .normal)
+        return Response.redirect(to: location, type: .normal)
     }
 
     /// The posted form, refused unless it repeats the CSRF cookie.

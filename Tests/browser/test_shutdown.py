@@ -1,0 +1,79 @@
+"""Graceful shutdown (A6): SIGTERM lets the requests in flight finish, then the server exits 0.
+
+A sign-up is the slow request: bcrypt at cost 12 takes a noticeable time on purpose.
+"""
+
+import http.client
+import os
+import signal
+import subprocess
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+from conftest import REPO, _free_port
+
+
+def _start(tmp_path):
+    binary = Path(os.environ.get("TALLY_BIN", REPO / ".build" / "debug" / "tally"))
+    port = _free_port()
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("TALLY_")}
+    log = open(tmp_path / "serve.log", "wb")
+    process = subprocess.Popen(
+        [str(binary), "serve", "--port", str(port), "--database", str(tmp_path / "t.sqlite")],
+        stdout=log, stderr=subprocess.STDOUT, env=environment)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            connection.request("GET", "/health")
+            if connection.getresponse().status == 200:
+                return process, port
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("tally serve did not start:\n" + (tmp_path / "serve.log").read_text())
+
+
+def test_sigterm_finishes_the_request_in_flight(tmp_path):
+    process, port = _start(tmp_path)
+    try:
+        # setup: the page's CSRF cookie, for the sign-up form.
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", "/signup")
+        response = connection.getresponse()
+        response.read()
+        cookie = response.getheader("Set-Cookie").split(";")[0]
+        csrf = cookie.split("=", 1)[1]
+        body = urllib.parse.urlencode({"csrf": csrf, "name": "ada", "password": "correct horse", "timeZone": "UTC"})
+
+        # act: SIGTERM while the sign-up is hashing its password.
+        answer = {}
+
+        def sign_up():
+            slow = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            slow.request("POST", "/signup", body=body,
+                         headers={"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+            reply = slow.getresponse()
+            answer["status"] = reply.status
+            answer["location"] = reply.getheader("Location")
+            answer["at"] = time.monotonic()
+
+        request = threading.Thread(target=sign_up)
+        request.start()
+        time.sleep(0.15)
+        process.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        request.join(timeout=30)
+        code = process.wait(timeout=30)
+
+        # check: the request got its full answer, and the server stopped cleanly after it.
+        assert answer.get("status") == 303, answer
+        assert answer.get("location") == "/onboarding", answer
+        assert code == 0, (tmp_path / "serve.log").read_text()
+        # The answer came after the signal: the request was still in flight when it arrived.
+        assert answer["at"] > signalled, answer
+    finally:
+        if process.poll() is None:
+            process.kill()

@@ -183,3 +183,21 @@ struct WebTests {
         }
     }
 }
+
+@Suite("Web pages in ounces")
+struct OunceWebTests {
+    @Test("H1, H5: the custom amount's limit in oz is one the server accepts")
+    func ounceLimit() async throws {
+        let f = try await ServerFixture()
+        _ = try await HydrationService(store: f.store, clock: f.clock, user: f.ada.id).setUnit(.oz)
+        try await f.test { client in
+            let browser = WebTests.Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let page = try await browser.get("/").text
+            let maximum = try #require(page.firstMatch(of: /id="amount"[^>]*max="([0-9.]+)"/)?.1)
+            let ml = try #require(Double(maximum)) * VolumeUnit.mlPerFluidOunce
+            #expect(ml <= EntryVolume.maximumMl && ml > EntryVolume.maximumMl - VolumeUnit.mlPerFluidOunce / 10, "\(maximum) oz")
+        }
+    }
+}

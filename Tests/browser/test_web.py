@@ -247,8 +247,10 @@ def test_flow(server, browser, unique_name, viewport):
     click(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Custom amount…']"))
     driver.find_element(By.CSS_SELECTOR, "label[for='mode-remove']").click()
     assert driver.find_element(By.ID, "mode-remove").is_selected()
+    # Removing is not drinking: no drink kind to choose, and the button says what it does.
+    assert not driver.find_element(By.ID, "kind").is_displayed()
     driver.find_element(By.ID, "amount").send_keys("31")
-    click(driver, driver.find_element(By.XPATH, "//dialog//button[normalize-space()='Log it']"))
+    click(driver, driver.find_element(By.XPATH, "//dialog//button[normalize-space()='Remove it']"))
     wait_total(driver, "500 ml")
     assert ("Removed", "−31 ml") in entries(driver)
     assert len(entries(driver)) == 3
@@ -257,7 +259,7 @@ def test_flow(server, browser, unique_name, viewport):
     click(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Custom amount…']"))
     driver.find_element(By.CSS_SELECTOR, "label[for='mode-remove']").click()
     fill(driver, "#amount", "5000")
-    click(driver, driver.find_element(By.XPATH, "//dialog//button[normalize-space()='Log it']"))
+    click(driver, driver.find_element(By.XPATH, "//dialog//button[normalize-space()='Remove it']"))
     wait(driver, lambda d: d.find_element(By.ID, "amount-error").text.strip() != "", message="no refusal shown")
     assert text(driver, "#amount-error") == \
         "Cannot remove 5000 ml: the day's total is 500 ml, so at most 499 ml can be removed."
@@ -273,6 +275,8 @@ def test_flow(server, browser, unique_name, viewport):
         const original = window.fetch;
         window.fetch = (...args) => { window.__sent += 1; return original(...args); };""")
     click(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Custom amount…']"))
+    driver.find_element(By.CSS_SELECTOR, "label[for='mode-add']").click()
+    assert driver.find_element(By.ID, "kind").is_displayed()
     for bad in ["0", "6000"]:
         amount = fill(driver, "#amount", bad)
         click(driver, driver.find_element(By.XPATH, "//dialog//button[normalize-space()='Log it']"))

@@ -68,9 +68,9 @@ enum Layout {
     static func volume(_ ml: Double, _ unit: VolumeUnit) -> String { unit.format(ml) }
 
     /// A number for an input field in `unit`, with at most one decimal.
-    static func inputValue(_ ml: Double, _ unit: VolumeUnit) -> String {
+    static func inputValue(_ ml: Double, _ unit: VolumeUnit, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {
         let value = unit.fromMilliliters(ml)
-        let rounded = (value * 10).rounded() / 10
+        let rounded = (value * 10).rounded(rule) / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }

@@ -107,6 +107,16 @@ function checkAmount(form) {
   return valid;
 }
 
+// Removing water is not drinking: the drink kind goes away while Remove is chosen.
+function followMode(form) {
+  const removing = form.elements.mode.value === "remove";
+  for (const element of [form.elements.kind, form.querySelector('label[for="kind"]')]) {
+    if (element) element.hidden = removing;
+  }
+  const submit = form.querySelector('button[type="submit"]');
+  if (submit) submit.textContent = removing ? "Remove it" : "Log it";
+}
+
 function enhanceCustomDialog(root) {
   const details = root.querySelector("details.custom");
   if (!details || typeof HTMLDialogElement === "undefined") return;
@@ -128,6 +138,8 @@ function enhanceCustomDialog(root) {
   open.addEventListener("click", () => { dialog.showModal(); form.elements.amount.focus(); });
   details.replaceWith(open, dialog);
   form.elements.amount.addEventListener("input", () => checkAmount(form));
+  for (const radio of form.elements.mode) radio.addEventListener("change", () => followMode(form));
+  followMode(form);
 }
 
 function enhanceForms(root) {

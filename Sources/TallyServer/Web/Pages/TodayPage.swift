@@ -90,7 +90,8 @@ struct TodayPage {
             "<option value=\"\(kind.name)\"\(HTML.flag("selected", kind.name == chosen))>\(kind.name.capitalized)</option>"
         }
         let remove = retry?.remove ?? false
-        let maximum = Layout.inputValue(EntryVolume.maximumMl, unit)
+        // Rounded down: the page must not accept what the server refuses (169.1 oz is over 5000 ml).
+        let maximum = Layout.inputValue(EntryVolume.maximumMl, unit, rounding: .down)
         let invalid = "Enter an amount more than 0 and at most \(Layout.volume(EntryVolume.maximumMl, unit))."
         return """
         <details class="custom" id="custom"\(HTML.flag("open", retry != nil))>

@@ -60,3 +60,21 @@ struct UserTimeZoneTests {
         #expect(TallyError.conflict("x") == TallyError(.conflict, "x"))
     }
 }
+
+@Suite("Zone names and calendar names")
+struct ZoneAndCalendarNameTests {
+    @Test("H2: a valid zone keeps the name it was given; an unknown one is refused")
+    func validated() throws {
+        #expect(try UserTimeZone.validated("UTC") == "UTC")
+        #expect(try UserTimeZone.validated("Europe/Berlin") == "Europe/Berlin")
+        #expect(throws: TallyError.self) { try UserTimeZone.validated("Mars/Olympus") }
+    }
+
+    @Test("English day and month names")
+    func names() throws {
+        let monday = try #require(LocalDate("2025-09-01"))
+        #expect(monday.weekdayName == "Monday" && monday.shortWeekdayName == "Mon")
+        #expect(monday.adding(days: 6).weekdayName == "Sunday")
+        #expect(YearMonth("2025-01")?.monthName == "January" && YearMonth("2025-12")?.monthName == "December")
+    }
+}

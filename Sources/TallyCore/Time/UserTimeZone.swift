@@ -12,6 +12,13 @@ public enum UserTimeZone {
         return zone
     }
 
+    /// `identifier` as it was given, once it is known to name a zone. Keep this, not the zone's
+    /// own identifier: Foundation on Linux would answer "GMT" for "UTC".
+    public static func validated(_ identifier: String) throws -> String {
+        _ = try named(identifier)
+        return identifier
+    }
+
     /// The machine's own zone when it has an IANA name, else UTC: the default for a new user.
     public static var systemDefault: String {
         let name = TimeZone.current.identifier

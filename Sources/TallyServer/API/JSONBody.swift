@@ -27,7 +27,11 @@ struct APIServices: Sendable {
     let accounts: AccountService
 
     func hydration(_ context: TallyRequestContext) throws -> HydrationService {
-        HydrationService(store: store, clock: clock, user: try context.requireUser().id)
+        hydration(for: try context.requireUser())
+    }
+
+    func hydration(for user: User) -> HydrationService {
+        HydrationService(store: store, clock: clock, user: user.id)
     }
 }
 

@@ -25,7 +25,7 @@ struct SettingsController {
         let hydration = try services.hydration(context)
         let change = try await request.decodeJSON(SettingsChange.self, context: context)
         // Check the zone before changing anything, so a bad zone leaves the unit as it was too.
-        if let zone = change.timeZone { _ = try UserTimeZone.named(zone) }
+        if let zone = change.timeZone { _ = try UserTimeZone.validated(zone) }
         var settings = try await hydration.settings()
         if let unit = change.unit { settings = try await hydration.setUnit(unit) }
         if let zone = change.timeZone { settings = try await hydration.setTimeZone(zone) }

@@ -27,7 +27,7 @@ public struct AccountService: Sendable {
         let name = try AccountRules.validateName(name)
         try AccountRules.validatePassword(password)
         // Checked, and kept as given: Foundation on Linux names UTC's TimeZone "GMT".
-        let zone = try timeZone.map { name in _ = try UserTimeZone.named(name); return name } ?? UserTimeZone.systemDefault
+        let zone = try timeZone.map(UserTimeZone.validated) ?? UserTimeZone.systemDefault
         let hash = await hashPassword(password)
         return try await store.createAccount(
             User(name: name, createdAt: clock.now), passwordHash: hash,

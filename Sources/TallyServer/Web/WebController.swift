@@ -53,7 +53,7 @@ struct WebController {
     private func dayPage(_ date: LocalDate?, _ request: Request, _ context: TallyRequestContext,
                          error: TallyError? = nil, custom: TodayPage.CustomInput? = nil) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
-        let hydration = HydrationService(store: services.store, clock: services.clock, user: user.id)
+        let hydration = services.hydration(for: user)
         let settings = try await hydration.settings()
         let today = LocalDate(containing: services.clock.now, in: settings.zone)
         let page = TodayPage(day: try await hydration.daySummary(on: date ?? today), settings: settings,
@@ -89,7 +89,7 @@ struct WebController {
     @Sendable func delete(_ request: Request, context: TallyRequestContext) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
         let form = try await checkedForm(request, context)
-        let hydration = HydrationService(store: services.store, clock: services.clock, user: user.id)
+        let hydration = services.hydration(for: user)
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
               let entry = try await hydration.store.entry(id: id, of: user.id) else {
             return try await dayPage(nil, request, context, error: .notFound("That entry no longer exists."))
@@ -109,7 +109,7 @@ struct WebController {
 
     @Sendable func history(_ request: Request, context: TallyRequestContext) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
-        let hydration = HydrationService(store: services.store, clock: services.clock, user: user.id)
+        let hydration = services.hydration(for: user)
         let month = request.uri.queryParameters.get("month").flatMap(YearMonth.init)
         let page = HistoryPage(history: try await hydration.history(days: 7, month: month), unit: try await hydration.settings().unit)
         return html(page.render(pageContext(request, context)))
@@ -123,7 +123,7 @@ struct WebController {
 
     private func settingsPage(_ request: Request, _ context: TallyRequestContext, error: TallyError? = nil) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
-        let hydration = HydrationService(store: services.store, clock: services.clock, user: user.id)
+        let hydration = services.hydration(for: user)
         let page = SettingsPage(settings: try await hydration.settings(), goal: try await hydration.goalStatus(),
                                 kinds: try await hydration.drinkKinds())
         let notice = request.uri.queryParameters.get("saved").map { _ in "Saved." }
@@ -152,7 +152,7 @@ struct WebController {
     @Sendable func saveGeneral(_ request: Request, context: TallyRequestContext) async throws -> Response {
         try await settingsAction(request, context) { form, hydration in
             let zone = try form.require("timeZone", "the time zone")
-            _ = try UserTimeZone.named(zone)
+            _ = try UserTimeZone.validated(zone)
             if let unit = form["unit"].flatMap(VolumeUnit.init(rawValue:)) { _ = try await hydration.setUnit(unit) }
             _ = try await hydration.setTimeZone(zone)
         }
@@ -223,8 +223,7 @@ struct WebController {
         let form = try await checkedForm(request, context)
         let name = form["name"] ?? ""
         do {
-            // The name as the browser gave it: Foundation on Linux would turn "UTC" into "GMT".
-            let zone = form["timeZone"].flatMap { name in (try? UserTimeZone.named(name)).map { _ in name } }
+            let zone = form["timeZone"].flatMap { try? UserTimeZone.validated($0) }
             _ = try await services.accounts.signUp(name: name, password: form["password"] ?? "", timeZone: zone)
             let (_, session) = try await services.accounts.signIn(name: name, password: form["password"] ?? "")
             // First sign-in: offer onboarding (H12).
@@ -258,7 +257,7 @@ struct WebController {
                 return html(AccountPages.onboarding(page, preview: GoalCalculator.goal(for: profile),
                                                     age: form["age"] ?? "", weight: form["weight"] ?? "", activity: activity))
             }
-            _ = try await HydrationService(store: services.store, clock: services.clock, user: user.id).setProfile(profile)
+            _ = try await services.hydration(for: user).setProfile(profile)
             return Response.redirect(to: "/", type: .normal)
         } catch let error as TallyError {
             return html(AccountPages.onboarding(page, preview: nil, age: form["age"] ?? "", weight: form["weight"] ?? "",
@@ -302,7 +301,7 @@ struct WebController {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
         let form = try await checkedForm(request, context)
         do {
-            try await action(form, HydrationService(store: services.store, clock: services.clock, user: user.id))
+            try await action(form, services.hydration(for: user))
         } catch let error as TallyError {
             return try await refused(form, error)
         }

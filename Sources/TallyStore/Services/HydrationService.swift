@@ -269,9 +269,8 @@ public struct HydrationService: Sendable {
     }
 
     public func setTimeZone(_ identifier: String) async throws -> HydrationSettings {
-        // Kept as named: Foundation on Linux would answer "GMT" for "UTC".
-        _ = try UserTimeZone.named(identifier)
-        return try await changeSettings { $0.timeZone = identifier }
+        let zone = try UserTimeZone.validated(identifier)
+        return try await changeSettings { $0.timeZone = zone }
     }
 
     /// Sets 3 or 4 preset amounts, or goes back to the unit's defaults with nil.

@@ -184,22 +184,16 @@ enum TextRendering {
 
     private static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
 
-    // English names from tables rather than a DateFormatter: the output is English anyway, and
-    // a formatter costs a few milliseconds of ICU set-up in a command that should take tens.
-    private static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-    private static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
-                                 "September", "October", "November", "December"]
-
     private static func weekdayTitle(_ date: LocalDate) -> String {
-        "\(weekdays[date.isoWeekday - 1]) \(date.day) \(months[date.month - 1]) \(date.year)"
+        "\(date.weekdayName) \(date.day) \(date.yearMonth.monthName) \(date.year)"
     }
 
     private static func shortDay(_ date: LocalDate) -> String {
-        "\(weekdays[date.isoWeekday - 1].prefix(3)) \(padLeft("\(date.day)", 2))"
+        "\(date.shortWeekdayName) \(padLeft("\(date.day)", 2))"
     }
 
     private static func monthTitle(_ month: YearMonth) -> String {
-        "\(months[month.month - 1]) \(month.year)"
+        "\(month.monthName) \(month.year)"
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

@@ -33,7 +33,7 @@ struct HistoryPage {
         let bars = days.enumerated().map { index, day -> HTML in
             let x = Double(index) * (width + gap)
             let barHeight = day.totalMl / top * height
-            let label = "\(weekday(day.date)) \(day.date.day): \(Layout.volume(day.totalMl, unit))"
+            let label = "\(day.date.shortWeekdayName) \(day.date.day): \(Layout.volume(day.totalMl, unit))"
                 + (day.percent.map { ", \(Int($0.rounded())) % of the goal" } ?? "")
             let goalLine: HTML = day.goalMl.map { goal in
                 let y = height - goal / top * height
@@ -43,7 +43,7 @@ struct HistoryPage {
             <g role="listitem" aria-label="\(label)">
             <rect class="bar\(day.goalMet ? " met" : "")" x="\(x)" y="\(height - barHeight)" width="\(width)" height="\(max(barHeight, 0))" rx="4"></rect>
             \(goalLine)
-            <text x="\(x + width / 2)" y="\(height + 16)" text-anchor="middle">\(weekday(day.date))</text>
+            <text x="\(x + width / 2)" y="\(height + 16)" text-anchor="middle">\(day.date.shortWeekdayName)</text>
             </g>
             """
         }
@@ -61,7 +61,7 @@ struct HistoryPage {
         let cells = blanks + month.days.map { day -> HTML in
             let progress = day.progress
             let state = day.isFuture ? "future" : progress.goalMet ? "met" : progress.totalMl > 0 ? "some" : "none"
-            let label = "\(progress.date.day) \(Self.monthNames[month.month.month - 1])"
+            let label = "\(progress.date.day) \(month.month.monthName)"
                 + (day.isFuture ? "" : progress.goalMet ? ", goal met" : ", goal not met")
             let current = day.isToday ? HTML(unsafe: #" aria-current="date""#) : ""
             return """
@@ -72,7 +72,7 @@ struct HistoryPage {
         for start in stride(from: 0, to: cells.count, by: 7) {
             rows.append("<tr>\(Array(cells[start..<min(start + 7, cells.count)]))</tr>")
         }
-        let title = "\(Self.monthNames[month.month.month - 1]) \(month.month.year)"
+        let title = "\(month.month.monthName) \(month.month.year)"
         return """
         <div class="month-nav">
         <a href="/history?month=\(month.previous)" aria-label="Previous month">‹</a>
@@ -86,11 +86,4 @@ struct HistoryPage {
         <p class="legend"><span class="dot met"></span> goal met <span class="dot some"></span> some water</p>
         """
     }
-
-    private func weekday(_ date: LocalDate) -> String {
-        ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][date.isoWeekday - 1]
-    }
-
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
-                             "September", "October", "November", "December"]
 }

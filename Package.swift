@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The rules: values and pure functions, Foundation only, no I/O.
@@ -63,7 +64,10 @@ let package = Package(
             dependencies: ["TallyStore"],
             path: "bench/Fill"
         ),
-        .testTarget(name: "TallyCoreTests", dependencies: ["TallyCore"]),
+        .testTarget(
+            name: "TallyCoreTests",
+            dependencies: ["TallyCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"]),
         .testTarget(
             name: "TallyServerTests",

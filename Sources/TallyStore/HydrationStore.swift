@@ -101,4 +101,4 @@ public protocol GoalRepository: Sendable {
 public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRepository & GoalRepository
 
 /// Everything the server needs from storage.
-public typealias TallyStorage = HydrationStore & AccountRepository
+public typealias TallyStorage = HydrationStore & AccountRepository & LedgerRepository

@@ -10,7 +10,7 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
 
     var description: String { rawValue }
 
-    func makeStore() throws -> any HydrationStore {
+    func makeStore() throws -> any TallyStorage {
         switch self {
         case .sqliteInMemory:
             return try SQLiteStore.inMemory()
@@ -39,7 +39,7 @@ let berlin = TimeZone(identifier: "Europe/Berlin")!
 
 /// A store with one user in Berlin, and a clock the test moves.
 struct Fixture {
-    let store: any HydrationStore
+    let store: any TallyStorage
     let clock: FixedClock
     let user: User
     let hydration: HydrationService

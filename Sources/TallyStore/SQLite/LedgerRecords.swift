@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import TallyCore
+
+// The rows of the spending tables, converted to and from TallyCore's values here only.
+
+struct LedgerRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "ledger"
+    var id: UUID
+    var name: String
+    var currency: String
+    var createdAt: Date
+    var inviteCode: String?
+
+    init(_ details: LedgerDetails) {
+        id = details.ledger.id
+        name = details.ledger.name
+        currency = details.ledger.currency.code
+        createdAt = details.ledger.createdAt
+        inviteCode = details.inviteCode
+    }
+
+    func ledger() throws -> Ledger {
+        Ledger(id: id, name: name, currency: try Currency(code: currency), createdAt: createdAt)
+    }
+}
+
+struct LedgerMemberRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "ledgerMember"
+    var id: Int64?
+    var ledgerId: UUID
+    var name: String
+    var userId: UUID?
+
+    init(_ member: LedgerMember, ledger: UUID) {
+        id = member.id == 0 ? nil : member.id
+        ledgerId = ledger
+        name = member.name
+        userId = member.userID
+    }
+
+    var member: LedgerMember { LedgerMember(id: id ?? 0, name: name, userID: userId) }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+struct SpendingEntryRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "spendingEntry"
+    var id: UUID
+    var ledgerId: UUID
+    var kind: String
+    var amount: Int64
+    var payerId: Int64
+    var date: Int
+    var description: String?
+    var category: String?
+    var splitMethod: String
+    var createdAt: Date
+    var deletedAt: Date?
+    var importKey: String?
+
+    init(_ entry: SpendingEntry, ledger: UUID, importKey: String?) {
+        id = entry.id
+        ledgerId = ledger
+        kind = entry.kind.rawValue
+        amount = entry.amount.minorUnits
+        payerId = entry.payer
+        date = entry.date.number
+        description = entry.description
+        category = entry.category
+        splitMethod = entry.split.method.rawValue
+        createdAt = entry.createdAt
+        deletedAt = entry.deletedAt
+        self.importKey = importKey
+    }
+
+    /// The stored entry with its split, rebuilt through the same checks it passed when written.
+    func entry(currency: Currency, shares: [SpendingShareRecord], members: [LedgerMember]) throws -> SpendingEntry {
+        let parts = shares.map { SplitPart(member: $0.memberId, value: Decimal(string: $0.value) ?? 0) }
+        return try SpendingEntry(
+            id: id, kind: SpendingKind(rawValue: kind) ?? .expense,
+            amount: Money(minorUnits: amount, currency: currency), payer: payerId, date: LocalDate(number: date),
+            description: description, category: category,
+            split: Split(method: SplitMethod(rawValue: splitMethod) ?? .equal, parts: parts),
+            createdAt: createdAt, deletedAt: deletedAt, members: members)
+    }
+}
+
+struct SpendingShareRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "spendingShare"
+    var entryId: UUID
+    var memberId: Int64
+    var value: String
+
+    static func rows(of entry: SpendingEntry) -> [SpendingShareRecord] {
+        entry.split.parts.map { SpendingShareRecord(entryId: entry.id, memberId: $0.member, value: "\($0.value)") }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import TallyCore
+
+extension SQLiteStore: LedgerRepository {
+    public func createLedger(_ ledger: Ledger, memberNames: [String], user: UUID, linkedMember: Int) async throws -> LedgerDetails {
+        try await write { db in
+            var details = LedgerDetails(ledger: ledger, members: [], inviteCode: nil, hasEntries: false)
+            try LedgerRecord(details).insert(db)
+            for (index, name) in memberNames.enumerated() {
+                var record = LedgerMemberRecord(LedgerMember(id: 0, name: name, userID: index == linkedMember ? user : nil), ledger: ledger.id)
+                try record.insert(db)
+                details.members.append(record.member)
+            }
+            try Self.log(ActivityNote("Created the ledger \(ledger.name)."), ledger: ledger.id, user: user, at: ledger.createdAt, db)
+            return details
+        }
+    }
+
+    public func ledgers(of user: UUID) async throws -> [LedgerDetails] {
+        try await read { db in
+            let ids = try UUID.fetchAll(db, sql: """
+                SELECT ledger.id FROM ledger JOIN ledgerMember ON ledgerMember.ledgerId = ledger.id
+                WHERE ledgerMember.userId = ? ORDER BY ledger.createdAt DESC
+                """, arguments: [user])
+            return try ids.map { try Self.details($0, of: user, db) }
+        }
+    }
+
+    public func ledger(_ id: UUID, of user: UUID) async throws -> LedgerDetails {
+        try await read { db in try Self.details(id, of: user, db) }
+    }
+
+    public func changeLedger(_ id: UUID, of user: UUID, at: Date,
+                             _ change: @escaping @Sendable (inout LedgerDetails) throws -> [ActivityNote]) async throws -> LedgerDetails {
+        try await write { db in
+            let before = try Self.details(id, of: user, db)
+            var after = before
+            let notes = try change(&after)
+            try Self.save(after, replacing: before, db)
+            for note in notes { try Self.log(note, ledger: id, user: user, at: at, db) }
+            return try Self.details(id, of: user, db)
+        }
+    }
+
+    public func join(code: String, user: UUID, at: Date,
+                     _ chooser: @escaping @Sendable (LedgerDetails) throws -> (member: LedgerMember, note: ActivityNote)) async throws -> LedgerDetails {
+        try await write { db in
+            guard let ledgerID = try UUID.fetchOne(db, sql: "SELECT id FROM ledger WHERE inviteCode = ?", arguments: [code]) else {
+                throw TallyError.notFound("No ledger has the invite code \(code): ask for a new invite.")
+            }
+            let details = try Self.details(ledgerID, db)
+            if details.member(of: user) != nil { return details }
+            let (member, note) = try chooser(details)
+            var record = LedgerMemberRecord(member, ledger: ledgerID)
+            record.userId = user
+            try record.save(db)
+            try Self.log(note, ledger: ledgerID, user: user, at: at, db)
+            return try Self.details(ledgerID, of: user, db)
+        }
+    }
+
+    public func addEntry(_ entry: SpendingEntry, importKey: String?, to ledger: UUID, by user: UUID,
+                         note: ActivityNote) async throws -> (entry: SpendingEntry, created: Bool) {
+        try await write { db in
+            let details = try Self.details(ledger, of: user, db)
+            let existing = try SpendingEntryRecord.fetchOne(db, key: entry.id)
+                ?? importKey.flatMap { try? SpendingEntryRecord.filter(sql: "ledgerId = ? AND importKey = ?", arguments: [ledger, $0]).fetchOne(db) }
+            if let existing {
+                guard existing.ledgerId == ledger else {
+                    throw TallyError.conflict("The id \(entry.id) is already used: send a new id for a new entry.")
+                }
+                return (try Self.entry(existing, in: details, db), false)
+            }
+            try SpendingEntryRecord(entry, ledger: ledger, importKey: importKey).insert(db)
+            for share in SpendingShareRecord.rows(of: entry) { try share.insert(db) }
+            try Self.log(note, ledger: ledger, user: user, at: entry.createdAt, db)
+            return (entry, true)
+        }
+    }
+
+    public func changeEntry(_ id: UUID, in ledger: UUID, by user: UUID, at: Date,
+                            _ change: @escaping @Sendable (inout SpendingEntry, LedgerDetails) throws -> ActivityNote) async throws -> SpendingEntry {
+        try await write { db in
+            let details = try Self.details(ledger, of: user, db)
+            guard let record = try SpendingEntryRecord.filter(sql: "id = ? AND ledgerId = ?", arguments: [id, ledger]).fetchOne(db) else {
+                throw Self.noEntry(id)
+            }
+            var entry = try Self.entry(record, in: details, db)
+            let note = try change(&entry, details)
+            try SpendingEntryRecord(entry, ledger: ledger, importKey: record.importKey).update(db)
+            try db.execute(sql: "DELETE FROM spendingShare WHERE entryId = ?", arguments: [id])
+            for share in SpendingShareRecord.rows(of: entry) { try share.insert(db) }
+            try Self.log(note, ledger: ledger, user: user, at: at, db)
+            return entry
+        }
+    }
+
+    public func entry(_ id: UUID, in ledger: UUID, of user: UUID) async throws -> SpendingEntry {
+        try await read { db in
+            let details = try Self.details(ledger, of: user, db)
+            guard let record = try SpendingEntryRecord.filter(sql: "id = ? AND ledgerId = ?", arguments: [id, ledger]).fetchOne(db) else {
+                throw Self.noEntry(id)
+            }
+            return try Self.entry(record, in: details, db)
+        }
+    }
+
+    public func entries(in ledger: UUID, of user: UUID, includeDeleted: Bool, limit: Int?, offset: Int) async throws -> [SpendingEntry] {
+        try await read { db in
+            let details = try Self.details(ledger, of: user, db)
+            let page = """
+                SELECT id FROM spendingEntry WHERE ledgerId = ?1 \(includeDeleted ? "" : "AND deletedAt IS NULL")
+                ORDER BY date DESC, createdAt DESC, id LIMIT ?2 OFFSET ?3
+                """
+            let arguments: StatementArguments = [ledger, limit ?? -1, offset]
+            let records = try SpendingEntryRecord.fetchAll(db, sql: """
+                SELECT spendingEntry.* FROM (\(page)) AS page JOIN spendingEntry ON spendingEntry.id = page.id
+                ORDER BY date DESC, createdAt DESC, spendingEntry.id
+                """, arguments: arguments)
+            // The shares of the whole page in one query rather than one per entry.
+            let shares = try SpendingShareRecord.fetchAll(db, sql: """
+                SELECT * FROM spendingShare WHERE entryId IN (\(page))
+                """, arguments: arguments)
+            let byEntry = Dictionary(grouping: shares, by: \.entryId)
+            return try records.map {
+                try $0.entry(currency: details.ledger.currency, shares: byEntry[$0.id] ?? [], members: details.members)
+            }
+        }
+    }
+
+    public func activity(in ledger: UUID, of user: UUID, limit: Int) async throws -> [LedgerActivity] {
+        try await read { db in
+            _ = try Self.details(ledger, of: user, db)
+            return try Row.fetchAll(db, sql: """
+                SELECT ledgerActivity.at, user.name, ledgerActivity.entryId, ledgerActivity.text
+                FROM ledgerActivity LEFT JOIN user ON user.id = ledgerActivity.userId
+                WHERE ledgerId = ? ORDER BY ledgerActivity.id DESC LIMIT ?
+                """, arguments: [ledger, limit])
+                .map { LedgerActivity(at: $0[0], actor: $0[1], entryID: $0[2], text: $0[3]) }
+        }
+    }
+
+    // MARK: - Inside a transaction
+
+    /// The ledger if `user` is one of its members; otherwise not found, whether or not it exists.
+    static func details(_ id: UUID, of user: UUID, _ db: Database) throws -> LedgerDetails {
+        let details = try details(id, db)
+        guard details.member(of: user) != nil else { throw noLedger(id) }
+        return details
+    }
+
+    private static func details(_ id: UUID, _ db: Database) throws -> LedgerDetails {
+        guard let record = try LedgerRecord.fetchOne(db, key: id) else { throw noLedger(id) }
+        let members = try LedgerMemberRecord.filter(sql: "ledgerId = ?", arguments: [id]).order(sql: "id").fetchAll(db)
+        let hasEntries = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE ledgerId = ?)", arguments: [id]) ?? false
+        return LedgerDetails(ledger: try record.ledger(), members: members.map(\.member),
+                             inviteCode: record.inviteCode, hasEntries: hasEntries)
+    }
+
+    private static func save(_ after: LedgerDetails, replacing before: LedgerDetails, _ db: Database) throws {
+        try LedgerRecord(after).update(db)
+        let kept = Set(after.members.map(\.id))
+        for gone in before.members where !kept.contains(gone.id) {
+            let used = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE payerId = ?1) OR EXISTS (SELECT 1 FROM spendingShare WHERE memberId = ?1)
+                """, arguments: [gone.id]) ?? false
+            if used {
+                throw TallyError.conflict("\(gone.name) has expenses or payments in this ledger (deleted ones included), so they stay a member; rename them instead.")
+            }
+            try db.execute(sql: "DELETE FROM ledgerMember WHERE id = ?", arguments: [gone.id])
+        }
+        for member in after.members {
+            var record = LedgerMemberRecord(member, ledger: after.ledger.id)
+            try record.save(db)
+        }
+    }
+
+    private static func entry(_ record: SpendingEntryRecord, in details: LedgerDetails, _ db: Database) throws -> SpendingEntry {
+        let shares = try SpendingShareRecord.filter(sql: "entryId = ?", arguments: [record.id]).fetchAll(db)
+        return try record.entry(currency: details.ledger.currency, shares: shares, members: details.members)
+    }
+
+    private static func log(_ note: ActivityNote, ledger: UUID, user: UUID, at: Date, _ db: Database) throws {
+        try db.execute(sql: "INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [ledger, at, user, note.entryID, note.text])
+    }
+
+    static func noLedger(_ id: UUID) -> TallyError {
+        TallyError.notFound("There is no ledger with the id \(id) that you are a member of.")
+    }
+
+    static func noEntry(_ id: UUID) -> TallyError {
+        TallyError.notFound("There is no expense or payment with the id \(id) in this ledger.")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import TallyCore
+
+/// Expenses and payments in words, for the activity log (S5).
+struct EntryWording {
+    let details: LedgerDetails
+
+    init(_ details: LedgerDetails) {
+        self.details = details
+    }
+
+    func name(_ member: MemberID) -> String {
+        details.members.first { $0.id == member }?.name ?? "a former member"
+    }
+
+    /// "12.50 EUR for Groceries, paid by Alex, split equally among Alex and Sam".
+    func describe(_ entry: SpendingEntry) -> String {
+        if let recipient = entry.recipient {
+            return "a payment of \(entry.amount) from \(name(entry.payer)) to \(name(recipient))"
+        }
+        let what = entry.description.map { " for \($0)" } ?? ""
+        return "\(entry.amount)\(what), paid by \(name(entry.payer)), \(describe(entry.split))"
+    }
+
+    /// "Groceries (12.50 EUR)" or "the payment of 20.00 EUR".
+    func title(_ entry: SpendingEntry) -> String {
+        if entry.kind == .payment { return "the payment of \(entry.amount)" }
+        return entry.description.map { "\($0) (\(entry.amount))" } ?? "the expense of \(entry.amount)"
+    }
+
+    func describe(_ split: Split) -> String {
+        let everyone = Set(details.members.map(\.id)) == Set(split.members)
+        switch split.method {
+        case .equal:
+            return everyone ? "split equally" : "split equally among \(list(split.members.map(name)))"
+        case .shares:
+            return "split by shares: " + split.parts.map { "\(name($0.member)) \($0.value)" }.joined(separator: ", ")
+        case .percent:
+            return "split by percentages: " + split.parts.map { "\(name($0.member)) \($0.value)%" }.joined(separator: ", ")
+        case .exact:
+            return "split by amounts: " + split.parts.map { "\(name($0.member)) \($0.value)" }.joined(separator: ", ")
+        }
+    }
+
+    /// What differs, field by field: "amount 12.50 EUR → 13.00 EUR".
+    func changes(from old: SpendingEntry, to new: SpendingEntry) -> [String] {
+        var changes: [String] = []
+        func note(_ field: String, _ before: String, _ after: String) {
+            if before != after { changes.append("\(field) \(before) → \(after)") }
+        }
+        note("amount", old.amount.description, new.amount.description)
+        note(old.kind == .payment ? "from" : "payer", name(old.payer), name(new.payer))
+        note("date", old.date.description, new.date.description)
+        note("description", quoted(old.description), quoted(new.description))
+        note("category", quoted(old.category), quoted(new.category))
+        if old.kind == .expense { note("split", describe(old.split), describe(new.split)) }
+        return changes
+    }
+
+    private func quoted(_ text: String?) -> String {
+        text.map { "“\($0)”" } ?? "none"
+    }
+
+    private func list(_ names: [String]) -> String {
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+}

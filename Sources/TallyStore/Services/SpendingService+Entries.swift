@@ -1,0 +1,257 @@
+import Foundation
+import TallyCore
+
+extension SpendingService {
+    /// A member as an interface names one: by id (the API) or by name (the CLI).
+    public enum MemberRef: Sendable, Hashable {
+        case id(MemberID)
+        case name(String)
+
+        func resolve(in members: [LedgerMember]) throws -> MemberID {
+            switch self {
+            case .id(let id):
+                guard members.contains(where: { $0.id == id }) else {
+                    throw TallyError.invalid("Member \(id) is not in this ledger: use one of \(members.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")).")
+                }
+                return id
+            case .name(let name):
+                return try LedgerRules.member(named: name, in: members).id
+            }
+        }
+    }
+
+    /// An amount as it arrived: typed text, or an exact decimal from JSON.
+    public enum AmountInput: Sendable, Hashable {
+        case text(String)
+        case decimal(Decimal)
+
+        func money(in currency: Currency, what: String) throws -> Money {
+            let money = switch self {
+            case .text(let text): try Money(parsing: text, currency: currency)
+            case .decimal(let decimal): try Money(exactly: decimal, currency: currency)
+            }
+            try TransactionAmount.validate(money, what: what)
+            return money
+        }
+    }
+
+    /// How to split: a method and the members it covers, each with a value unless equal.
+    /// No members means everyone, for an equal split.
+    public struct SplitInput: Sendable, Hashable {
+        public var method: SplitMethod
+        public var parts: [Part]
+
+        public struct Part: Sendable, Hashable {
+            public var member: MemberRef
+            public var value: AmountInput?
+
+            public init(member: MemberRef, value: AmountInput? = nil) {
+                self.member = member
+                self.value = value
+            }
+        }
+
+        public init(method: SplitMethod = .equal, parts: [Part] = []) {
+            self.method = method
+            self.parts = parts
+        }
+
+        /// A share count, percentage or exact amount as typed: digits and one decimal point or comma.
+        static func number(_ text: String, method: SplitMethod) throws -> Decimal {
+            let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+            guard !trimmed.isEmpty, trimmed.filter({ $0 == "." }).count <= 1,
+                  trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+                  let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+            else {
+                throw TallyError.invalid("\"\(text)\" is not a number: write the \(method.valueName) with digits, such as 2 or 12.50.")
+            }
+            return value
+        }
+
+        func split(among members: [LedgerMember]) throws -> Split {
+            if parts.isEmpty {
+                guard method == .equal else {
+                    throw TallyError.invalid("A split by \(method.rawValue) needs each member's \(method.valueName).")
+                }
+                return try .equal(members.map(\.id))
+            }
+            return try Split(method: method, parts: parts.map { part in
+                let id = try part.member.resolve(in: members)
+                guard method != .equal else { return SplitPart(member: id) }
+                let value: Decimal = switch part.value {
+                case .decimal(let decimal): decimal
+                case .text(let text): try Self.number(text, method: method)
+                case nil: throw TallyError.invalid("A split by \(method.rawValue) needs each member's \(method.valueName).")
+                }
+                return SplitPart(member: id, value: value)
+            })
+        }
+    }
+
+    public struct ExpenseInput: Sendable {
+        public var amount: AmountInput
+        /// The user's own member when nil.
+        public var payer: MemberRef?
+        /// Today in the user's time zone when nil.
+        public var date: LocalDate?
+        public var description: String?
+        public var category: String?
+        public var split: SplitInput
+        /// A client's id, so that sending the same expense twice records it once.
+        public var id: UUID?
+
+        public init(amount: AmountInput, payer: MemberRef? = nil, date: LocalDate? = nil, description: String? = nil,
+                    category: String? = nil, split: SplitInput = SplitInput(), id: UUID? = nil) {
+            self.amount = amount
+            self.payer = payer
+            self.date = date
+            self.description = description
+            self.category = category
+            self.split = split
+            self.id = id
+        }
+    }
+
+    // MARK: - Expenses and payments (S2, S4)
+
+    @discardableResult
+    public func addExpense(to ledger: UUID, _ input: ExpenseInput, importKey: String? = nil) async throws -> (entry: SpendingEntry, created: Bool) {
+        let details = try await store.ledger(ledger, of: user)
+        let entry = try SpendingEntry(
+            id: input.id ?? UUID(), kind: .expense,
+            amount: try input.amount.money(in: details.ledger.currency, what: "An expense"),
+            payer: try payer(input.payer, in: details), date: try await day(input.date),
+            description: input.description, category: input.category,
+            split: try input.split.split(among: details.members), createdAt: clock.now, members: details.members)
+        let note = ActivityNote("Added \(EntryWording(details).describe(entry)).", entryID: entry.id)
+        return try await store.addEntry(entry, importKey: importKey, to: ledger, by: user, note: note)
+    }
+
+    /// Records a payment from one member to another (S4).
+    @discardableResult
+    public func recordPayment(in ledger: UUID, from: MemberRef?, to: MemberRef, amount: AmountInput, date: LocalDate? = nil,
+                              note: String? = nil, id: UUID? = nil, importKey: String? = nil) async throws -> (entry: SpendingEntry, created: Bool) {
+        let details = try await store.ledger(ledger, of: user)
+        let entry = try SpendingEntry.payment(
+            id: id ?? UUID(), from: try payer(from, in: details), to: try to.resolve(in: details.members),
+            amount: try amount.money(in: details.ledger.currency, what: "A payment"), date: try await day(date),
+            note: note, createdAt: clock.now, members: details.members)
+        let activity = ActivityNote("Recorded \(EntryWording(details).describe(entry)).", entryID: entry.id)
+        return try await store.addEntry(entry, importKey: importKey, to: ledger, by: user, note: activity)
+    }
+
+    /// What an edit changes; nil leaves a field as it is, and an empty text clears it.
+    public struct EntryChange: Sendable {
+        public var amount: AmountInput?
+        public var payer: MemberRef?
+        public var date: LocalDate?
+        public var description: String?
+        public var category: String?
+        public var split: SplitInput?
+
+        public init(amount: AmountInput? = nil, payer: MemberRef? = nil, date: LocalDate? = nil,
+                    description: String? = nil, category: String? = nil, split: SplitInput? = nil) {
+            self.amount = amount
+            self.payer = payer
+            self.date = date
+            self.description = description
+            self.category = category
+            self.split = split
+        }
+    }
+
+    /// Edits an expense or payment; the activity log says what changed from what (S5).
+    public func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChange) async throws -> SpendingEntry {
+        let user = self.user
+        return try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
+            let before = entry
+            let amount = try change.amount?.money(in: details.ledger.currency, what: entry.kind == .payment ? "A payment" : "An expense") ?? entry.amount
+            var split = try change.split.map { try $0.split(among: details.members) } ?? entry.split
+            if entry.kind == .payment {
+                guard change.split == nil else { throw TallyError.invalid("A payment goes to one member; change its recipient by deleting it and recording a new one.") }
+                split = try Split(method: .exact, parts: [SplitPart(member: entry.recipient!, value: amount.decimal)])
+            }
+            entry = try SpendingEntry(
+                id: entry.id, kind: entry.kind, amount: amount,
+                payer: try change.payer.map { try $0.resolve(in: details.members) } ?? entry.payer,
+                date: change.date ?? entry.date,
+                description: change.description ?? entry.description,
+                category: change.category ?? entry.category,
+                split: split, createdAt: entry.createdAt, deletedAt: entry.deletedAt, members: details.members)
+            let changes = EntryWording(details).changes(from: before, to: entry)
+            guard !changes.isEmpty else { return ActivityNote("Saved \(EntryWording(details).describe(entry)) without changes.", entryID: id) }
+            return ActivityNote("Changed \(EntryWording(details).title(before)): \(changes.joined(separator: "; ")).", entryID: id)
+        }
+    }
+
+    /// Moves an entry to the deleted ones, from where `restoreEntry` brings it back (S5).
+    public func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> SpendingEntry {
+        let now = clock.now
+        return try await store.changeEntry(id, in: ledger, by: user, at: now) { entry, details in
+            guard entry.deletedAt == nil else { throw TallyError.conflict("This entry is already deleted; restore it to bring it back.") }
+            entry.deletedAt = now
+            return ActivityNote("Deleted \(EntryWording(details).describe(entry)).", entryID: id)
+        }
+    }
+
+    public func restoreEntry(_ id: UUID, in ledger: UUID) async throws -> SpendingEntry {
+        try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
+            guard entry.deletedAt != nil else { throw TallyError.conflict("This entry is not deleted.") }
+            entry.deletedAt = nil
+            return ActivityNote("Restored \(EntryWording(details).describe(entry)).", entryID: id)
+        }
+    }
+
+    public func entries(in ledger: UUID, includeDeleted: Bool = false, limit: Int? = nil, offset: Int = 0) async throws -> [SpendingEntry] {
+        try await store.entries(in: ledger, of: user, includeDeleted: includeDeleted, limit: limit, offset: offset)
+    }
+
+    public func entry(_ id: UUID, in ledger: UUID) async throws -> SpendingEntry {
+        try await store.entry(id, in: ledger, of: user)
+    }
+
+    public func activity(in ledger: UUID, limit: Int = 100) async throws -> [LedgerActivity] {
+        try await store.activity(in: ledger, of: user, limit: limit)
+    }
+
+    // MARK: - Summary (S3, S4)
+
+    public struct Summary: Sendable {
+        public let details: LedgerDetails
+        public let balances: LedgerBalances
+        public let plan: [Transfer]
+    }
+
+    /// Each member's paid, share and balance, and the fewest transfers that settle them.
+    public func summary(of ledger: UUID) async throws -> Summary {
+        let details = try await store.ledger(ledger, of: user)
+        let entries = try await store.entries(in: ledger, of: user, includeDeleted: false, limit: nil, offset: 0)
+        let balances = try LedgerBalances(currency: details.ledger.currency, members: details.members.map(\.id), entries: entries)
+        return Summary(details: details, balances: balances, plan: balances.plan)
+    }
+
+    // MARK: -
+
+    private func payer(_ ref: MemberRef?, in details: LedgerDetails) throws -> MemberID {
+        if let ref { return try ref.resolve(in: details.members) }
+        guard let own = details.member(of: user) else { throw TallyError.invalid("Name the payer.") }
+        return own.id
+    }
+
+    private func day(_ date: LocalDate?) async throws -> LocalDate {
+        if let date { return date }
+        return LocalDate(containing: clock.now, in: try await store.settings(of: user).zone)
+    }
+}
+
+extension SplitMethod {
+    /// What each member's value is called in this method.
+    var valueName: String {
+        switch self {
+        case .equal: "member"
+        case .shares: "share count"
+        case .exact: "amount"
+        case .percent: "percentage"
+        }
+    }
+}

@@ -49,6 +49,8 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     GoalController(services: services).addRoutes(to: api)
     SettingsController(services: services).addRoutes(to: api)
     AccountController(services: services).addRoutes(to: api)
+    LedgerController(services: services).addRoutes(to: api)
+    SpendingController(services: services).addRoutes(to: api)
 
     router.add(middleware: FileMiddleware(StaticFiles.folder, urlBasePath: "/static",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))

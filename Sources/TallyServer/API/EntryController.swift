@@ -48,17 +48,12 @@ struct EntryController {
         return JSONBody(try await hydration.result(.removal(removal), created: created), status: created ? .created : .ok)
     }
 
-    static let pageSizes = 1...500
-
     /// A day's drinks and removals, oldest first, a page at a time (A4).
     @Sendable func entries(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryPage> {
         let hydration = try services.hydration(context)
         let date = try request.query("date", LocalDate.init, form: "a date like 2025-03-30")
-        let limit = try request.query("limit", Int.init, form: "a whole number") ?? 100
-        guard Self.pageSizes.contains(limit) else {
-            throw TallyError.invalid("The query parameter limit must be between 1 and 500; \(limit) is not.")
-        }
-        let offset = try request.query("cursor", { Int($0).flatMap { $0 >= 0 ? $0 : nil } }, form: "a cursor from an earlier page") ?? 0
+        let limit = try request.pageLimit(default: 100)
+        let offset = try request.pageOffset
         let all = try await hydration.daySummary(on: date).entries
         let page = Array(all.dropFirst(offset).prefix(limit))
         let next = offset + page.count < all.count ? String(offset + page.count) : nil

@@ -33,6 +33,14 @@ struct APIServices: Sendable {
     func hydration(for user: User) -> HydrationService {
         HydrationService(store: store, clock: clock, user: user.id)
     }
+
+    func spending(_ context: TallyRequestContext) throws -> SpendingService {
+        spending(for: try context.requireUser())
+    }
+
+    func spending(for user: User) -> SpendingService {
+        SpendingService(store: store, clock: clock, user: user.id)
+    }
 }
 
 extension Request {
@@ -41,6 +49,22 @@ extension Request {
     func decodeJSON<T: Decodable>(_ type: T.Type, context: TallyRequestContext) async throws -> T {
         let body = try await self.body.collect(upTo: context.maxUploadSize)
         return try JSONCoding.decoder.decode(T.self, from: body)
+    }
+
+    static let pageSizes = 1...500
+
+    /// The `limit` query parameter: how many items a page holds (1–500).
+    func pageLimit(default value: Int) throws -> Int {
+        let limit = try query("limit", Int.init, form: "a whole number") ?? value
+        guard Self.pageSizes.contains(limit) else {
+            throw TallyError.invalid("The query parameter limit must be between 1 and 500; \(limit) is not.")
+        }
+        return limit
+    }
+
+    /// The `cursor` query parameter of a page after the first.
+    var pageOffset: Int {
+        get throws { try query("cursor", { Int($0).flatMap { $0 >= 0 ? $0 : nil } }, form: "a cursor from an earlier page") ?? 0 }
     }
 
     /// A query parameter as typed, or a 400 that names it and its form.
@@ -55,10 +79,25 @@ extension Request {
 
 extension Parameters {
     /// The path's id: an id that is not even a UUID names nothing, so it is a 404.
-    func id(_ what: String) throws -> UUID {
-        guard let text = get("id"), let id = UUID(uuidString: text) else {
-            throw TallyError.notFound("There is no \(what) with the id \(get("id") ?? "").")
+    func id(_ what: String, parameter: String = "id") throws -> UUID {
+        guard let text = get(parameter), let id = UUID(uuidString: text) else {
+            throw TallyError.notFound("There is no \(what) with the id \(get(parameter) ?? "").")
         }
         return id
+    }
+
+    /// The ledger named in the path.
+    var ledger: UUID {
+        get throws { try id("ledger you are a member of", parameter: "ledger") }
+    }
+
+    /// The ledger member named in the path.
+    var member: MemberID {
+        get throws {
+            guard let text = get("member"), let id = MemberID(text) else {
+                throw TallyError.notFound("This ledger has no member with the id \(get("member") ?? "").")
+            }
+            return id
+        }
     }
 }

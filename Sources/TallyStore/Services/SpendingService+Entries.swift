@@ -220,6 +220,14 @@ extension SpendingService {
         public let details: LedgerDetails
         public let balances: LedgerBalances
         public let plan: [Transfer]
+
+        public func name(_ member: MemberID) -> String { EntryWording(details).name(member) }
+
+        /// "Person 2 owes Person 1 9.99 EUR.", one per transfer of the plan, or that all is settled.
+        public var sentences: [String] {
+            guard !plan.isEmpty else { return ["Everyone is settled up."] }
+            return plan.map { "\(name($0.from)) owes \(name($0.to)) \($0.amount)." }
+        }
     }
 
     /// Each member's paid, share and balance, and the fewest transfers that settle them.

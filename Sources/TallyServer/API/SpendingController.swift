@@ -87,6 +87,6 @@ struct SpendingController {
         let spending = try services.spending(context)
         let limit = try request.pageLimit(default: 100)
         let items = try await spending.activity(in: try context.parameters.ledger, limit: limit)
-        return JSONBody(ActivityList(items: items.map { ActivityJSON(at: $0.at, actor: $0.actor, entryId: $0.entryID, text: $0.text) }))
+        return JSONBody(ActivityList(items: items.map(ActivityJSON.init)))
     }
 }

@@ -1,0 +1,159 @@
+import Foundation
+import TallyCore
+
+// The JSON shapes of ledgers, entries, summaries and the activity log: what the API sends, what
+// the CLI prints with --json and reads back from a server. Amounts are strings with exactly the
+// currency's decimals ("12.50"), never floats (S2).
+
+
+public struct MemberJSON: Codable, Sendable {
+    public var id: MemberID
+    public var name: String
+    /// Whether an account is linked to this member.
+    public var linked: Bool
+    public var isYou: Bool
+}
+
+public struct LedgerJSON: Codable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var currency: String
+    public var createdAt: Date
+    public var members: [MemberJSON]
+    /// The open invite's code; null when none is open.
+    @ExplicitNull public var inviteCode: String?
+
+    public init(_ details: LedgerDetails, user: UUID) {
+        id = details.ledger.id
+        name = details.ledger.name
+        currency = details.ledger.currency.code
+        createdAt = details.ledger.createdAt
+        members = details.members.map { MemberJSON(id: $0.id, name: $0.name, linked: $0.userID != nil, isYou: $0.userID == user) }
+        inviteCode = details.inviteCode
+    }
+}
+
+public struct LedgerList: Codable, Sendable {
+    public var items: [LedgerJSON]
+
+    public init(items: [LedgerJSON]) {
+        self.items = items
+    }
+}
+
+public struct SplitPartJSON: Codable, Sendable {
+    public var member: MemberID
+    /// The share count, percentage or exact amount as given; "1" in an equal split.
+    public var value: String
+    /// This member's share of the amount.
+    public var share: String
+}
+
+public struct EntryJSON: Codable, Sendable {
+    public var id: UUID
+    public var kind: SpendingKind
+    public var amount: String
+    public var currency: String
+    public var payer: MemberID
+    /// For a payment, who received it.
+    @ExplicitNull public var recipient: MemberID?
+    public var date: LocalDate
+    @ExplicitNull public var description: String?
+    @ExplicitNull public var category: String?
+    public var split: SplitMethod
+    public var parts: [SplitPartJSON]
+    public var createdAt: Date
+    @ExplicitNull public var deletedAt: Date?
+
+    public init(_ entry: SpendingEntry) throws {
+        id = entry.id
+        kind = entry.kind
+        amount = entry.amount.plain
+        currency = entry.amount.currency.code
+        payer = entry.payer
+        recipient = entry.recipient
+        date = entry.date
+        description = entry.description
+        category = entry.category
+        split = entry.split.method
+        let shares = Dictionary(uniqueKeysWithValues: try entry.shares.map { ($0.member, $0.share) })
+        parts = entry.split.parts.map { SplitPartJSON(member: $0.member, value: "\($0.value)", share: shares[$0.member]?.plain ?? "0") }
+        createdAt = entry.createdAt
+        deletedAt = entry.deletedAt
+    }
+}
+
+public struct EntryListJSON: Codable, Sendable {
+    public var items: [EntryJSON]
+    @ExplicitNull public var nextCursor: String?
+
+    public init(items: [EntryJSON], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+}
+
+public struct BalanceJSON: Codable, Sendable {
+    public var member: MemberID
+    public var name: String
+    public var paid: String
+    public var share: String
+    public var sent: String
+    public var received: String
+    /// Positive: the others owe this member; negative: this member owes.
+    public var balance: String
+}
+
+public struct TransferJSON: Codable, Sendable {
+    public var from: MemberID
+    public var fromName: String
+    public var to: MemberID
+    public var toName: String
+    public var amount: String
+}
+
+public struct SummaryJSON: Codable, Sendable {
+    public var currency: String
+    public var members: [BalanceJSON]
+    /// The fewest payments that settle everything (S4).
+    public var plan: [TransferJSON]
+    /// Who owes whom, in words.
+    public var sentences: [String]
+
+    public init(_ summary: SpendingService.Summary) {
+        let currency = summary.balances.currency
+        func money(_ units: Int64) -> String { Money(minorUnits: units, currency: currency).plain }
+        let name = summary.name
+        self.currency = currency.code
+        members = summary.balances.members.map {
+            BalanceJSON(member: $0.member, name: name($0.member), paid: money($0.paid), share: money($0.share),
+                        sent: money($0.sent), received: money($0.received), balance: money($0.balance))
+        }
+        plan = summary.plan.map {
+            TransferJSON(from: $0.from, fromName: name($0.from), to: $0.to, toName: name($0.to), amount: $0.amount.plain)
+        }
+        sentences = summary.sentences
+    }
+}
+
+public struct ActivityJSON: Codable, Sendable {
+    public var at: Date
+    @ExplicitNull public var actor: String?
+    @ExplicitNull public var entryId: UUID?
+    public var text: String
+
+    public init(_ activity: LedgerActivity) {
+        at = activity.at
+        actor = activity.actor
+        entryId = activity.entryID
+        text = activity.text
+    }
+}
+
+public struct ActivityList: Codable, Sendable {
+    public var items: [ActivityJSON]
+
+    public init(items: [ActivityJSON]) {
+        self.items = items
+    }
+}

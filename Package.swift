@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // The rules: values and pure functions, Foundation only, no I/O.
@@ -49,12 +50,18 @@ let package = Package(
             ],
             resources: [.copy("Resources")]
         ),
+        // Reading other apps' exports and writing Tally's (IHateMoney, CSV, JSON).
+        .target(
+            name: "TallyImport",
+            dependencies: ["TallyStore", .product(name: "CSV", package: "CSV.swift")]
+        ),
         // The command-line tool: argument parsing and rendering, nothing else.
         .executableTarget(
             name: "tally",
             dependencies: [
                 "TallyStore",
                 "TallyServer",
+                "TallyImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +76,8 @@ let package = Package(
             dependencies: ["TallyCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"]),
+        // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).
+        .testTarget(name: "TallyImportTests", dependencies: ["TallyImport"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "TallyServerTests",
             dependencies: [

@@ -109,18 +109,19 @@ extension SQLiteStore: LedgerRepository {
     public func entries(in ledger: UUID, of user: UUID, includeDeleted: Bool, limit: Int?, offset: Int) async throws -> [SpendingEntry] {
         try await read { db in
             let details = try Self.details(ledger, of: user, db)
+            // Same date and instant (an import): the later insert is the newer entry.
             let page = """
-                SELECT id FROM spendingEntry WHERE ledgerId = ?1 \(includeDeleted ? "" : "AND deletedAt IS NULL")
-                ORDER BY date DESC, createdAt DESC, id LIMIT ?2 OFFSET ?3
+                SELECT id, rowid AS position FROM spendingEntry WHERE ledgerId = ?1 \(includeDeleted ? "" : "AND deletedAt IS NULL")
+                ORDER BY date DESC, createdAt DESC, rowid DESC LIMIT ?2 OFFSET ?3
                 """
             let arguments: StatementArguments = [ledger, limit ?? -1, offset]
             let records = try SpendingEntryRecord.fetchAll(db, sql: """
                 SELECT spendingEntry.* FROM (\(page)) AS page JOIN spendingEntry ON spendingEntry.id = page.id
-                ORDER BY date DESC, createdAt DESC, spendingEntry.id
+                ORDER BY date DESC, createdAt DESC, page.position DESC
                 """, arguments: arguments)
             // The shares of the whole page in one query rather than one per entry.
             let shares = try SpendingShareRecord.fetchAll(db, sql: """
-                SELECT * FROM spendingShare WHERE entryId IN (\(page))
+                SELECT * FROM spendingShare WHERE entryId IN (SELECT id FROM (\(page)))
                 """, arguments: arguments)
             let byEntry = Dictionary(grouping: shares, by: \.entryId)
             return try records.map {

@@ -1,0 +1,61 @@
+import CSV
+import Foundation
+import TallyCore
+import TallyStore
+
+/// A ledger written out (S6): JSON with everything needed to read it back, or CSV for a
+/// spreadsheet, one row per expense or payment with each member's share in a column.
+public enum LedgerExport {
+    public enum Format: String, Sendable, CaseIterable {
+        case csv, json
+    }
+
+    /// The JSON export: the ledger with its members, every entry (deleted ones marked), and the
+    /// summary at the time of export.
+    public struct Document: Codable, Sendable {
+        public var exportedAt: Date
+        public var ledger: LedgerJSON
+        public var entries: [EntryJSON]
+        public var summary: SummaryJSON
+    }
+
+    public static func data(of ledger: UUID, format: Format, spending: SpendingService) async throws -> Data {
+        let summary = try await spending.summary(of: ledger)
+        let entries = try await spending.entries(in: ledger, includeDeleted: format == .json)
+        switch format {
+        case .json:
+            let document = Document(exportedAt: spending.clock.now, ledger: LedgerJSON(summary.details, user: spending.user),
+                                    entries: try entries.map(EntryJSON.init), summary: SummaryJSON(summary))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            return try encoder.encode(document)
+        case .csv:
+            return try csv(entries, summary: summary)
+        }
+    }
+
+    static func csv(_ entries: [SpendingEntry], summary: SpendingService.Summary) throws -> Data {
+        let members = summary.details.members
+        let stream = OutputStream(toMemory: ())
+        let writer = try CSVWriter(stream: stream)
+        try writer.write(row: ["date", "kind", "description", "category", "amount", "currency", "paid by", "paid to", "split"]
+                         + members.map { "share of \($0.name)" })
+        for entry in entries {
+            let shares = Dictionary(uniqueKeysWithValues: try entry.shares.map { ($0.member, $0.share.plain) })
+            try writer.write(row: [
+                entry.date.description, entry.kind.rawValue, spreadsheetSafe(entry.description ?? ""),
+                spreadsheetSafe(entry.category ?? ""), entry.amount.plain, entry.amount.currency.code,
+                summary.name(entry.payer), entry.recipient.map(summary.name) ?? "", entry.split.method.rawValue,
+            ] + members.map { shares[$0.id] ?? "" })
+        }
+        writer.stream.close()
+        return stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+    }
+
+    /// Text a spreadsheet would run as a formula gets a leading "'" (as IHateMoney does).
+    static func spreadsheetSafe(_ text: String) -> String {
+        guard let first = text.first, "=+-@\t\r\n".contains(first) else { return text }
+        return "'" + text
+    }
+}

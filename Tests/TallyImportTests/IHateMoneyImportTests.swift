@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TallyCore
+import TallyStore
+@testable import TallyImport
+
+/// S6: exports made by a real IHateMoney 7.2.1 (Fixtures/ihatemoney, from
+/// scripts/ihatemoney-fixtures) import with the balances IHateMoney reports.
+@Suite("IHateMoney import (S6)")
+struct IHateMoneyImportTests {
+    static func fixture(_ name: String) throws -> Data {
+        let url = Bundle.module.url(forResource: "Fixtures/ihatemoney/\(name)", withExtension: nil)!
+        return try Data(contentsOf: url)
+    }
+
+    /// IHateMoney's reported balance per member, as exact decimals of its float text.
+    static func reportedBalances(_ project: String) throws -> [String: Decimal] {
+        struct Report: Decodable {
+            struct Member: Decodable { var balance: String }
+            var members: [String: Member]
+        }
+        let report = try JSONDecoder().decode(Report.self, from: try fixture("\(project).balances.json"))
+        return report.members.mapValues { Decimal(string: $0.balance)! }
+    }
+
+    static func service() async throws -> SpendingService {
+        let store = try SQLiteStore.inMemory()
+        let clock = FixedClock(Date(timeIntervalSince1970: 1_780_000_000))
+        let user = try await UserDirectory(store: store, clock: clock).user(named: "alex", timeZone: "Europe/Berlin")
+        return SpendingService(store: store, clock: clock, user: user.id)
+    }
+
+    @Test("S6: the JSON and CSV exports read as the same bills", arguments: ["household", "trip", "couple"])
+    func sameBills(_ project: String) throws {
+        let json = try IHateMoneyExport.bills(from: try Self.fixture("\(project).json"))
+        let csv = try IHateMoneyExport.bills(from: try Self.fixture("\(project).csv"))
+        #expect(json.count > 0)
+        #expect(json == csv)
+    }
+
+    @Test("S6: balances match IHateMoney's to the cent", arguments: [
+        ("household", "json", nil), ("household", "csv", nil), ("trip", "json", nil), ("trip", "csv", nil),
+        ("couple", "json", "EUR"), ("couple", "csv", "EUR"),
+    ] as [(String, String, String?)])
+    func balances(_ project: String, _ format: String, _ currency: String?) async throws {
+        let spending = try await Self.service()
+        let bills = try IHateMoneyExport.bills(from: try Self.fixture("\(project).\(format)"))
+        let report = try await IHateMoneyImporter(spending: spending).importBills(bills, into: nil, name: project, currency: currency)
+        #expect(report.added == bills.count && report.alreadyThere == 0)
+        let summary = try await spending.summary(of: report.ledger)
+        #expect(summary.balances.total == 0)
+        let reported = try Self.reportedBalances(project)
+        #expect(Set(summary.details.members.map(\.name)) == Set(reported.keys))
+        let scale = Decimal(summary.balances.currency.scale)
+        for member in summary.balances.members {
+            let name = summary.name(member.member)
+            let ours = Decimal(member.balance) / scale
+            // IHateMoney keeps floats and never rounds; Tally rounds once, to the currency's unit.
+            let unit = 1 / scale
+            #expect(abs(ours - reported[name]!) <= unit / 2 + Decimal(string: "0.000001")!, "\(name): Tally \(ours), IHateMoney \(reported[name]!)")
+        }
+    }
+
+    @Test("S6: importing the same export again, in either format, adds nothing twice")
+    func reimport() async throws {
+        let spending = try await Self.service()
+        let importer = IHateMoneyImporter(spending: spending)
+        let json = try IHateMoneyExport.bills(from: try Self.fixture("household.json"))
+        let first = try await importer.importBills(json, into: nil, name: "Household", currency: nil)
+        let again = try await importer.importBills(json, into: first.ledger, name: "", currency: nil)
+        let csv = try await importer.importBills(try IHateMoneyExport.bills(from: try Self.fixture("household.csv")),
+                                                 into: first.ledger, name: "", currency: nil)
+        #expect(again.added == 0 && again.alreadyThere == json.count && again.newMembers.isEmpty)
+        #expect(csv.added == 0)
+        #expect(try await spending.entries(in: first.ledger).count == json.count)
+    }
+
+    @Test("S6: a Reimbursement becomes a payment, members are created by name, dates kept")
+    func reimbursement() async throws {
+        let spending = try await Self.service()
+        let bills = try IHateMoneyExport.bills(from: try Self.fixture("household.json"))
+        let report = try await IHateMoneyImporter(spending: spending).importBills(bills, into: nil, name: "Household", currency: nil)
+        #expect(report.newMembers == ["Alex", "Sam", "Zoë Müller"] || Set(report.newMembers) == ["Alex", "Sam", "Zoë Müller"])
+        let entries = try await spending.entries(in: report.ledger)
+        let payments = entries.filter { $0.kind == .payment }
+        #expect(payments.count == bills.filter(\.isReimbursement).count)
+        #expect(entries.first?.date == bills.first?.date)
+        #expect(entries.first?.description == bills.first?.what)
+    }
+
+    @Test("S6: a refused file changes nothing and says which bill is wrong")
+    func refused() async throws {
+        let spending = try await Self.service()
+        let bad = Data("""
+            [{"what": "fine", "bill_type": "Expense", "amount": 10.0, "currency": "EUR", "date": "2024-01-01", "payer_name": "A", "payer_weight": 1.0, "owers": ["A", "B"]},
+             {"what": "too fine", "bill_type": "Expense", "amount": 10.005, "currency": "EUR", "date": "2024-01-02", "payer_name": "A", "payer_weight": 1.0, "owers": ["A", "B"]}]
+            """.utf8)
+        let bills = try IHateMoneyExport.bills(from: bad)
+        await #expect(throws: TallyError.invalid("Bill 2 (too fine): \"10.005\" has more decimals than EUR has: write it with 2 decimals.")) {
+            try await IHateMoneyImporter(spending: spending).importBills(bills, into: nil, name: "X", currency: nil)
+        }
+        #expect(try await spending.ledgers().isEmpty)
+        #expect(throws: TallyError.self) { try IHateMoneyExport.bills(from: Data("{\"not\": \"bills\"}".utf8)) }
+        #expect(throws: TallyError.self) { try IHateMoneyExport.bills(from: Data("a,b\n1,2\n".utf8)) }
+        await #expect(throws: TallyError.self) {
+            try await IHateMoneyImporter(spending: spending).importBills(
+                try IHateMoneyExport.bills(from: try Self.fixture("couple.json")), into: nil, name: "X", currency: nil)
+        }
+    }
+
+    @Test("S6: the CSV export has one row per entry and a share column per member; the JSON export reads back")
+    func export() async throws {
+        let spending = try await Self.service()
+        let bills = try IHateMoneyExport.bills(from: try Self.fixture("household.json"))
+        let ledger = try await IHateMoneyImporter(spending: spending).importBills(bills, into: nil, name: "Household", currency: nil).ledger
+        let csv = String(decoding: try await LedgerExport.data(of: ledger, format: .csv, spending: spending), as: UTF8.self)
+        let lines = csv.split(whereSeparator: \.isNewline)
+        #expect(lines.count == bills.count + 1)
+        #expect(lines[0] == "date,kind,description,category,amount,currency,paid by,paid to,split,share of Alex,share of Sam,share of Zoë Müller")
+        #expect(csv.contains("'+1 guest dinner"))
+        let json = try await LedgerExport.data(of: ledger, format: .json, spending: spending)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let document = try decoder.decode(LedgerExport.Document.self, from: json)
+        #expect(document.entries.count == bills.count)
+        #expect(document.summary.members.count == 3)
+    }
+}

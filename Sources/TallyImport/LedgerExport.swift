@@ -50,7 +50,8 @@ public enum LedgerExport {
             ] + members.map { shares[$0.id] ?? "" })
         }
         writer.stream.close()
-        return stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+        // The writer ends the last row without a line break; files and terminals want one.
+        return (stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()) + Data("\n".utf8)
     }
 
     /// Text a spreadsheet would run as a formula gets a leading "'" (as IHateMoney does).

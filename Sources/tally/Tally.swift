@@ -4,7 +4,7 @@ import ArgumentParser
 struct Tally: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tally",
-        abstract: "Keeps a daily tally of the water you drink.",
+        abstract: "Keeps two daily tallies: the water you drink, and who paid for what.",
         discussion: """
             Works on a local SQLite database: \(DatabaseLocation.defaultDescription) unless --database \
             or TALLY_DATABASE names another. A local profile is created on first use.
@@ -20,6 +20,8 @@ struct Tally: AsyncParsableCommand {
             DrinkCommand.self, RemoveCommand.self, DeleteCommand.self, EditCommand.self,
             TodayCommand.self, HistoryCommand.self,
             GoalCommand.self, ProfileCommand.self, KindsCommand.self, PresetsCommand.self, SettingsCommand.self,
+            LedgerCommand.self, SpendCommand.self, PayCommand.self, BalanceCommand.self, SettleCommand.self, ExpensesCommand.self,
+            ImportCommand.self, ExportCommand.self,
             ServeCommand.self, UserCommand.self, TokenCommand.self,
         ]
     )

@@ -35,7 +35,8 @@ struct LedgerController {
     @Sendable func join(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
         let spending = try services.spending(context)
         let body = try await request.decodeJSON(JoinRequest.self, context: context)
-        return JSONBody(LedgerJSON(try await spending.join(code: body.code, as: body.member, newName: body.name), user: spending.user))
+        let member = body.member.map { SpendingService.MemberRef.id($0) } ?? body.memberName.map { .name($0) }
+        return JSONBody(LedgerJSON(try await spending.join(code: body.code, as: member, newName: body.name), user: spending.user))
     }
 
     @Sendable func show(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {

@@ -41,8 +41,10 @@ struct MemberName: Decodable {
 
 struct JoinRequest: Decodable {
     var code: String
-    /// The member to become; the first member without an account when absent.
+    /// The member to become, by id or by name; the first member without an account when both
+    /// are absent.
     var member: MemberID?
+    var memberName: String?
     /// Join as a new member with this name instead.
     var name: String?
 }

@@ -114,12 +114,13 @@ public struct SpendingService: Sendable {
 
     /// Joins the ledger whose invite is `code` as `member` (a member no account is linked to),
     /// or as the first such member, or as a new member named `newName`.
-    public func join(code: String, as member: MemberID? = nil, newName: String? = nil) async throws -> LedgerDetails {
+    public func join(code: String, as member: MemberRef? = nil, newName: String? = nil) async throws -> LedgerDetails {
         let code = InviteCode.normalize(code)
         return try await store.join(code: code, user: user, at: clock.now) { details in
             let free = details.members.filter { $0.userID == nil }
             if let member {
-                guard let chosen = free.first(where: { $0.id == member }) else {
+                let id = try member.resolve(in: details.members)
+                guard let chosen = free.first(where: { $0.id == id }) else {
                     throw TallyError.conflict("That member is already someone else's: pick one of \(free.map(\.name).joined(separator: ", ")) or join as a new member.")
                 }
                 return (chosen, ActivityNote("Joined as \(chosen.name)."))

@@ -1,0 +1,109 @@
+import Foundation
+import TallyCore
+import TallyImport
+import TallyStore
+
+/// What the spending commands need: the user's ledgers, in the local database or on a Tally
+/// server. Both answer with the JSON shapes the API sends, so that a command prints the same
+/// text and JSON whichever it runs against. Members are named by id here: the commands resolve
+/// the names people type against the ledger's members first.
+protocol SpendingBackend: Sendable {
+    func ledgers() async throws -> [LedgerJSON]
+    func createLedger(name: String, currency: String, members: [String]?) async throws -> LedgerJSON
+    func changeLedger(_ ledger: UUID, name: String?, currency: String?) async throws -> LedgerJSON
+    func addMember(to ledger: UUID, name: String) async throws -> LedgerJSON
+    func renameMember(_ member: MemberID, in ledger: UUID, to name: String) async throws -> LedgerJSON
+    func removeMember(_ member: MemberID, from ledger: UUID) async throws -> LedgerJSON
+    func openInvite(_ ledger: UUID) async throws -> LedgerJSON
+    func revokeInvite(_ ledger: UUID) async throws -> LedgerJSON
+    /// Joins as the member called `memberName`, or as a new member called `newName`.
+    func join(code: String, memberName: String?, newName: String?) async throws -> LedgerJSON
+
+    func addExpense(to ledger: UUID, _ expense: ExpenseRequest) async throws -> EntryJSON
+    func recordPayment(in ledger: UUID, from: MemberID, to: MemberID, amount: String, date: LocalDate?, note: String?) async throws -> EntryJSON
+    /// Newest first.
+    func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON]
+    func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON
+    func restoreEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON
+    func summary(of ledger: UUID) async throws -> SummaryJSON
+    func activity(in ledger: UUID, limit: Int) async throws -> [ActivityJSON]
+}
+
+/// An expense as the commands send it, in the API's terms.
+struct ExpenseRequest: Encodable, Sendable {
+    var amount: String
+    var payer: MemberID
+    var date: LocalDate?
+    var description: String?
+    var category: String?
+    var split: Split?
+
+    struct Split: Encodable, Sendable {
+        var method: SplitMethod
+        var parts: [Part]
+    }
+
+    struct Part: Encodable, Sendable {
+        var member: MemberID
+        var value: String?
+    }
+}
+
+/// The local database, through the same service the server uses.
+struct LocalSpending: SpendingBackend {
+    let service: SpendingService
+
+    private func json(_ details: LedgerDetails) -> LedgerJSON { LedgerJSON(details, user: service.user) }
+
+    func ledgers() async throws -> [LedgerJSON] { try await service.ledgers().map(json) }
+
+    func createLedger(name: String, currency: String, members: [String]?) async throws -> LedgerJSON {
+        json(try await service.createLedger(name: name, currency: currency, memberNames: members))
+    }
+
+    func changeLedger(_ ledger: UUID, name: String?, currency: String?) async throws -> LedgerJSON {
+        json(try await service.changeLedger(ledger, name: name, currency: currency))
+    }
+
+    func addMember(to ledger: UUID, name: String) async throws -> LedgerJSON { json(try await service.addMember(to: ledger, name: name)) }
+
+    func renameMember(_ member: MemberID, in ledger: UUID, to name: String) async throws -> LedgerJSON {
+        json(try await service.renameMember(member, in: ledger, to: name))
+    }
+
+    func removeMember(_ member: MemberID, from ledger: UUID) async throws -> LedgerJSON {
+        json(try await service.removeMember(member, from: ledger))
+    }
+
+    func openInvite(_ ledger: UUID) async throws -> LedgerJSON { json(try await service.openInvite(ledger)) }
+    func revokeInvite(_ ledger: UUID) async throws -> LedgerJSON { json(try await service.revokeInvite(ledger)) }
+
+    func join(code: String, memberName: String?, newName: String?) async throws -> LedgerJSON {
+        json(try await service.join(code: code, as: memberName.map { .name($0) }, newName: newName))
+    }
+
+    func addExpense(to ledger: UUID, _ expense: ExpenseRequest) async throws -> EntryJSON {
+        let split = expense.split.map { split in
+            SpendingService.SplitInput(method: split.method, parts: split.parts.map { .init(member: .id($0.member), value: $0.value.map { .text($0) }) })
+        }
+        return try EntryJSON(try await service.addExpense(to: ledger, .init(
+            amount: .text(expense.amount), payer: .id(expense.payer), date: expense.date, description: expense.description,
+            category: expense.category, split: split ?? .init())).entry)
+    }
+
+    func recordPayment(in ledger: UUID, from: MemberID, to: MemberID, amount: String, date: LocalDate?, note: String?) async throws -> EntryJSON {
+        try EntryJSON(try await service.recordPayment(in: ledger, from: .id(from), to: .id(to), amount: .text(amount), date: date, note: note).entry)
+    }
+
+    func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON] {
+        try await service.entries(in: ledger, includeDeleted: includeDeleted, limit: limit).map(EntryJSON.init)
+    }
+
+    func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON { try EntryJSON(try await service.deleteEntry(id, in: ledger)) }
+    func restoreEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON { try EntryJSON(try await service.restoreEntry(id, in: ledger)) }
+    func summary(of ledger: UUID) async throws -> SummaryJSON { SummaryJSON(try await service.summary(of: ledger)) }
+
+    func activity(in ledger: UUID, limit: Int) async throws -> [ActivityJSON] {
+        try await service.activity(in: ledger, limit: limit).map(ActivityJSON.init)
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import TallyCore
+import TallyImport
+import TallyStore
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import another app's export.", subcommands: [IHateMoney.self])
+
+    struct IHateMoney: TallyCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ihatemoney", abstract: "Import an IHateMoney project's bills (its JSON or CSV export).",
+            discussion: """
+                Creates a ledger named after the file unless --ledger names one to add to. Members are \
+                matched or created by name; Reimbursements become payments. Importing the same file \
+                again (JSON or CSV) adds nothing twice.
+                """)
+        @Argument(help: ArgumentHelp("The export: bills.json or bills.csv.", valueName: "file"))
+        var file: String
+        @Option(help: ArgumentHelp("Add to this ledger instead of creating one.", valueName: "ledger"))
+        var ledger: String?
+        @Option(help: ArgumentHelp("The new ledger's name (default: the file's name).", valueName: "name"))
+        var name: String?
+        @Option(help: ArgumentHelp("The currency, for an export without one (IHateMoney's XXX).", valueName: "code"))
+        var currency: String?
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            guard let spending = context.localSpending else {
+                throw TallyError.invalid("tally import works on the local database; import on the server from its web page (Spending → Import).")
+            }
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
+            } catch {
+                throw TallyError.notFound("Cannot read \(file): \(error.localizedDescription)")
+            }
+            let bills = try IHateMoneyExport.bills(from: data)
+            let target = try await ledger.asyncMap { try await context.ledger(named: $0).id }
+            let ledgerName = name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            let report = try await IHateMoneyImporter(spending: spending).importBills(bills, into: target, name: ledgerName, currency: currency)
+            try emit(report, context) {
+                var lines = ["Imported \(report.added) of \(bills.count) bills."]
+                if report.alreadyThere > 0 { lines.append("\(report.alreadyThere) were already there from an earlier import.") }
+                if !report.newMembers.isEmpty { lines.append("New members: \(report.newMembers.joined(separator: ", ")).") }
+                return lines.joined(separator: "\n")
+            }
+        }
+    }
+}
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Export your data.", subcommands: [Ledger.self])
+
+    struct Ledger: TallyCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ledger", abstract: "Export a ledger as CSV (for a spreadsheet) or JSON (everything, deleted entries too).")
+        @Option(help: ArgumentHelp("csv or json (default: csv).", valueName: "format"))
+        var format: String = "csv"
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+        var output: String?
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            guard let spending = context.localSpending else {
+                throw TallyError.invalid("tally export works on the local database; export on the server from its web page (Spending → Export).")
+            }
+            guard let exportFormat = LedgerExport.Format(rawValue: format.lowercased()) else {
+                throw TallyError.invalid("--format must be csv or json; \"\(format)\" is not.")
+            }
+            let data = try await LedgerExport.data(of: try await context.ledger(ledger).id, format: exportFormat, spending: spending)
+            if let output {
+                do {
+                    try data.write(to: URL(fileURLWithPath: (output as NSString).expandingTildeInPath), options: .atomic)
+                } catch {
+                    throw TallyError.invalid("Cannot write \(output): \(error.localizedDescription)")
+                }
+            } else {
+                FileHandle.standardOutput.write(data)
+            }
+        }
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+import TallyCore
+import TallyStore
+
+struct LedgerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ledger", abstract: "Create, list, share and change ledgers of shared spending.",
+        subcommands: [List.self, Create.self, Show.self, Rename.self, Members.self, Invite.self, Join.self, Log.self],
+        defaultSubcommand: List.self)
+
+    struct List: TallyCommand {
+        static let configuration = CommandConfiguration(abstract: "List your ledgers.")
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let ledgers = try await context.spending.ledgers()
+            try emit(LedgerList(items: ledgers), context) { SpendingText.ledgers(ledgers) }
+        }
+    }
+
+    struct Create: TallyCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a ledger: you are its first member.",
+            discussion: "Without --member, its members are Person 1 (you) and Person 2; rename them with `tally ledger members rename`.")
+        @Argument(help: ArgumentHelp("The ledger's name.", valueName: "name"))
+        var name: String
+        @Option(help: ArgumentHelp("The ISO 4217 currency of its amounts (default: EUR).", valueName: "code"))
+        var currency = "EUR"
+        @Option(name: .customLong("member"), help: ArgumentHelp("A member's name, you first; repeat for each member.", valueName: "name"))
+        var members: [String] = []
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let ledger = try await context.spending.createLedger(name: name, currency: currency, members: members.isEmpty ? nil : members)
+            try emit(ledger, context) { SpendingText.ledger(ledger, created: true) }
+        }
+    }
+
+    struct Show: TallyCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a ledger's members, currency and invite code.")
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let ledger = try await context.ledger(ledger)
+            try emit(ledger, context) { SpendingText.ledger(ledger) }
+        }
+    }
+
+    struct Rename: TallyCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rename a ledger, or change its currency while it has no expenses.")
+        @Argument(help: ArgumentHelp("The new name.", valueName: "name"))
+        var name: String?
+        @Option(help: ArgumentHelp("A new currency (only before the first expense).", valueName: "code"))
+        var currency: String?
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let current = try await context.ledger(ledger)
+            let changed = try await context.spending.changeLedger(current.id, name: name, currency: currency)
+            try emit(changed, context) { SpendingText.ledger(changed) }
+        }
+    }
+
+    struct Members: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List, add, rename or remove a ledger's members.",
+            subcommands: [List.self, Add.self, Rename.self, Remove.self], defaultSubcommand: List.self)
+
+        struct List: TallyCommand {
+            static let configuration = CommandConfiguration(abstract: "List the members.")
+            @OptionGroup var ledger: LedgerOption
+            @OptionGroup var options: CommonOptions
+
+            func run(in context: CommandContext) async throws {
+                let ledger = try await context.ledger(ledger)
+                try emit(ledger.members, context) { SpendingText.members(ledger) }
+            }
+        }
+
+        struct Add: TallyCommand {
+            static let configuration = CommandConfiguration(abstract: "Add a member (at most 50).")
+            @Argument(help: ArgumentHelp("The new member's name.", valueName: "name"))
+            var name: String
+            @OptionGroup var ledger: LedgerOption
+            @OptionGroup var options: CommonOptions
+
+            func run(in context: CommandContext) async throws {
+                let changed = try await context.spending.addMember(to: try await context.ledger(ledger).id, name: name)
+                try emit(changed, context) { SpendingText.members(changed) }
+            }
+        }
+
+        struct Rename: TallyCommand {
+            static let configuration = CommandConfiguration(abstract: "Rename a member.")
+            @Argument(help: ArgumentHelp("The member's name now.", valueName: "name"))
+            var name: String
+            @Argument(help: ArgumentHelp("The new name.", valueName: "new-name"))
+            var newName: String
+            @OptionGroup var ledger: LedgerOption
+            @OptionGroup var options: CommonOptions
+
+            func run(in context: CommandContext) async throws {
+                let current = try await context.ledger(ledger)
+                let changed = try await context.spending.renameMember(try current.member(named: name), in: current.id, to: newName)
+                try emit(changed, context) { SpendingText.members(changed) }
+            }
+        }
+
+        struct Remove: TallyCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a member who has no expenses or payments.")
+            @Argument(help: ArgumentHelp("The member's name.", valueName: "name"))
+            var name: String
+            @OptionGroup var ledger: LedgerOption
+            @OptionGroup var options: CommonOptions
+
+            func run(in context: CommandContext) async throws {
+                let current = try await context.ledger(ledger)
+                let changed = try await context.spending.removeMember(try current.member(named: name), from: current.id)
+                try emit(changed, context) { SpendingText.members(changed) }
+            }
+        }
+    }
+
+    struct Invite: TallyCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open an invite and show its code (a new code replaces the old one), or revoke it.")
+        @Flag(help: "Revoke the open invite: its code joins nobody any more.")
+        var revoke = false
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let current = try await context.ledger(ledger)
+            let changed = revoke ? try await context.spending.revokeInvite(current.id) : try await context.spending.openInvite(current.id)
+            try emit(changed, context) { SpendingText.invite(changed) }
+        }
+    }
+
+    struct Join: TallyCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Join a ledger with its invite code.",
+            discussion: "You become the first member no one has joined as (Person 2 in a new ledger), the one named with --as, or a new member with --new.")
+        @Argument(help: ArgumentHelp("The invite code or link.", valueName: "code"))
+        var code: String
+        @Option(name: .customLong("as"), help: ArgumentHelp("The member to become.", valueName: "name"))
+        var member: String?
+        @Option(name: .customLong("new"), help: ArgumentHelp("Join as a new member with this name.", valueName: "name"))
+        var newName: String?
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let joined = try await context.spending.join(code: code, memberName: member, newName: newName)
+            try emit(joined, context) { SpendingText.joined(joined) }
+        }
+    }
+
+    struct Log: TallyCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the activity log: who changed what, and when.")
+        @Option(help: ArgumentHelp("How many lines (default: 30).", valueName: "n"))
+        var limit = 30
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let current = try await context.ledger(ledger)
+            let items = try await context.spending.activity(in: current.id, limit: limit)
+            try emit(ActivityList(items: items), context) { SpendingText.activity(items, zone: context.settings.zone) }
+        }
+    }
+}

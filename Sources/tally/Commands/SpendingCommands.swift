@@ -1,0 +1,196 @@
+import ArgumentParser
+import Foundation
+import TallyCore
+import TallyStore
+
+struct SpendCommand: TallyCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spend", abstract: "Record an expense in a ledger.",
+        discussion: """
+            Split equally among all members unless told otherwise: --among "Alex,Sam" for an equal \
+            split over some members; --split shares|exact|percent with a --part NAME=VALUE per member \
+            (shares: 2 pays twice as much as 1; exact: amounts that add up; percent: adds up to 100).
+            """)
+
+    @Argument(help: ArgumentHelp("How much, in the ledger's currency (12.50).", valueName: "amount"))
+    var amount: String
+    @Argument(help: ArgumentHelp("What it was for.", valueName: "description"))
+    var description: [String] = []
+    @Option(help: ArgumentHelp("Who paid (default: you).", valueName: "name"))
+    var payer: String?
+    @Option(help: ArgumentHelp("equal, shares, exact or percent (default: equal).", valueName: "method"))
+    var split: SplitMethodArgument?
+    @Option(help: ArgumentHelp("Members to split equally among, separated by commas.", valueName: "names"))
+    var among: String?
+    @Option(name: .customLong("part"), help: ArgumentHelp("A member's share count, amount or percentage.", valueName: "name=value"))
+    var parts: [String] = []
+    @Option(help: ArgumentHelp("The day, YYYY-MM-DD (default: today).", valueName: "date"))
+    var date: String?
+    @Option(help: ArgumentHelp("A category.", valueName: "name"))
+    var category: String?
+    @OptionGroup var ledger: LedgerOption
+    @OptionGroup var options: CommonOptions
+
+    func run(in context: CommandContext) async throws {
+        let ledger = try await context.ledger(ledger)
+        let request = ExpenseRequest(
+            amount: amount, payer: try payer.map(ledger.member(named:)) ?? ownMember(ledger),
+            date: try date.map(parseDate), description: description.isEmpty ? nil : description.joined(separator: " "),
+            category: category, split: try splitRequest(ledger))
+        let entry = try await context.spending.addExpense(to: ledger.id, request)
+        try emit(entry, context) { SpendingText.recorded(entry, ledger) }
+    }
+
+    private func splitRequest(_ ledger: LedgerJSON) throws -> ExpenseRequest.Split? {
+        let method = split?.method ?? .equal
+        if method == .equal {
+            guard parts.isEmpty else { throw TallyError.invalid("--part goes with --split shares, exact or percent; for an equal split use --among.") }
+            guard let among else { return nil }
+            let names = among.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return .init(method: .equal, parts: try names.map { .init(member: try ledger.member(named: $0), value: nil) })
+        }
+        guard among == nil else { throw TallyError.invalid("--among is for an equal split; with --split \(method.rawValue) give a --part NAME=VALUE per member.") }
+        guard !parts.isEmpty else { throw TallyError.invalid("--split \(method.rawValue) needs a --part NAME=VALUE for each member who shares.") }
+        return .init(method: method, parts: try parts.map { part in
+            let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pieces.count == 2 else { throw TallyError.invalid("\"\(part)\" is not NAME=VALUE, such as Alex=2.") }
+            return .init(member: try ledger.member(named: pieces[0]), value: pieces[1])
+        })
+    }
+}
+
+struct SplitMethodArgument: ExpressibleByArgument {
+    let method: SplitMethod
+    init?(argument: String) {
+        guard let method = SplitMethod(rawValue: argument.lowercased()) else { return nil }
+        self.method = method
+    }
+    static var allValueStrings: [String] { SplitMethod.allCases.map(\.rawValue) }
+}
+
+struct PayCommand: TallyCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pay", abstract: "Record a payment from one member to another (settling up).")
+    @Argument(help: ArgumentHelp("Who paid.", valueName: "from"))
+    var from: String
+    @Argument(help: ArgumentHelp("Who received it.", valueName: "to"))
+    var to: String
+    @Argument(help: ArgumentHelp("How much.", valueName: "amount"))
+    var amount: String
+    @Option(help: ArgumentHelp("A note.", valueName: "text"))
+    var note: String?
+    @Option(help: ArgumentHelp("The day, YYYY-MM-DD (default: today).", valueName: "date"))
+    var date: String?
+    @OptionGroup var ledger: LedgerOption
+    @OptionGroup var options: CommonOptions
+
+    func run(in context: CommandContext) async throws {
+        let ledger = try await context.ledger(ledger)
+        let entry = try await context.spending.recordPayment(
+            in: ledger.id, from: try ledger.member(named: from), to: try ledger.member(named: to),
+            amount: amount, date: try date.map(parseDate), note: note)
+        try emit(entry, context) { SpendingText.recorded(entry, ledger) }
+    }
+}
+
+struct BalanceCommand: TallyCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "balance", abstract: "Show what each member paid, their share, and who owes whom.")
+    @OptionGroup var ledger: LedgerOption
+    @OptionGroup var options: CommonOptions
+
+    func run(in context: CommandContext) async throws {
+        let ledger = try await context.ledger(ledger)
+        let summary = try await context.spending.summary(of: ledger.id)
+        try emit(summary, context) { SpendingText.balance(summary, ledger) }
+    }
+}
+
+struct SettleCommand: TallyCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settle", abstract: "Show the fewest payments that settle everyone up, or record them.")
+    @Flag(help: "Record the plan's payments as made.")
+    var record = false
+    @OptionGroup var ledger: LedgerOption
+    @OptionGroup var options: CommonOptions
+
+    func run(in context: CommandContext) async throws {
+        let ledger = try await context.ledger(ledger)
+        let summary = try await context.spending.summary(of: ledger.id)
+        guard record else {
+            try emit(summary.plan, context) { SpendingText.plan(summary) }
+            return
+        }
+        var recorded: [EntryJSON] = []
+        for transfer in summary.plan {
+            recorded.append(try await context.spending.recordPayment(
+                in: ledger.id, from: transfer.from, to: transfer.to, amount: transfer.amount, date: nil, note: "Settling up"))
+        }
+        try emit(recorded, context) {
+            recorded.isEmpty ? "Everyone is settled up: nothing to record."
+                : recorded.map { SpendingText.recorded($0, ledger) }.joined(separator: "\n")
+        }
+    }
+}
+
+struct ExpensesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expenses", abstract: "List, delete or restore a ledger's expenses and payments.",
+        subcommands: [List.self, Delete.self, Restore.self], defaultSubcommand: List.self)
+
+    struct List: TallyCommand {
+        static let configuration = CommandConfiguration(abstract: "List expenses and payments, newest first.")
+        @Option(help: ArgumentHelp("How many (default: 30).", valueName: "n"))
+        var limit = 30
+        @Flag(help: "Include deleted ones, which can be restored.")
+        var deleted = false
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            guard limit > 0 else { throw TallyError.invalid("--limit must be at least 1.") }
+            let ledger = try await context.ledger(ledger)
+            let entries = try await context.spending.entries(in: ledger.id, includeDeleted: deleted, limit: limit)
+            try emit(entries, context) { SpendingText.entries(entries, ledger) }
+        }
+    }
+
+    struct Delete: TallyCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an expense or payment (`tally expenses restore` brings it back).")
+        @Argument(help: ArgumentHelp("Its id, or the id's first characters.", valueName: "id"))
+        var id: String
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let ledger = try await context.ledger(ledger)
+            let all = try await context.spending.entries(in: ledger.id, includeDeleted: false, limit: .max)
+            let entry = try await context.spending.deleteEntry(try ledger.entryID(id, among: all), in: ledger.id)
+            try emit(entry, context) {
+                "Deleted \(SpendingText.line(entry, ledger)).\nUndo with: tally expenses restore \(entry.id.uuidString.prefix(8).lowercased())"
+            }
+        }
+    }
+
+    struct Restore: TallyCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring back a deleted expense or payment.")
+        @Argument(help: ArgumentHelp("Its id, or the id's first characters.", valueName: "id"))
+        var id: String
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let ledger = try await context.ledger(ledger)
+            let deleted = try await context.spending.entries(in: ledger.id, includeDeleted: true, limit: .max).filter { $0.deletedAt != nil }
+            let entry = try await context.spending.restoreEntry(try ledger.entryID(id, among: deleted), in: ledger.id)
+            try emit(entry, context) { "Restored \(SpendingText.line(entry, ledger))." }
+        }
+    }
+}
+
+/// The member the user acts as in `ledger`.
+func ownMember(_ ledger: LedgerJSON) throws -> MemberID {
+    guard let you = ledger.you else { throw TallyError.invalid("Name the payer with --payer.") }
+    return you.id
+}

@@ -38,6 +38,7 @@ let package = Package(
             name: "TallyServer",
             dependencies: [
                 "TallyStore",
+                "TallyImport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

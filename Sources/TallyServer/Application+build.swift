@@ -55,6 +55,7 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     router.add(middleware: FileMiddleware(StaticFiles.folder, urlBasePath: "/static",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))
     WebController(services: services).addRoutes(to: router)
+    SpendingWebController(services: services).addRoutes(to: router)
     return router
 }
 

@@ -21,6 +21,9 @@ struct FormFields {
         return FormFields(String(buffer: body))
     }
 
+    /// Every field as sent, to show a refused form again as it was typed.
+    var all: [String: String] { values }
+
     subscript(_ name: String) -> String? {
         values[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
     }

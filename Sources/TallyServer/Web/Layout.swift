@@ -40,9 +40,10 @@ enum Layout {
         guard context.user != nil else {
             return #"<header class="bar"><span class="brand">Tally</span></header>"#
         }
-        let links: [(String, String)] = [("/", "Today"), ("/history", "History"), ("/settings", "Settings")]
+        let links: [(String, String)] = [("/", "Today"), ("/history", "History"), ("/spending", "Spending"), ("/settings", "Settings")]
         let items = links.map { path, label -> HTML in
-            let current = context.path == path ? HTML(unsafe: #" aria-current="page""#) : ""
+            let here = path == "/" ? context.path == "/" : context.path == path || context.path.hasPrefix(path + "/")
+            let current = here ? HTML(unsafe: #" aria-current="page""#) : ""
             return "<li><a href=\"\(path)\"\(current)>\(label)</a></li>"
         }
         return """

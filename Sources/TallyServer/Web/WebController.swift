@@ -58,7 +58,7 @@ struct WebController {
         let today = LocalDate(containing: services.clock.now, in: settings.zone)
         let page = TodayPage(day: try await hydration.daySummary(on: date ?? today), settings: settings,
                              kinds: try await hydration.drinkKinds(), isToday: (date ?? today) == today)
-        return html(page.render(pageContext(request, context), error: error?.message, custom: custom), status: status(of: error))
+        return Web.html(page.render(Web.pageContext(request, context), error: error?.message, custom: custom), status: Web.status(of: error))
     }
 
     @Sendable func logDrink(_ request: Request, context: TallyRequestContext) async throws -> Response {
@@ -88,14 +88,14 @@ struct WebController {
 
     @Sendable func delete(_ request: Request, context: TallyRequestContext) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
-        let form = try await checkedForm(request, context)
+        let form = try await Web.checkedForm(request, context)
         let hydration = services.hydration(for: user)
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
               let entry = try await hydration.store.entry(id: id, of: user.id) else {
             return try await dayPage(nil, request, context, error: .notFound("That entry no longer exists."))
         }
         guard form["confirm"] == "yes" else {
-            return html(TodayPage.confirmDelete(pageContext(request, context), entry: entry, unit: try await hydration.settings().unit))
+            return Web.html(TodayPage.confirmDelete(Web.pageContext(request, context), entry: entry, unit: try await hydration.settings().unit))
         }
         do {
             _ = try await hydration.deleteEntry(id: id)
@@ -112,7 +112,7 @@ struct WebController {
         let hydration = services.hydration(for: user)
         let month = request.uri.queryParameters.get("month").flatMap(YearMonth.init)
         let page = HistoryPage(history: try await hydration.history(days: 7, month: month), unit: try await hydration.settings().unit)
-        return html(page.render(pageContext(request, context)))
+        return Web.html(page.render(Web.pageContext(request, context)))
     }
 
     // MARK: - Settings
@@ -127,7 +127,7 @@ struct WebController {
         let page = SettingsPage(settings: try await hydration.settings(), goal: try await hydration.goalStatus(),
                                 kinds: try await hydration.drinkKinds())
         let notice = request.uri.queryParameters.get("saved").map { _ in "Saved." }
-        return html(page.render(pageContext(request, context), notice: notice, error: error?.message), status: status(of: error))
+        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }
 
     @Sendable func saveProfile(_ request: Request, context: TallyRequestContext) async throws -> Response {
@@ -200,27 +200,27 @@ struct WebController {
 
     @Sendable func signInPage(_ request: Request, context: TallyRequestContext) async throws -> Response {
         if context.user != nil { return Response.redirect(to: "/", type: .normal) }
-        return html(AccountPages.signIn(pageContext(request, context)))
+        return Web.html(AccountPages.signIn(Web.pageContext(request, context)))
     }
 
     @Sendable func signIn(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        let form = try await checkedForm(request, context)
+        let form = try await Web.checkedForm(request, context)
         let name = form["name"] ?? ""
         do {
             let (_, session) = try await services.accounts.signIn(name: name, password: form["password"] ?? "")
             return signedIn(session, request, to: "/")
         } catch let error as TallyError {
-            return html(AccountPages.signIn(pageContext(request, context), name: name, error: error.message), status: status(of: error))
+            return Web.html(AccountPages.signIn(Web.pageContext(request, context), name: name, error: error.message), status: Web.status(of: error))
         }
     }
 
     @Sendable func signUpPage(_ request: Request, context: TallyRequestContext) async throws -> Response {
         if context.user != nil { return Response.redirect(to: "/", type: .normal) }
-        return html(AccountPages.signUp(pageContext(request, context)))
+        return Web.html(AccountPages.signUp(Web.pageContext(request, context)))
     }
 
     @Sendable func signUp(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        let form = try await checkedForm(request, context)
+        let form = try await Web.checkedForm(request, context)
         let name = form["name"] ?? ""
         do {
             let zone = form["timeZone"].flatMap { try? UserTimeZone.validated($0) }
@@ -229,12 +229,12 @@ struct WebController {
             // First sign-in: offer onboarding (H12).
             return signedIn(session, request, to: "/onboarding")
         } catch let error as TallyError {
-            return html(AccountPages.signUp(pageContext(request, context), name: name, error: error.message), status: status(of: error))
+            return Web.html(AccountPages.signUp(Web.pageContext(request, context), name: name, error: error.message), status: Web.status(of: error))
         }
     }
 
     @Sendable func signOut(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        _ = try await checkedForm(request, context)
+        _ = try await Web.checkedForm(request, context)
         if let session = request.cookies[Cookies.session]?.value { try await services.accounts.signOut(session: session) }
         var response = Response.redirect(to: "/signin", type: .normal)
         response.setCookie(Cookies.make(Cookies.session, value: "", maxAge: 0, secure: Cookies.isSecure(request)))
@@ -243,25 +243,25 @@ struct WebController {
 
     @Sendable func onboardingPage(_ request: Request, context: TallyRequestContext) async throws -> Response {
         guard context.user != nil else { return Response.redirect(to: "/signin", type: .normal) }
-        return html(AccountPages.onboarding(pageContext(request, context), preview: nil))
+        return Web.html(AccountPages.onboarding(Web.pageContext(request, context), preview: nil))
     }
 
     @Sendable func onboarding(_ request: Request, context: TallyRequestContext) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
-        let form = try await checkedForm(request, context)
-        let page = pageContext(request, context)
+        let form = try await Web.checkedForm(request, context)
+        let page = Web.pageContext(request, context)
         let activity = form["activity"].flatMap(ActivityLevel.init(rawValue:)) ?? .moderate
         do {
             let profile = try Self.profile(form)
             guard form["action"] == "save" else {
-                return html(AccountPages.onboarding(page, preview: GoalCalculator.goal(for: profile),
+                return Web.html(AccountPages.onboarding(page, preview: GoalCalculator.goal(for: profile),
                                                     age: form["age"] ?? "", weight: form["weight"] ?? "", activity: activity))
             }
             _ = try await services.hydration(for: user).setProfile(profile)
             return Response.redirect(to: "/", type: .normal)
         } catch let error as TallyError {
-            return html(AccountPages.onboarding(page, preview: nil, age: form["age"] ?? "", weight: form["weight"] ?? "",
-                                                activity: activity, error: error.message), status: status(of: error))
+            return Web.html(AccountPages.onboarding(page, preview: nil, age: form["age"] ?? "", weight: form["weight"] ?? "",
+                                                activity: activity, error: error.message), status: Web.status(of: error))
         }
     }
 
@@ -299,7 +299,7 @@ struct WebController {
                             _ action: (FormFields, HydrationService) async throws -> Void,
                             refused: (FormFields, TallyError) async throws -> Response) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
-        let form = try await checkedForm(request, context)
+        let form = try await Web.checkedForm(request, context)
         do {
             try await action(form, services.hydration(for: user))
         } catch let error as TallyError {
@@ -308,35 +308,11 @@ struct WebController {
         return Response.redirect(to: location, type: .normal)
     }
 
-    /// The posted form, refused unless it repeats the CSRF cookie.
-    private func checkedForm(_ request: Request, _ context: TallyRequestContext) async throws -> FormFields {
-        let form = try await FormFields.read(request, context)
-        guard let cookie = request.cookies[Cookies.csrf]?.value, let sent = form["csrf"],
-              Cookies.constantTimeEqual(cookie, sent) else {
-            throw HTTPError(.forbidden, message: "This form has expired; go back, reload the page and try again.")
-        }
-        return form
-    }
-
     private func signedIn(_ session: String, _ request: Request, to location: String) -> Response {
         var response = Response.redirect(to: location, type: .normal)
         response.setCookie(Cookies.make(Cookies.session, value: session, maxAge: Int(services.accounts.sessionLifetime),
                                         secure: Cookies.isSecure(request)))
         return response
-    }
-
-    private func pageContext(_ request: Request, _ context: TallyRequestContext) -> PageContext {
-        PageContext(user: context.user, csrf: context.csrf ?? "", path: request.uri.path)
-    }
-
-    private func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(string: page.description)))
-    }
-
-    private func status(of error: TallyError?) -> HTTPResponse.Status {
-        guard let error else { return .ok }
-        return ProblemMiddleware<TallyRequestContext>.describe(error).0
     }
 }
 

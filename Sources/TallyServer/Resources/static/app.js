@@ -199,9 +199,64 @@ function enhanceGoalPreview(root) {
   }
 }
 
+// A money amount must match the field's pattern (the currency's decimals), be above 0 and at
+// most 1,000,000 before it is sent; the field says why not.
+function checkMoney(form) {
+  const input = form.elements.amount;
+  const text = input.value.trim();
+  const value = Number(text.replace(",", "."));
+  const valid = new RegExp("^(?:" + input.pattern + ")$").test(text) && value > 0 && value <= 1000000;
+  input.setCustomValidity(valid ? "" : input.dataset.invalid);
+  input.setAttribute("aria-invalid", String(!valid));
+  const error = form.querySelector(".field-error");
+  if (error) error.textContent = valid ? "" : input.dataset.invalid;
+  return valid;
+}
+
+// Spending forms post as they would without the script, and the answer's page replaces this
+// one's content: no reload, the same server rules, and the address follows (?deleted=… for undo).
+function enhanceSwapForms(root) {
+  for (const form of root.querySelectorAll("form[data-swap]")) {
+    const money = form.querySelector("input.amount-input");
+    if (money) money.addEventListener("input", () => { if (money.getAttribute("aria-invalid")) checkMoney(form); });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      if (money && !checkMoney(form)) { money.focus(); return; }
+      if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+      const body = new URLSearchParams(new FormData(form, event.submitter));
+      if (form.dataset.confirm) body.set("confirm", "yes");
+      const added = money ? money.value.trim() : null;
+      try {
+        const response = await fetch(form.action, { method: "POST", body, credentials: "same-origin" });
+        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+        const main = document.querySelector("main");
+        main.replaceChildren(...page.querySelector("main").childNodes);
+        if (response.redirected) history.replaceState(null, "", response.url);
+        enhance(main);
+        const problem = main.querySelector(".message.error");
+        if (problem) {
+          (main.querySelector('[aria-invalid="true"], input.amount-input') ?? main).focus();
+          const field = main.querySelector(".field-error");
+          if (field && money) field.textContent = problem.textContent;
+          return;
+        }
+        if (added) {
+          celebrate("+" + added);
+          main.querySelector("input.amount-input")?.focus({ preventScroll: true });
+        } else {
+          (main.querySelector(".undo button") ?? main).focus({ preventScroll: true });
+        }
+      } catch (error) {
+        say("The server did not answer; check the connection and try again.", true);
+      }
+    });
+  }
+}
+
 function enhance(root) {
   enhanceCustomDialog(root);
   enhanceForms(root);
+  enhanceSwapForms(root);
   enhanceGoalPreview(root);
 }
 

@@ -1,0 +1,218 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// A ledger (S2–S5): quick entry, who owes whom, the settle-up plan and the history.
+struct LedgerPage {
+    var summary: SpendingService.Summary
+    var entries: [SpendingEntry]
+    /// Deleted entries that can still be brought back, newest first.
+    var deleted: [SpendingEntry]
+    var today: LocalDate
+    var user: UUID
+    /// An entry just deleted: the notice offers to undo it.
+    var justDeleted: SpendingEntry?
+    /// What was typed in the quick entry form when the server refused it.
+    var retry: [String: String] = [:]
+
+    var details: LedgerDetails { summary.details }
+    var currency: Currency { details.ledger.currency }
+    var base: String { "/spending/\(details.ledger.id)" }
+
+    func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
+        Layout.page(details.ledger.name, context, error: error, """
+        <div class="ledger-head">
+        <h1>\(details.ledger.name)</h1>
+        <a href="\(base)/settings" class="button">Members &amp; settings</a>
+        </div>
+        \(undoNotice(context) ?? notice.map { "<p class=\"message notice\" role=\"status\">\($0)</p>" } ?? "")
+        \(quickEntry(context))
+        \(balance)
+        \(plan(context))
+        \(history(context))
+        \(recentlyDeleted(context))
+        """)
+    }
+
+    private func money(_ units: Int64) -> String { Money(minorUnits: units, currency: currency).description }
+
+    /// One hand, one tap: a large amount field with a decimal keypad, the payer as big toggles.
+    private func quickEntry(_ context: PageContext) -> HTML {
+        let you = details.member(of: user)?.id
+        let payer = retry["payer"].flatMap(MemberID.init) ?? you ?? details.members.first?.id
+        let decimals = currency.minorUnits
+        let pattern = decimals == 0 ? "[0-9]+" : "[0-9]+([.,][0-9]{1,\(decimals)})?"
+        let example = Money(minorUnits: 1250, currency: currency).plain
+        let toggles = details.members.map { member -> HTML in
+            """
+            <input type="radio" name="payer" id="payer-\(member.id)" value="\(member.id)"\(HTML.flag("checked", member.id == payer))>\
+            <label for="payer-\(member.id)">\(member.name)\(member.id == you ? " (you)" : "")</label>
+            """
+        }
+        let among = details.members.map { member -> HTML in
+            let checked = retry.isEmpty || retry["among-\(member.id)"] != nil
+            return """
+            <li><input type="checkbox" name="among-\(member.id)" id="among-\(member.id)" value="yes"\(HTML.flag("checked", checked))>\
+            <label for="among-\(member.id)">\(member.name)</label></li>
+            """
+        }
+        return """
+        <section class="card quick" aria-labelledby="add-title">
+        <h2 id="add-title">Add an expense</h2>
+        <form method="post" action="\(base)/expenses" data-swap class="stack" novalidate>
+        \(Layout.csrfField(context))
+        <label for="amount">Amount (\(currency.code))</label>
+        <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required
+          pattern="\(pattern)" value="\(retry["amount"] ?? "")" placeholder="\(example)" aria-describedby="amount-error"
+          data-invalid="Type an amount such as \(example), with at most \(decimals) decimal\(decimals == 1 ? "" : "s"), more than 0 and at most 1000000.">
+        <p class="field-error" id="amount-error" aria-live="polite"></p>
+        <fieldset class="payers">
+        <legend>Paid by</legend>
+        <div class="toggles">\(toggles)</div>
+        </fieldset>
+        <label for="description">What for <span class="help">(optional)</span></label>
+        <input id="description" name="description" maxlength="200" value="\(retry["description"] ?? "")" autocomplete="off">
+        <details class="more">
+        <summary>Date, category and who shares it</summary>
+        <label for="date">Date</label>
+        <input id="date" name="date" type="date" value="\(retry["date"] ?? today.description)">
+        <label for="category">Category <span class="help">(optional)</span></label>
+        <input id="category" name="category" maxlength="50" value="\(retry["category"] ?? "")">
+        <fieldset><legend>Split equally among</legend><ul class="among">\(among)</ul></fieldset>
+        </details>
+        <button type="submit" class="primary add">Add expense</button>
+        </form>
+        </section>
+        """
+    }
+
+    /// Who owes whom, in words first, then each member's figures.
+    private var balance: HTML {
+        let rows = summary.balances.members.map { member -> HTML in
+            let state = member.balance > 0 ? "owed" : member.balance < 0 ? "owes" : ""
+            return """
+            <tr><th scope="row">\(summary.name(member.member))</th><td>\(money(member.paid))</td>\
+            <td class="\(state)">\(member.balance > 0 ? "+" : "")\(money(member.balance))</td></tr>
+            """
+        }
+        let sentences = summary.sentences.map { HTML("<p class=\"owes\">\($0)</p>") }
+        return """
+        <section class="card summary" aria-labelledby="balance-title">
+        <h2 id="balance-title">Balance</h2>
+        \(sentences)
+        <table class="balances">
+        <thead><tr><th scope="col">Member</th><th scope="col">Paid</th><th scope="col">Balance</th></tr></thead>
+        <tbody>\(rows)</tbody>
+        </table>
+        <p class="help">Balance: paid minus share, plus payments sent, minus payments received. Positive means the others owe them.</p>
+        </section>
+        """
+    }
+
+    /// The fewest payments that settle everyone up, each recordable in one tap (S4).
+    private func plan(_ context: PageContext) -> HTML {
+        guard !summary.plan.isEmpty else { return "" }
+        let items = summary.plan.map { transfer -> HTML in
+            let text = "\(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(transfer.amount)"
+            return """
+            <li><span class="what">\(text)</span>
+            <form method="post" action="\(base)/payments" data-swap>
+            \(Layout.csrfField(context))
+            <input type="hidden" name="from" value="\(transfer.from)"><input type="hidden" name="to" value="\(transfer.to)">
+            <input type="hidden" name="amount" value="\(transfer.amount.plain)">
+            <button type="submit" class="primary" aria-label="Record that \(text)">Record this payment</button>
+            </form></li>
+            """
+        }
+        return """
+        <section aria-labelledby="plan-title">
+        <h2 id="plan-title">Settle up</h2>
+        <p class="help">\(summary.plan.count == 1 ? "One payment settles" : "\(summary.plan.count) payments settle") everything.</p>
+        <ul class="plan">\(items)</ul>
+        </section>
+        """
+    }
+
+    private func describe(_ entry: SpendingEntry) -> (title: String, detail: String) {
+        if let recipient = entry.recipient {
+            return ("\(summary.name(entry.payer)) paid \(summary.name(recipient))", entry.description ?? "Payment")
+        }
+        let shared = entry.split.members.count == details.members.count ? "" : " · shared by "
+            + entry.split.members.map(summary.name).joined(separator: ", ")
+        return (entry.description ?? "Expense", "paid by \(summary.name(entry.payer))\(shared)")
+    }
+
+    private func history(_ context: PageContext) -> HTML {
+        guard !entries.isEmpty else {
+            return """
+            <h2 id="history-title">History</h2>
+            <p class="empty">Nothing yet: add the first expense above.</p>
+            """
+        }
+        let items = entries.map { entry -> HTML in
+            let (title, detail) = describe(entry)
+            return """
+            <li class="\(entry.kind.rawValue)"><time datetime="\(entry.date)">\(entry.date)</time>
+            <span class="what"><strong>\(title)</strong> <span class="help">\(detail)</span></span>
+            <span class="amount">\(entry.amount)</span>
+            <form method="post" action="\(base)/entries/\(entry.id)/delete" data-swap data-confirm="Delete \(title), \(entry.amount)?">
+            \(Layout.csrfField(context))<button type="submit" class="delete" aria-label="Delete \(title), \(entry.amount), \(entry.date)">Delete</button>
+            </form></li>
+            """
+        }
+        return """
+        <section aria-labelledby="history-title">
+        <h2 id="history-title">History</h2>
+        <ul class="entries">\(items)</ul>
+        </section>
+        """
+    }
+
+    private func restoreForm(_ entry: SpendingEntry, _ context: PageContext, label: String) -> HTML {
+        let (title, _) = describe(entry)
+        return """
+        <form method="post" action="\(base)/entries/\(entry.id)/restore" data-swap>
+        \(Layout.csrfField(context))<button type="submit" aria-label="\(label) \(title), \(entry.amount)">\(label)</button>
+        </form>
+        """
+    }
+
+    private func undoNotice(_ context: PageContext) -> HTML? {
+        guard let entry = justDeleted, entry.deletedAt != nil else { return nil }
+        return """
+        <div class="message notice undo" role="status"><span>Deleted \(describe(entry).title), \(entry.amount).</span>
+        \(restoreForm(entry, context, label: "Undo"))</div>
+        """
+    }
+
+    private func recentlyDeleted(_ context: PageContext) -> HTML {
+        guard !deleted.isEmpty else { return "" }
+        let items = deleted.prefix(5).map { entry -> HTML in
+            """
+            <li><time datetime="\(entry.date)">\(entry.date)</time><span class="what">\(describe(entry).title)</span>
+            <span class="amount">\(entry.amount)</span>\(restoreForm(entry, context, label: "Restore"))</li>
+            """
+        }
+        return """
+        <details class="deleted">
+        <summary>Recently deleted (\(deleted.count))</summary>
+        <ul class="entries">\(items)</ul>
+        </details>
+        """
+    }
+
+    /// The page a delete without JavaScript asks for confirmation on.
+    static func confirmDelete(_ context: PageContext, ledger: LedgerDetails, entry: SpendingEntry) -> HTML {
+        let base = "/spending/\(ledger.ledger.id)"
+        let what = entry.description ?? (entry.kind == .payment ? "this payment" : "this expense")
+        return Layout.page("Delete?", context, """
+        <h1>Delete \(what)?</h1>
+        <p>\(entry.amount) on \(entry.date). It leaves the balance at once; you can restore it afterwards.</p>
+        <form method="post" action="\(base)/entries/\(entry.id)/delete" class="row">
+        \(Layout.csrfField(context))<input type="hidden" name="confirm" value="yes">
+        <button type="submit" class="danger">Delete</button>
+        <a href="\(base)" class="button">Keep it</a>
+        </form>
+        """)
+    }
+}

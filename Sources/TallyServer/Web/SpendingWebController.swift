@@ -1,0 +1,263 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TallyCore
+import TallyImport
+import TallyStore
+
+/// The spending pages (S1–S6): plain forms and redirects; app.js posts the same forms in the
+/// background and swaps the page in place.
+struct SpendingWebController {
+    let services: APIServices
+
+    func addRoutes(to router: Router<TallyRequestContext>) {
+        let web = router.group()
+            .add(middleware: AuthenticationMiddleware(accounts: services.accounts))
+            .add(middleware: CSRFCookieMiddleware())
+        web.get("spending", use: start)
+        web.post("spending", use: create)
+        web.post("spending/join", use: join)
+        web.get("join/:code", use: invitation)
+        web.get("spending/:ledger", use: ledger)
+        web.post("spending/:ledger/expenses", use: addExpense)
+        web.post("spending/:ledger/payments", use: recordPayment)
+        web.post("spending/:ledger/entries/:id/delete", use: delete)
+        web.post("spending/:ledger/entries/:id/restore", use: restore)
+        web.get("spending/:ledger/settings", use: settings)
+        web.post("spending/:ledger/settings", use: saveGeneral)
+        web.post("spending/:ledger/members", use: addMember)
+        web.post("spending/:ledger/members/:member", use: changeMember)
+        web.post("spending/:ledger/invite", use: changeInvite)
+        web.get("spending/:ledger/export.csv", use: exportCSV)
+        web.get("spending/:ledger/export.json", use: exportJSON)
+    }
+
+    // MARK: - Choosing, creating and joining a ledger
+
+    @Sendable func start(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let ledgers = try await services.spending(for: user).ledgers()
+        // One ledger, as for most couples: straight to it.
+        if ledgers.count == 1, request.uri.queryParameters.get("all") == nil {
+            return Response.redirect(to: "/spending/\(ledgers[0].ledger.id)", type: .normal)
+        }
+        return Web.html(SpendingStartPage(ledgers: ledgers).render(Web.pageContext(request, context)))
+    }
+
+    @Sendable func invitation(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let page = SpendingStartPage(ledgers: try await services.spending(for: user).ledgers(), code: context.parameters.get("code"))
+        return Web.html(page.render(Web.pageContext(request, context)))
+    }
+
+    @Sendable func create(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await startAction(request, context) { form, spending in
+            try await spending.createLedger(name: try form.require("name", "the ledger's name"),
+                                            currency: try form.require("currency", "the currency")).ledger.id
+        }
+    }
+
+    @Sendable func join(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await startAction(request, context) { form, spending in
+            try await spending.join(code: try form.require("code", "the invite code")).ledger.id
+        }
+    }
+
+    private func startAction(_ request: Request, _ context: TallyRequestContext,
+                             _ action: (FormFields, SpendingService) async throws -> UUID) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let form = try await Web.checkedForm(request, context)
+        let spending = services.spending(for: user)
+        do {
+            return Response.redirect(to: "/spending/\(try await action(form, spending))", type: .normal)
+        } catch let error as TallyError {
+            let page = SpendingStartPage(ledgers: try await spending.ledgers(), code: form["code"])
+            return Web.html(page.render(Web.pageContext(request, context), error: error.message), status: Web.status(of: error))
+        }
+    }
+
+    // MARK: - A ledger
+
+    @Sendable func ledger(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        let deleted = request.uri.queryParameters.get("deleted").flatMap(UUID.init(uuidString:))
+        return try await ledgerPage(request, context, justDeleted: deleted)
+    }
+
+    private func ledgerPage(_ request: Request, _ context: TallyRequestContext, justDeleted: UUID? = nil,
+                            error: TallyError? = nil, retry: FormFields? = nil) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let spending = services.spending(for: user)
+        let id = try context.parameters.ledger
+        let summary = try await spending.summary(of: id)
+        let all = try await spending.entries(in: id, includeDeleted: true)
+        let zone = try await services.hydration(for: user).settings().zone
+        let page = LedgerPage(
+            summary: summary, entries: all.filter { $0.deletedAt == nil },
+            deleted: all.filter { $0.deletedAt != nil }.sorted { $0.deletedAt! > $1.deletedAt! },
+            today: LocalDate(containing: services.clock.now, in: zone), user: user.id,
+            justDeleted: justDeleted.flatMap { id in all.first { $0.id == id } },
+            retry: retry?.all ?? [:])
+        return Web.html(page.render(Web.pageContext(request, context), error: error?.message), status: Web.status(of: error))
+    }
+
+    @Sendable func addExpense(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await ledgerAction(request, context, keepsInput: true) { form, spending, ledger in
+            let details = try await spending.ledger(ledger)
+            let among = details.members.filter { form["among-\($0.id)"] != nil }
+            guard !among.isEmpty else { throw TallyError.invalid("Tick at least one member to share the expense.") }
+            let split = among.count == details.members.count
+                ? SpendingService.SplitInput()
+                : .init(method: .equal, parts: among.map { .init(member: .id($0.id)) })
+            _ = try await spending.addExpense(to: ledger, .init(
+                amount: .text(try form.require("amount", "the amount")),
+                payer: form["payer"].flatMap(MemberID.init).map { .id($0) },
+                date: try form["date"].map { text in
+                    guard let date = LocalDate(text) else { throw TallyError.invalid("\"\(text)\" is not a date such as \(LocalDate.example).") }
+                    return date
+                },
+                description: form["description"], category: form["category"], split: split))
+        }
+    }
+
+    @Sendable func recordPayment(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await ledgerAction(request, context) { form, spending, ledger in
+            guard let from = form["from"].flatMap(MemberID.init), let to = form["to"].flatMap(MemberID.init) else {
+                throw TallyError.invalid("Choose who paid and who received the payment.")
+            }
+            _ = try await spending.recordPayment(in: ledger, from: .id(from), to: .id(to), amount: .text(try form.require("amount", "the amount")))
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let form = try await Web.checkedForm(request, context)
+        let spending = services.spending(for: user)
+        let ledger = try context.parameters.ledger
+        let id = try context.parameters.id("expense or payment")
+        guard form["confirm"] == "yes" else {
+            let details = try await spending.ledger(ledger)
+            let entry = try await spending.entry(id, in: ledger)
+            return Web.html(LedgerPage.confirmDelete(Web.pageContext(request, context), ledger: details, entry: entry))
+        }
+        do {
+            _ = try await spending.deleteEntry(id, in: ledger)
+        } catch let error as TallyError {
+            return try await ledgerPage(request, context, error: error)
+        }
+        return Response.redirect(to: "/spending/\(ledger)?deleted=\(id)", type: .normal)
+    }
+
+    @Sendable func restore(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        let id = try context.parameters.id("expense or payment")
+        return try await ledgerAction(request, context) { _, spending, ledger in
+            _ = try await spending.restoreEntry(id, in: ledger)
+        }
+    }
+
+    /// A change to the ledger from its page: done, then back to it; refused, the page again
+    /// with the reason (and, for the quick entry, what was typed).
+    private func ledgerAction(_ request: Request, _ context: TallyRequestContext, keepsInput: Bool = false,
+                              _ action: (FormFields, SpendingService, UUID) async throws -> Void) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let form = try await Web.checkedForm(request, context)
+        let ledger = try context.parameters.ledger
+        do {
+            try await action(form, services.spending(for: user), ledger)
+        } catch let error as TallyError {
+            return try await ledgerPage(request, context, error: error, retry: keepsInput ? form : nil)
+        }
+        return Response.redirect(to: "/spending/\(ledger)", type: .normal)
+    }
+
+    // MARK: - Settings
+
+    @Sendable func settings(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsPage(request, context, notice: request.uri.queryParameters.get("saved").map { _ in "Saved." })
+    }
+
+    private func settingsPage(_ request: Request, _ context: TallyRequestContext, notice: String? = nil,
+                              error: TallyError? = nil) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let spending = services.spending(for: user)
+        let id = try context.parameters.ledger
+        let page = LedgerSettingsPage(
+            details: try await spending.ledger(id), activity: try await spending.activity(in: id, limit: 50),
+            zone: try await services.hydration(for: user).settings().zone, origin: Self.origin(request))
+        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
+    }
+
+    @Sendable func saveGeneral(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsAction(request, context) { form, spending, ledger in
+            _ = try await spending.changeLedger(ledger, name: form["name"], currency: form["currency"])
+        }
+    }
+
+    @Sendable func addMember(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsAction(request, context) { form, spending, ledger in
+            _ = try await spending.addMember(to: ledger, name: try form.require("name", "the new member's name"))
+        }
+    }
+
+    @Sendable func changeMember(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        let member = try context.parameters.member
+        return try await settingsAction(request, context) { form, spending, ledger in
+            if form["action"] == "remove" {
+                _ = try await spending.removeMember(member, from: ledger)
+            } else {
+                _ = try await spending.renameMember(member, in: ledger, to: try form.require("name", "the member's name"))
+            }
+        }
+    }
+
+    @Sendable func changeInvite(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsAction(request, context) { form, spending, ledger in
+            _ = form["action"] == "revoke" ? try await spending.revokeInvite(ledger) : try await spending.openInvite(ledger)
+        }
+    }
+
+    private func settingsAction(_ request: Request, _ context: TallyRequestContext,
+                                _ action: (FormFields, SpendingService, UUID) async throws -> Void) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let form = try await Web.checkedForm(request, context)
+        let ledger = try context.parameters.ledger
+        do {
+            try await action(form, services.spending(for: user), ledger)
+        } catch let error as TallyError {
+            return try await settingsPage(request, context, error: error)
+        }
+        return Response.redirect(to: "/spending/\(ledger)/settings?saved=1", type: .normal)
+    }
+
+    // MARK: - Export (S6)
+
+    @Sendable func exportCSV(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await export(.csv, request, context)
+    }
+
+    @Sendable func exportJSON(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await export(.json, request, context)
+    }
+
+    private func export(_ format: LedgerExport.Format, _ request: Request, _ context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let spending = services.spending(for: user)
+        let id = try context.parameters.ledger
+        let name = try await spending.ledger(id).ledger.name
+        let data = try await LedgerExport.data(of: id, format: format, spending: spending)
+        let file = name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }.joined() + "." + format.rawValue
+        return Response(status: .ok, headers: [
+            .contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+            .contentDisposition: "attachment; filename=\"\(file)\"",
+            .cacheControl: "no-store",
+        ], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    // MARK: -
+
+    private static var signIn: Response { Response.redirect(to: "/signin", type: .normal) }
+
+    private static func origin(_ request: Request) -> String {
+        let scheme = Cookies.isSecure(request) ? "https" : "http"
+        return "\(scheme)://\(request.head.authority ?? "localhost")"
+    }
+}

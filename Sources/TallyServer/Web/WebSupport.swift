@@ -1,0 +1,31 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TallyCore
+
+/// What every web page handler shares: the checked form, the page context, the response.
+enum Web {
+    /// The posted form, refused unless it repeats the CSRF cookie.
+    static func checkedForm(_ request: Request, _ context: TallyRequestContext) async throws -> FormFields {
+        let form = try await FormFields.read(request, context)
+        guard let cookie = request.cookies[Cookies.csrf]?.value, let sent = form["csrf"],
+              Cookies.constantTimeEqual(cookie, sent) else {
+            throw HTTPError(.forbidden, message: "This form has expired; go back, reload the page and try again.")
+        }
+        return form
+    }
+
+    static func pageContext(_ request: Request, _ context: TallyRequestContext) -> PageContext {
+        PageContext(user: context.user, csrf: context.csrf ?? "", path: request.uri.path)
+    }
+
+    static func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: page.description)))
+    }
+
+    static func status(of error: TallyError?) -> HTTPResponse.Status {
+        guard let error else { return .ok }
+        return ProblemMiddleware<TallyRequestContext>.describe(error).0
+    }
+}

@@ -72,6 +72,12 @@ let package = Package(
             dependencies: ["TallyStore"],
             path: "bench/Fill"
         ),
+        // Times the exact settle-up plan for 20 balances (bench/spending.sh).
+        .executableTarget(
+            name: "tally-bench-settle",
+            dependencies: ["TallyCore"],
+            path: "bench/Settle"
+        ),
         .testTarget(
             name: "TallyCoreTests",
             dependencies: ["TallyCore", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -7,6 +7,7 @@
 # with two users, and runs wrk (2 threads, 64 connections, SECONDS each, default 10) against:
 #   GET  /api/v1/today    for a user with a typical day (8 drinks), with a valid token
 #   POST /api/v1/intakes  250 ml of water each, with a valid token, into another user's tally
+#   POST /api/v1/ledgers/{id}/expenses  12.50 split equally, into one two-person ledger
 # wrk shares the machine's cores with the server, as the targets assume (15,000 drinks/s and
 # 30,000 summaries/s on 2 cores).
 set -euo pipefail
@@ -43,6 +44,13 @@ wrk.method = "POST"
 wrk.body = '{"volumeMl": 250}'
 wrk.headers["Content-Type"] = "application/json"
 LUA
+ledger=$(curl -sf -X POST "$base/ledgers" -H "Authorization: Bearer $writer" -d '{"name": "Home", "currency": "EUR"}' \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+cat >"$work/expense.lua" <<'LUA'
+wrk.method = "POST"
+wrk.body = '{"amount": "12.50", "description": "Groceries"}'
+wrk.headers["Content-Type"] = "application/json"
+LUA
 
 run() { # name, token, url, extra wrk args...
     local name=$1 token=$2 url=$3
@@ -58,3 +66,4 @@ run() { # name, token, url, extra wrk args...
 echo "wrk -t2 -c64 -d${seconds}s on 127.0.0.1, $(nproc) cores shared with the server"
 run "GET /api/v1/today" "$reader" "$base/today"
 run "POST /api/v1/intakes" "$writer" "$base/intakes" -s "$work/post.lua"
+run "POST …/ledgers/{id}/expenses" "$writer" "$base/ledgers/$ledger/expenses" -s "$work/expense.lua"

@@ -18,6 +18,7 @@ struct OpenAPITests {
         let services = APIServices(store: f.store, clock: f.clock, accounts: f.accounts)
         let pages = Router(context: TallyRequestContext.self)
         WebController(services: services).addRoutes(to: pages)
+        SpendingWebController(services: services).addRoutes(to: pages)
         let served = Self.names(buildRouter(services: services)).subtracting(Self.names(pages))
         let yaml = try String(contentsOf: Self.documentURL, encoding: .utf8)
         let document = try #require(try Yams.load(yaml: yaml) as? [String: Any])

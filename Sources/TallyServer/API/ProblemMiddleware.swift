@@ -60,7 +60,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Says which field was wrong and how, in words.
     static func describe(_ error: DecodingError) -> String {
         func field(_ path: [any CodingKey]) -> String {
-            let name = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            // split.parts[0].member: an index follows its array without a dot.
+            let name = path.reduce(into: "") { name, key in
+                if let index = key.intValue { name += "[\(index)]" } else { name += (name.isEmpty ? "" : ".") + key.stringValue }
+            }
             return name.isEmpty ? "The body" : "The field \(name)"
         }
         switch error {
@@ -81,7 +84,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private static func kind(of type: Any.Type) -> String {
         switch type {
-        case is Double.Type, is Int.Type, is Float.Type: return "a number"
+        case is Double.Type, is Int.Type, is Int64.Type, is Float.Type: return "a number"
         case is String.Type: return "a string"
         case is Bool.Type: return "true or false"
         default:

@@ -21,7 +21,7 @@ extension SQLiteStore: LedgerRepository {
         try await read { db in
             let ids = try UUID.fetchAll(db, sql: """
                 SELECT ledger.id FROM ledger JOIN ledgerMember ON ledgerMember.ledgerId = ledger.id
-                WHERE ledgerMember.userId = ? ORDER BY ledger.createdAt DESC
+                WHERE ledgerMember.userId = ? ORDER BY ledger.createdAt DESC, ledger.name COLLATE NOCASE
                 """, arguments: [user])
             return try ids.map { try Self.details($0, of: user, db) }
         }
@@ -39,7 +39,9 @@ extension SQLiteStore: LedgerRepository {
             let notes = try change(&after)
             try Self.save(after, replacing: before, db)
             for note in notes { try Self.log(note, ledger: id, user: user, at: at, db) }
-            return try Self.details(id, of: user, db)
+            // Not `details(id, of: user)`: a user who removed their own member has left the
+            // ledger, and that is not a "not found" that would roll the removal back.
+            return try Self.details(id, db)
         }
     }
 

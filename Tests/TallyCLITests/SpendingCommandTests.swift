@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+/// The spending commands end to end (S1–S6, A5): the `tally` binary on a real database.
+@Suite("spending commands")
+struct SpendingCommandTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../TallyImportTests/Fixtures/ihatemoney").standardized
+
+    func sandbox() throws -> Sandbox {
+        let tally = try Sandbox(now: "2026-11-21T10:00:00Z")
+        try tally.ok(["ledger", "create", "Home", "--member", "Alex", "--member", "Sam"])
+        return tally
+    }
+
+    /// Each member's balance from `tally balance --json`.
+    func balances(_ tally: Sandbox, _ extra: [String] = []) throws -> [String: String] {
+        let summary = try tally.object(["balance"] + extra)
+        let members = try #require(summary["members"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: members.map { ($0["name"] as! String, $0["balance"] as! String) })
+    }
+
+    // S2, S3, S4: spend, see who owes whom, settle with the plan's payment.
+    @Test func spendBalanceSettle() throws {
+        let tally = try sandbox()
+        let added = try tally.ok(["spend", "30", "Groceries"]).stdout
+        #expect(added.contains("Recorded Groceries 30.00 EUR, paid by Alex, split equally."))
+        try tally.ok(["spend", "10.01", "--payer", "sam", "Bread"])
+        #expect(try balances(tally) == ["Alex": "9.99", "Sam": "-9.99"])
+        let text = try tally.ok(["balance"]).stdout
+        #expect(text.contains("Sam owes Alex 9.99 EUR."))
+        let plan = try tally.ok(["settle"]).stdout
+        #expect(plan.contains("Sam pays Alex 9.99 EUR"))
+        try tally.ok(["settle", "--record"])
+        #expect(try balances(tally) == ["Alex": "0.00", "Sam": "0.00"])
+        #expect(try tally.ok(["settle"]).stdout.contains("Everyone is settled up."))
+    }
+
+    // S2: shares, exact amounts and percentages, and an equal split over some members.
+    @Test func splits() throws {
+        let tally = try sandbox()
+        try tally.ok(["ledger", "members", "add", "Kim"])
+        let shares = try tally.object(["spend", "9", "--split", "shares", "--part", "Alex=2", "--part", "Sam=1", "Wine"])
+        let parts = try #require(shares["parts"] as? [[String: Any]])
+        #expect(parts.map { $0["share"] as? String } == ["6.00", "3.00"])
+        let among = try tally.object(["spend", "10", "--among", "Sam, Kim", "Taxi"])
+        #expect((among["parts"] as? [[String: Any]])?.map { $0["share"] as? String } == ["5.00", "5.00"])
+        let exact = try tally.object(["spend", "10", "--split", "exact", "--part", "alex=7.50", "--part", "kim=2.50"])
+        #expect((exact["parts"] as? [[String: Any]])?.map { $0["share"] as? String } == ["7.50", "2.50"])
+        let percent = try tally.object(["spend", "100", "--split", "percent", "--part", "Alex=50", "--part", "Sam=25", "--part", "Kim=25"])
+        #expect((percent["parts"] as? [[String: Any]])?.map { $0["share"] as? String } == ["50.00", "25.00", "25.00"])
+        let summary = try balances(tally)
+        #expect(summary.values.map { Decimal(string: $0)! }.reduce(0, +) == 0)
+    }
+
+    // S2 and A5: refused input changes nothing and says why in one sentence.
+    @Test func refused() throws {
+        let tally = try sandbox()
+        try tally.ok(["spend", "10"])
+        for (arguments, expected) in [
+            (["spend", "12.345"], "more decimals than EUR has"),
+            (["spend", "0"], "more than 0"),
+            (["spend", "1000000.01"], "at most 1000000.00 EUR"),
+            (["spend", "abc"], "is not an amount"),
+            (["spend", "10", "--payer", "Bob"], "\"Bob\" is not a member of this ledger: use one of Alex, Sam."),
+            (["spend", "10", "--split", "exact", "--part", "Alex=4"], "add up to 4.00, not 10.00"),
+            (["spend", "10", "--split", "percent", "--part", "Alex=60", "--part", "Sam=30"], "add up to 90%, not 100%"),
+            (["spend", "10", "--split", "shares"], "needs a --part"),
+            (["spend", "10", "--part", "Alex=1"], "--part goes with --split"),
+            (["spend", "10", String(repeating: "x", count: 201)], "at most 200 characters"),
+            (["spend", "10", "--date", "2026-02-30"], "is not a date"),
+            (["pay", "Alex", "Alex", "5"], "from one member to another"),
+            (["ledger", "create", "Trip", "--currency", "XYZ"], "is not a currency"),
+        ] {
+            let message = try tally.refused(arguments)
+            #expect(message.contains(expected), "\(arguments): \(message)")
+        }
+    }
+
+    // S1: which ledger: the only one, or --ledger when there are several.
+    @Test func choosingTheLedger() throws {
+        let tally = try Sandbox(now: "2026-11-21T10:00:00Z")
+        #expect(try tally.refused(["balance"], exit: 2).contains("You have no ledger yet"))
+        try tally.ok(["ledger", "create", "Home"])
+        try tally.ok(["ledger", "create", "Trip", "--currency", "JPY"])
+        #expect(try tally.refused(["spend", "10"]).contains("choose one with --ledger (Home, Trip)"))
+        try tally.ok(["spend", "1000", "--ledger", "trip"])
+        #expect(try tally.refused(["spend", "10.5", "--ledger", "Trip"]).contains("more decimals than JPY has"))
+        #expect(try balances(tally, ["--ledger", "Trip"]) == ["Person 1": "500", "Person 2": "-500"])
+        #expect(try tally.ok(["balance"], env: ["TALLY_LEDGER": "Home"]).stdout.contains("Everyone is settled up."))
+    }
+
+    // S5: newest first, delete and restore by a short id, and the activity log.
+    @Test func deleteRestoreAndLog() throws {
+        let tally = try sandbox()
+        try tally.ok(["spend", "5", "--date", "2026-11-01", "Old"])
+        let new = try tally.object(["spend", "7", "--payer", "Sam", "New"])
+        let output = try tally.ok(["expenses", "--json"]).stdout
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+        #expect(list.map { $0["description"] as? String } == ["New", "Old"])
+        let id = try #require(new["id"] as? String)
+        let short = String(id.prefix(8)).lowercased()
+        #expect(try tally.ok(["expenses", "delete", short]).stdout.contains("Undo with: tally expenses restore \(short)"))
+        #expect(try balances(tally) == ["Alex": "2.50", "Sam": "-2.50"])
+        #expect(try tally.ok(["expenses", "--deleted"]).stdout.contains("(deleted)"))
+        try tally.ok(["expenses", "restore", short])
+        #expect(try balances(tally) == ["Alex": "-1.00", "Sam": "1.00"])
+        let log = try tally.ok(["ledger", "log"]).stdout
+        #expect(log.contains("Restored 7.00 EUR for New, paid by Sam, split equally."))
+        #expect(log.contains("Deleted 7.00 EUR for New"))
+        #expect(try tally.refused(["expenses", "restore", short], exit: 2).contains("has an id starting with"))
+    }
+
+    // S1: an invite code lets a second user of the same database join as Person 2.
+    @Test func inviteAndJoin() throws {
+        let tally = try Sandbox(now: "2026-11-21T10:00:00Z")
+        try tally.ok(["ledger", "create", "Home"])
+        let code = try #require(try tally.object(["ledger", "invite"])["inviteCode"] as? String)
+        let joined = try tally.ok(["ledger", "join", code.lowercased(), "--user", "sam"]).stdout
+        #expect(joined.contains("You are Person 2 in Home (EUR)."))
+        try tally.ok(["spend", "20", "--user", "sam"])
+        #expect(try tally.ok(["balance"]).stdout.contains("Person 1 owes Person 2 10.00 EUR."))
+        try tally.ok(["ledger", "invite", "--revoke"])
+        try tally.ok(["ledger", "list", "--user", "kim"]) // a user is created on first use
+        #expect(try tally.refused(["ledger", "join", code, "--user", "kim"], exit: 2).contains("ask for a new invite"))
+    }
+
+    // S6: IHateMoney's real exports import once, in either format; the export reads back.
+    @Test func importAndExport() throws {
+        let tally = try Sandbox(now: "2026-11-21T10:00:00Z")
+        let json = Self.fixtures.appendingPathComponent("household.json").path
+        let csv = Self.fixtures.appendingPathComponent("household.csv").path
+        let report = try tally.object(["import", "ihatemoney", json])
+        #expect(report["added"] as? Int == 14)
+        let again = try tally.object(["import", "ihatemoney", csv, "--ledger", "household"])
+        #expect(again["added"] as? Int == 0 && again["alreadyThere"] as? Int == 14)
+        #expect(try balances(tally) == ["Alex": "15.10", "Sam": "-84.36", "Zoë Müller": "69.26"])
+        let exported = try tally.ok(["export", "ledger"]).stdout
+        #expect(exported.split(whereSeparator: \.isNewline).count == 15)
+        #expect(try tally.refused(["import", "ihatemoney", Self.fixtures.appendingPathComponent("couple.json").path]).contains("--currency"))
+        #expect(try tally.refused(["import", "ihatemoney", "/nonexistent/bills.json"], exit: 2).contains("Cannot read"))
+    }
+
+    // A5 remote mode: the same commands through a server give the same JSON.
+    @Test func remoteMode() throws {
+        let server = try ServeProcess.start()
+        defer { server.stop() }
+        try server.ok(["ledger", "create", "Home", "--member", "Alex", "--member", "Sam"])
+        try server.ok(["spend", "30", "Groceries"])
+        try server.ok(["spend", "10.01", "--payer", "Sam", "Bread"])
+        let text = try server.ok(["balance"]).stdout
+        #expect(text.contains("Sam owes Alex 9.99 EUR."))
+        let refused = try server.run(["spend", "12.345"])
+        #expect(refused.exitCode == 1 && refused.stderr.contains("more decimals than EUR has"))
+        try server.ok(["settle", "--record"])
+        #expect(try server.ok(["settle"]).stdout.contains("Everyone is settled up."))
+        #expect(try server.ok(["expenses"]).stdout.contains("Groceries 30.00 EUR, paid by Alex"))
+        #expect(try server.run(["export", "ledger"]).stderr.contains("local database"))
+    }
+}

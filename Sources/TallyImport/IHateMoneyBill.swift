@@ -26,10 +26,10 @@ public enum IHateMoneyExport {
         case json, csv
     }
 
-    /// The format by content: a JSON export starts with "[".
+    /// The format by content: JSON starts with "[" (or "{", which is not an export but is JSON).
     public static func format(of data: Data) -> Format {
         let first = data.first { !" \t\r\n".utf8.contains($0) }
-        return first == UInt8(ascii: "[") ? .json : .csv
+        return first == UInt8(ascii: "[") || first == UInt8(ascii: "{") ? .json : .csv
     }
 
     public static func bills(from data: Data, format: Format? = nil) throws -> [IHateMoneyBill] {

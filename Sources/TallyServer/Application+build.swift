@@ -51,6 +51,7 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     AccountController(services: services).addRoutes(to: api)
     LedgerController(services: services).addRoutes(to: api)
     SpendingController(services: services).addRoutes(to: api)
+    TransferController(services: services).addRoutes(to: api)
 
     router.add(middleware: FileMiddleware(StaticFiles.folder, urlBasePath: "/static",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))

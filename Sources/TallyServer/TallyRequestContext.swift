@@ -24,6 +24,9 @@ public struct TallyRequestContext: RequestContext {
     /// API bodies are small: a drink, a setting. Anything bigger is a mistake or an attack.
     public var maxUploadSize: Int { 64 * 1024 }
 
+    /// An export file brought in to import (S6): years of a shared ledger fit easily.
+    public static let maxImportSize = 4 * 1024 * 1024
+
     public var requestDecoder: JSONDecoder { JSONCoding.decoder }
     public var responseEncoder: JSONEncoder { JSONCoding.encoder }
 

@@ -77,8 +77,6 @@ enum Remote {
 struct CommandContext {
     let backend: any HydrationBackend
     let spending: any SpendingBackend
-    /// The local database's service, for what only runs locally (import, export); nil with --server.
-    let localSpending: SpendingService?
     let settings: HydrationSettings
     /// Now, for times typed as HH:MM and for telling today from other days.
     let clock: any WallClock
@@ -95,7 +93,7 @@ struct CommandContext {
         if let client = try Remote.client(options, environment: environment) {
             // The server keeps the time: TALLY_NOW is for the local database only.
             let backend = RemoteHydration(client: client)
-            return CommandContext(backend: backend, spending: RemoteSpending(client: client), localSpending: nil,
+            return CommandContext(backend: backend, spending: RemoteSpending(client: client),
                                   settings: try await backend.settings(), clock: SystemClock(), options: options)
         }
         let store = try SQLiteStore.open(path: DatabaseLocation.path(options.database), access: .singleConnection)
@@ -104,8 +102,8 @@ struct CommandContext {
         let name = options.user ?? environment["TALLY_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local"
         let user = try await directory.user(named: name)
         let backend = LocalHydration(service: directory.hydration(for: user))
-        let spending = SpendingService(store: store, clock: clock, user: user.id)
-        return CommandContext(backend: backend, spending: LocalSpending(service: spending), localSpending: spending,
+        let spending = LocalSpending(service: SpendingService(store: store, clock: clock, user: user.id))
+        return CommandContext(backend: backend, spending: spending,
                               settings: try await backend.settings(), clock: clock, options: options)
     }
 

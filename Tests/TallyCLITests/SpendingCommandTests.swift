@@ -155,6 +155,9 @@ struct SpendingCommandTests {
         try server.ok(["settle", "--record"])
         #expect(try server.ok(["settle"]).stdout.contains("Everyone is settled up."))
         #expect(try server.ok(["expenses"]).stdout.contains("Groceries 30.00 EUR, paid by Alex"))
-        #expect(try server.run(["export", "ledger"]).stderr.contains("local database"))
+        let exported = try server.ok(["export", "ledger", "--format", "json"]).stdout
+        #expect(exported.contains("\"description\" : \"Groceries\""))
+        let report = try server.run(["import", "ihatemoney", Self.fixtures.appendingPathComponent("trip.csv").path, "--json"])
+        #expect(report.exitCode == 0 && report.stdout.contains("\"added\" : 7"), "\(report)")
     }
 }

@@ -16,8 +16,8 @@ struct FormFields {
         }
     }
 
-    static func read(_ request: Request, _ context: TallyRequestContext) async throws -> FormFields {
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
+    static func read(_ request: Request, _ context: TallyRequestContext, limit: Int? = nil) async throws -> FormFields {
+        let body = try await request.body.collect(upTo: limit ?? context.maxUploadSize)
         return FormFields(String(buffer: body))
     }
 

@@ -17,6 +17,7 @@ struct SpendingWebController {
         web.get("spending", use: start)
         web.post("spending", use: create)
         web.post("spending/join", use: join)
+        web.post("spending/import", use: importIHateMoney)
         web.get("join/:code", use: invitation)
         web.get("spending/:ledger", use: ledger)
         web.post("spending/:ledger/expenses", use: addExpense)
@@ -63,6 +64,25 @@ struct SpendingWebController {
         }
     }
 
+    /// An IHateMoney export pasted (or, with JavaScript, read from a file): into a new ledger,
+    /// or into the one the form names.
+    @Sendable func importIHateMoney(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let form = try await Web.checkedForm(request, context, limit: TallyRequestContext.maxImportSize)
+        let spending = services.spending(for: user)
+        let into = form["ledger"].flatMap(UUID.init(uuidString:))
+        do {
+            let bills = try IHateMoneyExport.bills(from: Data(try form.require("export", "the export's contents").utf8))
+            let report = try await IHateMoneyImporter(spending: spending).importBills(
+                bills, into: into, name: form["name"] ?? "IHateMoney", currency: form["currency"])
+            return Response.redirect(to: "/spending/\(report.ledger)?imported=\(report.added)&skipped=\(report.alreadyThere)", type: .normal)
+        } catch let error as TallyError {
+            if into != nil { return try await settingsPage(request, context, error: error) }
+            let page = SpendingStartPage(ledgers: try await spending.ledgers())
+            return Web.html(page.render(Web.pageContext(request, context), error: error.message), status: Web.status(of: error))
+        }
+    }
+
     private func startAction(_ request: Request, _ context: TallyRequestContext,
                              _ action: (FormFields, SpendingService) async throws -> UUID) async throws -> Response {
         guard let user = context.user else { return Self.signIn }
@@ -79,11 +99,16 @@ struct SpendingWebController {
     // MARK: - A ledger
 
     @Sendable func ledger(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        let deleted = request.uri.queryParameters.get("deleted").flatMap(UUID.init(uuidString:))
-        return try await ledgerPage(request, context, justDeleted: deleted)
+        let query = request.uri.queryParameters
+        let deleted = query.get("deleted").flatMap(UUID.init(uuidString:))
+        let notice = query.get("imported").flatMap { Int($0) }.map { added in
+            let skipped = query.get("skipped").flatMap { Int($0) } ?? 0
+            return "Imported \(added) bill\(added == 1 ? "" : "s")" + (skipped > 0 ? "; \(skipped) were already here." : ".")
+        }
+        return try await ledgerPage(request, context, justDeleted: deleted, notice: notice)
     }
 
-    private func ledgerPage(_ request: Request, _ context: TallyRequestContext, justDeleted: UUID? = nil,
+    private func ledgerPage(_ request: Request, _ context: TallyRequestContext, justDeleted: UUID? = nil, notice: String? = nil,
                             error: TallyError? = nil, retry: FormFields? = nil) async throws -> Response {
         guard let user = context.user else { return Self.signIn }
         let spending = services.spending(for: user)
@@ -97,7 +122,7 @@ struct SpendingWebController {
             today: LocalDate(containing: services.clock.now, in: zone), user: user.id,
             justDeleted: justDeleted.flatMap { id in all.first { $0.id == id } },
             retry: retry?.all ?? [:])
-        return Web.html(page.render(Web.pageContext(request, context), error: error?.message), status: Web.status(of: error))
+        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }
 
     @Sendable func addExpense(_ request: Request, context: TallyRequestContext) async throws -> Response {
@@ -240,16 +265,7 @@ struct SpendingWebController {
 
     private func export(_ format: LedgerExport.Format, _ request: Request, _ context: TallyRequestContext) async throws -> Response {
         guard let user = context.user else { return Self.signIn }
-        let spending = services.spending(for: user)
-        let id = try context.parameters.ledger
-        let name = try await spending.ledger(id).ledger.name
-        let data = try await LedgerExport.data(of: id, format: format, spending: spending)
-        let file = name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }.joined() + "." + format.rawValue
-        return Response(status: .ok, headers: [
-            .contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
-            .contentDisposition: "attachment; filename=\"\(file)\"",
-            .cacheControl: "no-store",
-        ], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return try await TransferController.download(try context.parameters.ledger, format: format, spending: services.spending(for: user))
     }
 
     // MARK: -

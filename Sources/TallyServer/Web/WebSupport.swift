@@ -6,8 +6,8 @@ import TallyCore
 /// What every web page handler shares: the checked form, the page context, the response.
 enum Web {
     /// The posted form, refused unless it repeats the CSRF cookie.
-    static func checkedForm(_ request: Request, _ context: TallyRequestContext) async throws -> FormFields {
-        let form = try await FormFields.read(request, context)
+    static func checkedForm(_ request: Request, _ context: TallyRequestContext, limit: Int? = nil) async throws -> FormFields {
+        let form = try await FormFields.read(request, context, limit: limit)
         guard let cookie = request.cookies[Cookies.csrf]?.value, let sent = form["csrf"],
               Cookies.constantTimeEqual(cookie, sent) else {
             throw HTTPError(.forbidden, message: "This form has expired; go back, reload the page and try again.")

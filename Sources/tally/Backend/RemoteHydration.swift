@@ -262,6 +262,19 @@ struct APIClient: Sendable {
 
     func send<Answer: Decodable>(_ method: String, _ path: String, query: [URLQueryItem] = [],
                                  body: (any Encodable)? = nil, as _: Answer.Type = Answer.self) async throws -> Answer {
+        let data = try await exchange(method, path, query: query, body: try body.map { try Self.encoder.encode($0) },
+                                      contentType: "application/json")
+        do {
+            return try Self.decoder.decode(Answer.self, from: data)
+        } catch {
+            throw RemoteFailure(
+                "The server at \(server) answered \(method) /api/v1/\(path) with a body this tally cannot read: check that it is a Tally server of this version.")
+        }
+    }
+
+    /// One request with a body of any type; the answer's body as it came, once it is a success.
+    func exchange(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
+                  contentType: String) async throws -> Data {
         var components = URLComponents(url: base.appendingPathComponent("api/v1/" + path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
         var request = URLRequest(url: components.url!, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.timeout)
@@ -270,8 +283,8 @@ struct APIClient: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("tally-cli", forHTTPHeaderField: "User-Agent")
         if let body {
-            request.httpBody = try Self.encoder.encode(body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
 
         let data: Data
@@ -287,12 +300,7 @@ struct APIClient: Sendable {
         guard (200..<300).contains(http.statusCode) else {
             throw problem(status: http.statusCode, data, method: method, path: path)
         }
-        do {
-            return try Self.decoder.decode(Answer.self, from: data)
-        } catch {
-            throw RemoteFailure(
-                "The server at \(server) answered \(method) /api/v1/\(path) with a body this tally cannot read: check that it is a Tally server of this version.")
-        }
+        return data
     }
 
     /// The error of an answer that is not a success: a TallyError with the problem's sentence

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyImport
 import TallyStore
 
 /// A Tally server's ledgers, through its API (`--server`, `--token`).
@@ -73,6 +74,25 @@ struct RemoteSpending: SpendingBackend {
     func activity(in ledger: UUID, limit: Int) async throws -> [ActivityJSON] {
         try await client.send("GET", path(ledger, "/activity"), query: [URLQueryItem(name: "limit", value: String(min(500, limit)))],
                               as: ActivityList.self).items
+    }
+
+    func importIHateMoney(_ export: Data, into ledger: UUID?, name: String, currency: String?) async throws -> IHateMoneyImporter.Report {
+        var query = [URLQueryItem(name: "name", value: name)]
+        if let ledger { query.append(URLQueryItem(name: "ledger", value: ledger.uuidString)) }
+        if let currency { query.append(URLQueryItem(name: "currency", value: currency)) }
+        let format = IHateMoneyExport.format(of: export)
+        let answer = try await client.exchange("POST", "ledgers/import/ihatemoney", query: query, body: export,
+                                               contentType: format == .json ? "application/json" : "text/csv")
+        do {
+            return try JSONDecoder().decode(IHateMoneyImporter.Report.self, from: answer)
+        } catch {
+            throw RemoteFailure("The server at \(client.server) answered the import with a body this tally cannot read.")
+        }
+    }
+
+    func export(_ ledger: UUID, format: LedgerExport.Format) async throws -> Data {
+        try await client.exchange("GET", path(ledger, "/export"), query: [URLQueryItem(name: "format", value: format.rawValue)],
+                                  contentType: "application/json")
     }
 }
 

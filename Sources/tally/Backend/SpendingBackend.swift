@@ -27,6 +27,10 @@ protocol SpendingBackend: Sendable {
     func restoreEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON
     func summary(of ledger: UUID) async throws -> SummaryJSON
     func activity(in ledger: UUID, limit: Int) async throws -> [ActivityJSON]
+
+    /// An IHateMoney export (JSON or CSV) into `ledger`, or into a new ledger called `name`.
+    func importIHateMoney(_ export: Data, into ledger: UUID?, name: String, currency: String?) async throws -> IHateMoneyImporter.Report
+    func export(_ ledger: UUID, format: LedgerExport.Format) async throws -> Data
 }
 
 /// An expense as the commands send it, in the API's terms.
@@ -105,5 +109,13 @@ struct LocalSpending: SpendingBackend {
 
     func activity(in ledger: UUID, limit: Int) async throws -> [ActivityJSON] {
         try await service.activity(in: ledger, limit: limit).map(ActivityJSON.init)
+    }
+
+    func importIHateMoney(_ export: Data, into ledger: UUID?, name: String, currency: String?) async throws -> IHateMoneyImporter.Report {
+        try await IHateMoneyImporter(spending: service).importBills(try IHateMoneyExport.bills(from: export), into: ledger, name: name, currency: currency)
+    }
+
+    func export(_ ledger: UUID, format: LedgerExport.Format) async throws -> Data {
+        try await LedgerExport.data(of: ledger, format: format, spending: service)
     }
 }

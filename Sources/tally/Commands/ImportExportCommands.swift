@@ -27,21 +27,17 @@ struct ImportCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            guard let spending = context.localSpending else {
-                throw TallyError.invalid("tally import works on the local database; import on the server from its web page (Spending → Import).")
-            }
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
             } catch {
                 throw TallyError.notFound("Cannot read \(file): \(error.localizedDescription)")
             }
-            let bills = try IHateMoneyExport.bills(from: data)
             let target = try await ledger.asyncMap { try await context.ledger(named: $0).id }
             let ledgerName = name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            let report = try await IHateMoneyImporter(spending: spending).importBills(bills, into: target, name: ledgerName, currency: currency)
+            let report = try await context.spending.importIHateMoney(data, into: target, name: ledgerName, currency: currency)
             try emit(report, context) {
-                var lines = ["Imported \(report.added) of \(bills.count) bills."]
+                var lines = ["Imported \(report.added) of \(report.added + report.alreadyThere) bills."]
                 if report.alreadyThere > 0 { lines.append("\(report.alreadyThere) were already there from an earlier import.") }
                 if !report.newMembers.isEmpty { lines.append("New members: \(report.newMembers.joined(separator: ", ")).") }
                 return lines.joined(separator: "\n")
@@ -65,13 +61,10 @@ struct ExportCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            guard let spending = context.localSpending else {
-                throw TallyError.invalid("tally export works on the local database; export on the server from its web page (Spending → Export).")
-            }
             guard let exportFormat = LedgerExport.Format(rawValue: format.lowercased()) else {
                 throw TallyError.invalid("--format must be csv or json; \"\(format)\" is not.")
             }
-            let data = try await LedgerExport.data(of: try await context.ledger(ledger).id, format: exportFormat, spending: spending)
+            let data = try await context.spending.export(try await context.ledger(ledger).id, format: exportFormat)
             if let output {
                 do {
                     try data.write(to: URL(fileURLWithPath: (output as NSString).expandingTildeInPath), options: .atomic)

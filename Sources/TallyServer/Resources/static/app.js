@@ -253,7 +253,20 @@ function enhanceSwapForms(root) {
   }
 }
 
+// An export file picked from the device fills the field it names, so the plain form sends it.
+function enhanceFileFields(root) {
+  for (const input of root.querySelectorAll("input[type=file][data-fills]")) {
+    const target = root.querySelector("#" + input.dataset.fills);
+    input.hidden = false;
+    root.querySelector(`label[for="${input.id}"]`)?.removeAttribute("hidden");
+    input.addEventListener("change", async () => {
+      if (input.files?.[0]) target.value = await input.files[0].text();
+    });
+  }
+}
+
 function enhance(root) {
+  enhanceFileFields(root);
   enhanceCustomDialog(root);
   enhanceForms(root);
   enhanceSwapForms(root);

@@ -24,6 +24,10 @@ struct LedgerSettingsPage {
         <div class="row"><a class="button" href="\(base)/export.csv" download>CSV (spreadsheet)</a>
         <a class="button" href="\(base)/export.json" download>JSON (everything)</a></div>
         </section>
+        <section aria-labelledby="import-title">
+        <h2 id="import-title">Import from IHateMoney</h2>
+        \(SpendingStartPage.importForm(context, into: details.ledger.id))
+        </section>
         \(log)
         """)
     }

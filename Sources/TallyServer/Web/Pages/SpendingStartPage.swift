@@ -34,7 +34,33 @@ struct SpendingStartPage {
         <button type="submit"\(HTML.flag(" class=\"primary\"", code == nil))>Create ledger</button>
         </form>
         </section>
+        <section aria-labelledby="import-title">
+        <h2 id="import-title">Import from IHateMoney</h2>
+        \(Self.importForm(context, into: nil))
+        </section>
         """)
+    }
+
+    /// IHateMoney's bills export, pasted or (with JavaScript) picked as a file (S6).
+    static func importForm(_ context: PageContext, into ledger: UUID?) -> HTML {
+        let target: HTML = ledger.map { "<input type=\"hidden\" name=\"ledger\" value=\"\($0)\">" } ?? """
+            <label for="import-name">New ledger's name</label>
+            <input id="import-name" name="name" maxlength="100" value="IHateMoney">
+            <label for="import-currency">Currency <span class="help">(if the export has none)</span></label>
+            <input id="import-currency" name="currency" maxlength="3" autocapitalize="characters">
+            """
+        return """
+        <form method="post" action="/spending/import" class="stack import">
+        \(Layout.csrfField(context))
+        \(target)
+        <label for="import-file" hidden>Export file (bills.json or bills.csv)</label>
+        <input id="import-file" type="file" accept=".json,.csv,application/json,text/csv" hidden data-fills="import-export">
+        <label for="import-export">Export contents <span class="help">(paste bills.json or bills.csv)</span></label>
+        <textarea id="import-export" name="export" rows="4" required spellcheck="false"></textarea>
+        <p class="help">Members are matched or added by name; a Reimbursement becomes a payment. Importing the same export again adds nothing twice.</p>
+        <button type="submit">Import</button>
+        </form>
+        """
     }
 
     private var list: HTML {

@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import TallyCore
+import TallyImport
+import TallyStore
+
+/// A ledger's export, and IHateMoney's exports brought in (S6).
+struct TransferController {
+    let services: APIServices
+
+    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
+        group.get("ledgers/:ledger/export", use: export)
+        group.post("ledgers/import/ihatemoney", use: importIHateMoney)
+    }
+
+    /// `format=csv` (the default) or `format=json`.
+    @Sendable func export(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        let spending = try services.spending(context)
+        let ledger = try context.parameters.ledger
+        let format = try request.query("format", { LedgerExport.Format(rawValue: $0.lowercased()) }, form: "csv or json") ?? .csv
+        return try await Self.download(ledger, format: format, spending: spending)
+    }
+
+    /// The export as a file to save: its name from the ledger's.
+    static func download(_ ledger: UUID, format: LedgerExport.Format, spending: SpendingService) async throws -> Response {
+        let name = try await spending.ledger(ledger).ledger.name
+        let data = try await LedgerExport.data(of: ledger, format: format, spending: spending)
+        let file = name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? String($0) : "-" }.joined()
+        return Response(status: .ok, headers: [
+            .contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+            .contentDisposition: "attachment; filename=\"\(file).\(format.rawValue)\"",
+            .cacheControl: "no-store",
+        ], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The body is the export file itself (JSON or CSV); `ledger` adds to one of your ledgers,
+    /// otherwise a new ledger called `name` is created; `currency` for an export without one.
+    @Sendable func importIHateMoney(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<IHateMoneyImporter.Report> {
+        let spending = try services.spending(context)
+        let ledger = try request.query("ledger", { UUID(uuidString: $0) }, form: "a ledger's id")
+        let body = try await request.body.collect(upTo: TallyRequestContext.maxImportSize)
+        let bills = try IHateMoneyExport.bills(from: Data(body.readableBytesView))
+        let report = try await IHateMoneyImporter(spending: spending).importBills(
+            bills, into: ledger, name: request.uri.queryParameters.get("name").map { String($0) } ?? "IHateMoney",
+            currency: request.uri.queryParameters.get("currency").map { String($0) })
+        return JSONBody(report, status: report.added > 0 ? .created : .ok)
+    }
+}

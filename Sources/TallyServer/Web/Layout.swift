@@ -42,7 +42,9 @@ enum Layout {
         }
         let links: [(String, String)] = [("/", "Today"), ("/history", "History"), ("/spending", "Spending"), ("/settings", "Settings")]
         let items = links.map { path, label -> HTML in
-            let here = path == "/" ? context.path == "/" : context.path == path || context.path.hasPrefix(path + "/")
+            // An invite link (/join/CODE) belongs to Spending.
+            let section = context.path.hasPrefix("/join/") ? "/spending" : context.path
+            let here = path == "/" ? section == "/" : section == path || section.hasPrefix(path + "/")
             let current = here ? HTML(unsafe: #" aria-current="page""#) : ""
             return "<li><a href=\"\(path)\"\(current)>\(label)</a></li>"
         }
@@ -63,6 +65,16 @@ enum Layout {
 
     static func csrfField(_ context: PageContext) -> HTML {
         "<input type=\"hidden\" name=\"csrf\" value=\"\(context.csrf)\">"
+    }
+
+    /// "12.50 EUR" that never wraps between the number and the currency, with a true minus sign.
+    static func money(_ money: Money) -> String {
+        money.plain.replacingOccurrences(of: "-", with: "−") + "\u{00A0}" + money.currency.code
+    }
+
+    /// A sentence whose amounts ("owes Sam 9.99 EUR") keep their currency on the same line.
+    static func keepingAmountsWhole(_ sentence: String, _ currency: Currency) -> String {
+        sentence.replacingOccurrences(of: " \(currency.code)", with: "\u{00A0}\(currency.code)")
     }
 
     /// A volume for display: whole units with the unit, as the CLI shows it (H5).

@@ -109,7 +109,7 @@ struct SpendingWebController {
     }
 
     private func ledgerPage(_ request: Request, _ context: TallyRequestContext, justDeleted: UUID? = nil, notice: String? = nil,
-                            error: TallyError? = nil, retry: FormFields? = nil) async throws -> Response {
+                            error: TallyError? = nil, retry: FormFields? = nil, field: String? = nil) async throws -> Response {
         guard let user = context.user else { return Self.signIn }
         let spending = services.spending(for: user)
         let id = try context.parameters.ledger
@@ -121,26 +121,37 @@ struct SpendingWebController {
             deleted: all.filter { $0.deletedAt != nil }.sorted { $0.deletedAt! > $1.deletedAt! },
             today: LocalDate(containing: services.clock.now, in: zone), user: user.id,
             justDeleted: justDeleted.flatMap { id in all.first { $0.id == id } },
-            retry: retry?.all ?? [:])
+            retry: retry?.all ?? [:], refusedField: field)
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }
 
     @Sendable func addExpense(_ request: Request, context: TallyRequestContext) async throws -> Response {
         try await ledgerAction(request, context, keepsInput: true) { form, spending, ledger in
             let details = try await spending.ledger(ledger)
+            // Checked here first so that the page can show the refusal at the field it is about.
+            try FieldRefusal.at("amount") {
+                _ = try TransactionAmount.parse(try form.require("amount", "the amount"), currency: details.ledger.currency, what: "An expense")
+            }
+            try FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(form["description"]) }
             let among = details.members.filter { form["among-\($0.id)"] != nil }
-            guard !among.isEmpty else { throw TallyError.invalid("Tick at least one member to share the expense.") }
+            guard !among.isEmpty else {
+                throw FieldRefusal(field: "among", error: .invalid("Tick at least one member to share the expense."))
+            }
             let split = among.count == details.members.count
                 ? SpendingService.SplitInput()
                 : .init(method: .equal, parts: among.map { .init(member: .id($0.id)) })
             _ = try await spending.addExpense(to: ledger, .init(
                 amount: .text(try form.require("amount", "the amount")),
                 payer: form["payer"].flatMap(MemberID.init).map { .id($0) },
-                date: try form["date"].map { text in
-                    guard let date = LocalDate(text) else { throw TallyError.invalid("\"\(text)\" is not a date such as \(LocalDate.example).") }
-                    return date
+                date: try FieldRefusal.at("date") {
+                    try form["date"].map { text in
+                        guard let date = LocalDate(text) else { throw TallyError.invalid("\"\(text)\" is not a date such as \(LocalDate.example).") }
+                        return date
+                    }
                 },
-                description: form["description"], category: form["category"], split: split))
+                description: form["description"], category: form["category"], split: split,
+                // The form's id, new on every page: a second tap (or a resent form) adds nothing twice.
+                id: form["id"].flatMap(UUID.init(uuidString:))))
         }
     }
 
@@ -188,6 +199,8 @@ struct SpendingWebController {
         let ledger = try context.parameters.ledger
         do {
             try await action(form, services.spending(for: user), ledger)
+        } catch let refusal as FieldRefusal {
+            return try await ledgerPage(request, context, error: refusal.error, retry: keepsInput ? form : nil, field: refusal.field)
         } catch let error as TallyError {
             return try await ledgerPage(request, context, error: error, retry: keepsInput ? form : nil)
         }
@@ -269,6 +282,20 @@ struct SpendingWebController {
     }
 
     // MARK: -
+
+    /// A refusal about one field of a form, so the page can show it there.
+    struct FieldRefusal: Error {
+        var field: String
+        var error: TallyError
+
+        static func at<T>(_ field: String, _ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch let error as TallyError {
+                throw FieldRefusal(field: field, error: error)
+            }
+        }
+    }
 
     private static var signIn: Response { Response.redirect(to: "/signin", type: .normal) }
 

@@ -221,11 +221,15 @@ function enhanceSwapForms(root) {
     if (money) money.addEventListener("input", () => { if (money.getAttribute("aria-invalid")) checkMoney(form); });
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      if (money && !checkMoney(form)) { money.focus(); return; }
+      // A second tap while the first is on its way sends nothing (the form's id would also
+      // keep the server from adding it twice).
+      if (form.dataset.pending) return;
+      if (money && !checkMoney(form)) { focusInView(money); return; }
       if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
       const body = new URLSearchParams(new FormData(form, event.submitter));
       if (form.dataset.confirm) body.set("confirm", "yes");
       const added = money ? money.value.trim() : null;
+      form.dataset.pending = "yes";
       try {
         const response = await fetch(form.action, { method: "POST", body, credentials: "same-origin" });
         const page = new DOMParser().parseFromString(await response.text(), "text/html");
@@ -233,24 +237,30 @@ function enhanceSwapForms(root) {
         main.replaceChildren(...page.querySelector("main").childNodes);
         if (response.redirected) history.replaceState(null, "", response.url);
         enhance(main);
-        const problem = main.querySelector(".message.error");
-        if (problem) {
-          (main.querySelector('[aria-invalid="true"], input.amount-input') ?? main).focus();
-          const field = main.querySelector(".field-error");
-          if (field && money) field.textContent = problem.textContent;
+        // A refusal comes back with the reason at its field; the field gets the focus.
+        if (main.querySelector(".message.error")) {
+          focusInView(main.querySelector('[aria-invalid="true"] input, [aria-invalid="true"]') ?? main);
           return;
         }
         if (added) {
           celebrate("+" + added);
           main.querySelector("input.amount-input")?.focus({ preventScroll: true });
         } else {
-          (main.querySelector(".undo button") ?? main).focus({ preventScroll: true });
+          focusInView(main.querySelector(".undo button") ?? main);
         }
       } catch (error) {
         say("The server did not answer; check the connection and try again.", true);
+      } finally {
+        delete form.dataset.pending;
       }
     });
   }
+}
+
+// Focuses an element and brings it to the middle of the screen, label and all.
+function focusInView(element) {
+  element.focus({ preventScroll: true });
+  element.scrollIntoView({ block: "center", behavior: reducedMotion() ? "auto" : "smooth" });
 }
 
 // An export file picked from the device fills the field it names, so the plain form sends it.

@@ -14,6 +14,8 @@ struct LedgerPage {
     var justDeleted: SpendingEntry?
     /// What was typed in the quick entry form when the server refused it.
     var retry: [String: String] = [:]
+    /// The field the refusal is about: amount, description, date or among.
+    var refusedField: String?
 
     var details: LedgerDetails { summary.details }
     var currency: Currency { details.ledger.currency }
@@ -26,7 +28,7 @@ struct LedgerPage {
         <a href="\(base)/settings" class="button">Members &amp; settings</a>
         </div>
         \(undoNotice(context) ?? notice.map { "<p class=\"message notice\" role=\"status\">\($0)</p>" } ?? "")
-        \(quickEntry(context))
+        \(quickEntry(context, error: error))
         \(balance)
         \(plan(context))
         \(history(context))
@@ -34,51 +36,66 @@ struct LedgerPage {
         """)
     }
 
-    private func money(_ units: Int64) -> String { Money(minorUnits: units, currency: currency).description }
+    /// "12.50 EUR" that never breaks between the number and the currency; "−" for a minus.
+    private func money(_ units: Int64, signed: Bool = false) -> String {
+        let text = Layout.money(Money(minorUnits: units, currency: currency))
+        return signed && units > 0 ? "+" + text : text
+    }
 
     /// One hand, one tap: a large amount field with a decimal keypad, the payer as big toggles.
-    private func quickEntry(_ context: PageContext) -> HTML {
+    /// A refused entry comes back as typed, with the reason at the field it is about.
+    private func quickEntry(_ context: PageContext, error: String?) -> HTML {
         let you = details.member(of: user)?.id
         let payer = retry["payer"].flatMap(MemberID.init) ?? you ?? details.members.first?.id
         let decimals = currency.minorUnits
         let pattern = decimals == 0 ? "[0-9]+" : "[0-9]+([.,][0-9]{1,\(decimals)})?"
         let example = Money(minorUnits: 1250, currency: currency).plain
+        func refusal(_ field: String) -> (message: String, invalid: HTML) {
+            guard let error, refusedField == field else { return ("", "") }
+            return (error, HTML(unsafe: #" aria-invalid="true""#))
+        }
+        let amount = refusal("amount"), description = refusal("description"), date = refusal("date"), among = refusal("among")
         let toggles = details.members.map { member -> HTML in
             """
             <input type="radio" name="payer" id="payer-\(member.id)" value="\(member.id)"\(HTML.flag("checked", member.id == payer))>\
             <label for="payer-\(member.id)">\(member.name)\(member.id == you ? " (you)" : "")</label>
             """
         }
-        let among = details.members.map { member -> HTML in
+        let boxes = details.members.map { member -> HTML in
             let checked = retry.isEmpty || retry["among-\(member.id)"] != nil
             return """
             <li><input type="checkbox" name="among-\(member.id)" id="among-\(member.id)" value="yes"\(HTML.flag("checked", checked))>\
             <label for="among-\(member.id)">\(member.name)</label></li>
             """
         }
+        let open = !date.message.isEmpty || !among.message.isEmpty
         return """
         <section class="card quick" aria-labelledby="add-title">
         <h2 id="add-title">Add an expense</h2>
         <form method="post" action="\(base)/expenses" data-swap class="stack" novalidate>
-        \(Layout.csrfField(context))
+        \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
         <label for="amount">Amount (\(currency.code))</label>
         <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required
-          pattern="\(pattern)" value="\(retry["amount"] ?? "")" placeholder="\(example)" aria-describedby="amount-error"
+          pattern="\(pattern)" value="\(retry["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)
           data-invalid="Type an amount such as \(example), with at most \(decimals) decimal\(decimals == 1 ? "" : "s"), more than 0 and at most 1000000.">
-        <p class="field-error" id="amount-error" aria-live="polite"></p>
+        <p class="field-error" id="amount-error" aria-live="polite">\(amount.message)</p>
         <fieldset class="payers">
         <legend>Paid by</legend>
         <div class="toggles">\(toggles)</div>
         </fieldset>
         <label for="description">What for <span class="help">(optional)</span></label>
-        <input id="description" name="description" maxlength="200" value="\(retry["description"] ?? "")" autocomplete="off">
-        <details class="more">
+        <input id="description" name="description" maxlength="200" value="\(retry["description"] ?? "")" autocomplete="off"
+          aria-describedby="description-error"\(description.invalid)>
+        <p class="field-error" id="description-error">\(description.message)</p>
+        <details class="more"\(HTML.flag("open", open))>
         <summary>Date, category and who shares it</summary>
         <label for="date">Date</label>
-        <input id="date" name="date" type="date" value="\(retry["date"] ?? today.description)">
+        <input id="date" name="date" type="date" value="\(retry["date"] ?? today.description)" aria-describedby="date-error"\(date.invalid)>
+        <p class="field-error" id="date-error">\(date.message)</p>
         <label for="category">Category <span class="help">(optional)</span></label>
         <input id="category" name="category" maxlength="50" value="\(retry["category"] ?? "")">
-        <fieldset><legend>Split equally among</legend><ul class="among">\(among)</ul></fieldset>
+        <fieldset aria-describedby="among-error"\(among.invalid)><legend>Split equally among</legend><ul class="among">\(boxes)</ul>
+        <p class="field-error" id="among-error">\(among.message)</p></fieldset>
         </details>
         <button type="submit" class="primary add">Add expense</button>
         </form>
@@ -92,10 +109,10 @@ struct LedgerPage {
             let state = member.balance > 0 ? "owed" : member.balance < 0 ? "owes" : ""
             return """
             <tr><th scope="row">\(summary.name(member.member))</th><td>\(money(member.paid))</td>\
-            <td class="\(state)">\(member.balance > 0 ? "+" : "")\(money(member.balance))</td></tr>
+            <td class="\(state)">\(money(member.balance, signed: true))</td></tr>
             """
         }
-        let sentences = summary.sentences.map { HTML("<p class=\"owes\">\($0)</p>") }
+        let sentences = summary.sentences.map { HTML("<p class=\"owes\">\(Layout.keepingAmountsWhole($0, currency))</p>") }
         return """
         <section class="card summary" aria-labelledby="balance-title">
         <h2 id="balance-title">Balance</h2>
@@ -113,14 +130,14 @@ struct LedgerPage {
     private func plan(_ context: PageContext) -> HTML {
         guard !summary.plan.isEmpty else { return "" }
         let items = summary.plan.map { transfer -> HTML in
-            let text = "\(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(transfer.amount)"
+            let text = "\(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(Layout.money(transfer.amount))"
             return """
             <li><span class="what">\(text)</span>
             <form method="post" action="\(base)/payments" data-swap>
             \(Layout.csrfField(context))
             <input type="hidden" name="from" value="\(transfer.from)"><input type="hidden" name="to" value="\(transfer.to)">
             <input type="hidden" name="amount" value="\(transfer.amount.plain)">
-            <button type="submit" class="primary" aria-label="Record that \(text)">Record this payment</button>
+            <button type="submit" class="primary" aria-label="Record that \(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(transfer.amount)">Record this payment</button>
             </form></li>
             """
         }
@@ -151,10 +168,12 @@ struct LedgerPage {
         }
         let items = entries.map { entry -> HTML in
             let (title, detail) = describe(entry)
+            let amount = Layout.money(entry.amount)
             return """
-            <li class="\(entry.kind.rawValue)"><time datetime="\(entry.date)">\(entry.date)</time>
-            <span class="what"><strong>\(title)</strong> <span class="help">\(detail)</span></span>
-            <span class="amount">\(entry.amount)</span>
+            <li class="\(entry.kind.rawValue)">
+            <span class="what"><strong>\(title)</strong>
+            <span class="help"><time datetime="\(entry.date)">\(entry.date)</time> · \(detail)</span></span>
+            <span class="amount">\(amount)</span>
             <form method="post" action="\(base)/entries/\(entry.id)/delete" data-swap data-confirm="Delete \(title), \(entry.amount)?">
             \(Layout.csrfField(context))<button type="submit" class="delete" aria-label="Delete \(title), \(entry.amount), \(entry.date)">Delete</button>
             </form></li>
@@ -163,7 +182,7 @@ struct LedgerPage {
         return """
         <section aria-labelledby="history-title">
         <h2 id="history-title">History</h2>
-        <ul class="entries">\(items)</ul>
+        <ul class="entries ledger-entries">\(items)</ul>
         </section>
         """
     }
@@ -180,7 +199,7 @@ struct LedgerPage {
     private func undoNotice(_ context: PageContext) -> HTML? {
         guard let entry = justDeleted, entry.deletedAt != nil else { return nil }
         return """
-        <div class="message notice undo" role="status"><span>Deleted \(describe(entry).title), \(entry.amount).</span>
+        <div class="message notice undo" role="status"><span>Deleted \(describe(entry).title), \(Layout.money(entry.amount)).</span>
         \(restoreForm(entry, context, label: "Undo"))</div>
         """
     }
@@ -190,7 +209,7 @@ struct LedgerPage {
         let items = deleted.prefix(5).map { entry -> HTML in
             """
             <li><time datetime="\(entry.date)">\(entry.date)</time><span class="what">\(describe(entry).title)</span>
-            <span class="amount">\(entry.amount)</span>\(restoreForm(entry, context, label: "Restore"))</li>
+            <span class="amount">\(Layout.money(entry.amount))</span>\(restoreForm(entry, context, label: "Restore"))</li>
             """
         }
         return """
@@ -207,7 +226,7 @@ struct LedgerPage {
         let what = entry.description ?? (entry.kind == .payment ? "this payment" : "this expense")
         return Layout.page("Delete?", context, """
         <h1>Delete \(what)?</h1>
-        <p>\(entry.amount) on \(entry.date). It leaves the balance at once; you can restore it afterwards.</p>
+        <p>\(Layout.money(entry.amount)) on \(entry.date). It leaves the balance at once; you can restore it afterwards.</p>
         <form method="post" action="\(base)/entries/\(entry.id)/delete" class="row">
         \(Layout.csrfField(context))<input type="hidden" name="confirm" value="yes">
         <button type="submit" class="danger">Delete</button>

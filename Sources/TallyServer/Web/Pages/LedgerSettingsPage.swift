@@ -64,7 +64,7 @@ struct LedgerSettingsPage {
         let current: HTML = details.inviteCode.map { code in
             """
             <p>Invite code: <strong class="code">\(code)</strong></p>
-            <p>Link: <a href="/join/\(code)">\(origin)/join/\(code)</a></p>
+            <p>Link: <a href="/join/\(code)" class="invite-link">\(origin)/join/<wbr><span class="code">\(code)</span></a></p>
             <p class="help">Whoever has the code can join once signed in. Revoke it when everyone is in.</p>
             """
         } ?? "<p class=\"help\">No invite is open.</p>"

@@ -109,6 +109,12 @@ struct SpendingCommandTests {
         #expect(log.contains("Restored 7.00 EUR for New, paid by Sam, split equally."))
         #expect(log.contains("Deleted 7.00 EUR for New"))
         #expect(try tally.refused(["expenses", "restore", short], exit: 2).contains("has an id starting with"))
+
+        // S5: an edit changes only what it names, and the log says from what to what.
+        let edited = try tally.object(["expenses", "edit", short, "--amount", "9", "--description", "Newer"])
+        #expect(edited["amount"] as? String == "9.00" && edited["description"] as? String == "Newer")
+        #expect(try tally.ok(["ledger", "log"]).stdout.contains("Changed New (7.00 EUR): amount 7.00 EUR → 9.00 EUR; description “New” → “Newer”."))
+        #expect(try tally.refused(["expenses", "edit", short, "--amount", "0"]).contains("more than 0"))
     }
 
     // S1: an invite code lets a second user of the same database join as Person 2.

@@ -61,6 +61,10 @@ struct RemoteSpending: SpendingBackend {
         return items
     }
 
+    func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeRequest) async throws -> EntryJSON {
+        try await client.send("PATCH", path(ledger, "/entries/\(id.uuidString)"), body: change)
+    }
+
     func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON {
         try await client.send("DELETE", path(ledger, "/entries/\(id.uuidString)"))
     }

@@ -23,6 +23,7 @@ protocol SpendingBackend: Sendable {
     func recordPayment(in ledger: UUID, from: MemberID, to: MemberID, amount: String, date: LocalDate?, note: String?) async throws -> EntryJSON
     /// Newest first.
     func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON]
+    func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeRequest) async throws -> EntryJSON
     func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON
     func restoreEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON
     func summary(of ledger: UUID) async throws -> SummaryJSON
@@ -51,6 +52,16 @@ struct ExpenseRequest: Encodable, Sendable {
         var member: MemberID
         var value: String?
     }
+}
+
+/// An edit as the commands send it: nil leaves a field as it is, "" clears a text.
+struct EntryChangeRequest: Encodable, Sendable {
+    var amount: String?
+    var payer: MemberID?
+    var date: LocalDate?
+    var description: String?
+    var category: String?
+    var split: ExpenseRequest.Split?
 }
 
 /// The local database, through the same service the server uses.
@@ -86,10 +97,12 @@ struct LocalSpending: SpendingBackend {
         json(try await service.join(code: code, as: memberName.map { .name($0) }, newName: newName))
     }
 
+    static func splitInput(_ split: ExpenseRequest.Split) -> SpendingService.SplitInput {
+        .init(method: split.method, parts: split.parts.map { .init(member: .id($0.member), value: $0.value.map { .text($0) }) })
+    }
+
     func addExpense(to ledger: UUID, _ expense: ExpenseRequest) async throws -> EntryJSON {
-        let split = expense.split.map { split in
-            SpendingService.SplitInput(method: split.method, parts: split.parts.map { .init(member: .id($0.member), value: $0.value.map { .text($0) }) })
-        }
+        let split = expense.split.map(Self.splitInput)
         return try EntryJSON(try await service.addExpense(to: ledger, .init(
             amount: .text(expense.amount), payer: .id(expense.payer), date: expense.date, description: expense.description,
             category: expense.category, split: split ?? .init())).entry)
@@ -101,6 +114,12 @@ struct LocalSpending: SpendingBackend {
 
     func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON] {
         try await service.entries(in: ledger, includeDeleted: includeDeleted, limit: limit).map(EntryJSON.init)
+    }
+
+    func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeRequest) async throws -> EntryJSON {
+        try EntryJSON(try await service.editEntry(id, in: ledger, .init(
+            amount: change.amount.map { .text($0) }, payer: change.payer.map { .id($0) }, date: change.date,
+            description: change.description, category: change.category, split: change.split.map(Self.splitInput))))
     }
 
     func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON { try EntryJSON(try await service.deleteEntry(id, in: ledger)) }

@@ -136,7 +136,7 @@ struct SettleCommand: TallyCommand {
 struct ExpensesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expenses", abstract: "List, delete or restore a ledger's expenses and payments.",
-        subcommands: [List.self, Delete.self, Restore.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Edit.self, Delete.self, Restore.self], defaultSubcommand: List.self)
 
     struct List: TallyCommand {
         static let configuration = CommandConfiguration(abstract: "List expenses and payments, newest first.")
@@ -152,6 +152,42 @@ struct ExpensesCommand: AsyncParsableCommand {
             let ledger = try await context.ledger(ledger)
             let entries = try await context.spending.entries(in: ledger.id, includeDeleted: deleted, limit: limit)
             try emit(entries, context) { SpendingText.entries(entries, ledger) }
+        }
+    }
+
+    struct Edit: TallyCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an expense or payment; the ledger's log records what changed.",
+            discussion: "Options left out keep their value; an empty --description or --category clears it.")
+        @Argument(help: ArgumentHelp("Its id, or the id's first characters.", valueName: "id"))
+        var id: String
+        @Option(help: ArgumentHelp("The new amount.", valueName: "amount"))
+        var amount: String?
+        @Option(help: ArgumentHelp("Who paid.", valueName: "name"))
+        var payer: String?
+        @Option(help: ArgumentHelp("What it was for.", valueName: "text"))
+        var description: String?
+        @Option(help: ArgumentHelp("The day, YYYY-MM-DD.", valueName: "date"))
+        var date: String?
+        @Option(help: ArgumentHelp("A category.", valueName: "name"))
+        var category: String?
+        @Option(help: ArgumentHelp("Split equally among these members instead, separated by commas.", valueName: "names"))
+        var among: String?
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let ledger = try await context.ledger(ledger)
+            let all = try await context.spending.entries(in: ledger.id, includeDeleted: true, limit: .max)
+            let split = try among.map { names in
+                ExpenseRequest.Split(method: .equal, parts: try names.split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    .map { .init(member: try ledger.member(named: $0), value: nil) })
+            }
+            let change = EntryChangeRequest(amount: amount, payer: try payer.map(ledger.member(named:)), date: try date.map(parseDate),
+                                            description: description, category: category, split: split)
+            let entry = try await context.spending.editEntry(try ledger.entryID(id, among: all), in: ledger.id, change)
+            try emit(entry, context) { "Changed: \(SpendingText.line(entry, ledger))." }
         }
     }
 

@@ -94,7 +94,9 @@ public enum IHateMoneyExport {
             guard let amount = Decimal(string: field("amount") ?? "", locale: Locale(identifier: "en_US_POSIX")) else {
                 throw TallyError.invalid("Row \(row): \"\(field("amount") ?? "")\" is not an amount.")
             }
-            let weight = Decimal(string: field("payer_weight") ?? "1", locale: Locale(identifier: "en_US_POSIX")) ?? 1
+            guard let weight = Decimal(string: field("payer_weight") ?? "1", locale: Locale(identifier: "en_US_POSIX")) else {
+                throw TallyError.invalid("Row \(row): \"\(field("payer_weight") ?? "")\" is not a weight.")
+            }
             let owers = (field("owers") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             bills.append(try bill(row: row, what: unguarded(field("what") ?? ""), billType: field("bill_type") ?? "Expense",
                                   amount: amount, currency: field("currency") ?? "XXX", date: field("date") ?? "",

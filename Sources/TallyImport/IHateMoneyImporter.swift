@@ -23,64 +23,62 @@ public struct IHateMoneyImporter: Sendable {
 
     /// Imports into `ledger`, or into a new ledger called `name` when it is nil. `currency`
     /// overrides the export's, and is needed when the export has none (IHateMoney's "XXX").
+    /// All or nothing: a bill the rules refuse leaves the ledgers as they were.
     public func importBills(_ bills: [IHateMoneyBill], into ledger: UUID?, name: String, currency: String?) async throws -> Report {
         let currency = try ledgerCurrency(bills, override: currency, existing: try await ledger.asyncMap { try await spending.ledger($0) })
-        // Check every bill before writing any, so that a refused file changes nothing.
         let oldestFirst = Array(bills.reversed())
         let checked = try oldestFirst.enumerated().map { index, bill in
             try Checked(bill, row: bills.count - index, currency: currency)
         }
-        let names = orderedNames(oldestFirst)
         let weights = memberWeights(oldestFirst)
-
-        var details: LedgerDetails
-        var newMembers: [String] = []
-        if let ledger {
-            details = try await spending.ledger(ledger)
-        } else {
-            guard names.count <= LedgerRules.maximumMembers else {
-                throw TallyError.invalid("This export has \(names.count) members; a ledger can have at most \(LedgerRules.maximumMembers).")
+        let (user, now) = (spending.user, spending.clock.now)
+        let result = try await spending.importEntries(
+            into: ledger, name: name, currency: currency, memberNames: orderedNames(oldestFirst),
+            note: "Imported \(bills.count) bill\(bills.count == 1 ? "" : "s") from IHateMoney."
+        ) { details in
+            var seen: [String: Int] = [:]
+            return try checked.map { item in
+                seen[item.key, default: 0] += 1
+                do {
+                    let entry = try Self.entry(item, weights: weights, in: details, createdAt: now, user: user)
+                    return ImportedEntry(entry: entry, importKey: "ihatemoney:\(item.key)#\(seen[item.key]!)")
+                } catch let error as TallyError {
+                    throw TallyError.invalid("Bill \(item.row) (\(item.bill.what)): \(error.message)")
+                }
             }
-            details = try await spending.createLedger(name: name, currency: currency.code, memberNames: names)
-            newMembers = names
         }
-        for name in names where !details.members.contains(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
-            details = try await spending.addMember(to: details.ledger.id, name: name)
-            newMembers.append(name)
-        }
+        return Report(ledger: result.details.ledger.id, added: result.added, alreadyThere: checked.count - result.added,
+                      newMembers: result.newMembers)
+    }
 
-        var added = 0
-        var seen: [String: Int] = [:]
-        for item in checked {
-            let content = item.key
-            seen[content, default: 0] += 1
-            let key = "ihatemoney:\(content)#\(seen[content]!)"
-            let created: Bool
-            if item.bill.isReimbursement, item.bill.owers.count == 1 {
-                created = try await spending.recordPayment(
-                    in: details.ledger.id, from: .name(item.bill.payerName), to: .name(item.bill.owers[0]),
-                    amount: .decimal(item.amount.decimal), date: item.bill.date, note: item.bill.what, importKey: key).created
-            } else {
-                let owerWeights = item.bill.owers.map { weights[$0.lowercased()] ?? 1 }
-                let split = Set(owerWeights).count == 1
-                    ? SpendingService.SplitInput(method: .equal, parts: item.bill.owers.map { .init(member: .name($0)) })
-                    : SpendingService.SplitInput(method: .shares, parts: zip(item.bill.owers, owerWeights).map { .init(member: .name($0), value: .decimal($1)) })
-                created = try await spending.addExpense(to: details.ledger.id, .init(
-                    amount: .decimal(item.amount.decimal), payer: .name(item.bill.payerName), date: item.bill.date,
-                    description: item.bill.what, split: split), importKey: key).created
-            }
-            if created { added += 1 }
+    /// The entry for a bill: a payment for a Reimbursement to one member, otherwise an expense
+    /// shared by the owers' weights (equally when they are all the same).
+    private static func entry(_ item: Checked, weights: [String: Decimal], in details: LedgerDetails,
+                              createdAt: Date, user: UUID) throws -> SpendingEntry {
+        let bill = item.bill
+        let payer = try LedgerRules.member(named: bill.payerName, in: details.members).id
+        if bill.isReimbursement, bill.owers.count == 1 {
+            return try .payment(id: UUID(), from: payer, to: try LedgerRules.member(named: bill.owers[0], in: details.members).id,
+                                amount: item.amount, date: bill.date, note: bill.what, createdAt: createdAt, members: details.members)
         }
-        return Report(ledger: details.ledger.id, added: added, alreadyThere: checked.count - added, newMembers: newMembers)
+        let owers = try bill.owers.map { try LedgerRules.member(named: $0, in: details.members).id }
+        let owerWeights = bill.owers.map { weights[$0.lowercased()] ?? 1 }
+        let split = Set(owerWeights).count == 1
+            ? try Split.equal(owers)
+            : try Split(method: .shares, parts: zip(owers, owerWeights).map { SplitPart(member: $0, value: $1) })
+        return try SpendingEntry(id: UUID(), kind: .expense, amount: item.amount, payer: payer, date: bill.date,
+                                 description: bill.what, category: nil, split: split, createdAt: createdAt, members: details.members)
     }
 
     /// A bill whose amount and description passed the rules, with the content its key is made of.
-    private struct Checked {
+    private struct Checked: Sendable {
         let bill: IHateMoneyBill
+        let row: Int
         let amount: Money
         let key: String
 
         init(_ bill: IHateMoneyBill, row: Int, currency: Currency) throws {
+            self.row = row
             do {
                 amount = try Money(exactly: bill.amount, currency: currency)
                 try TransactionAmount.validate(amount, what: "The amount")

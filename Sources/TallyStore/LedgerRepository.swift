@@ -70,15 +70,40 @@ public protocol LedgerRepository: Sendable {
     func join(code: String, user: UUID, at: Date,
               _ chooser: @escaping @Sendable (LedgerDetails) throws -> (member: LedgerMember, note: ActivityNote)) async throws -> LedgerDetails
 
-    /// Adds an entry. An id already stored in this ledger returns that entry, never a second
-    /// one; an import key already stored does the same.
-    func addEntry(_ entry: SpendingEntry, importKey: String?, to ledger: UUID, by user: UUID, note: ActivityNote) async throws -> (entry: SpendingEntry, created: Bool)
+    /// Adds the entry `build` makes from the ledger as it stands inside the transaction, so that
+    /// its currency and members are the ones it is written with. An `id` already stored in this
+    /// ledger returns that entry, never a second one.
+    func addEntry(id: UUID, to ledger: UUID, by user: UUID,
+                  _ build: @escaping @Sendable (LedgerDetails) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool)
+    /// An import, all or nothing: creates the ledger (`.new`) or uses one of the user's, adds
+    /// `memberNames`, then the entries `build` makes from the ledger with those members. Entries
+    /// whose import key (or id) is already stored are left out. Returns the ledger and how many
+    /// entries were added.
+    func importEntries(into target: ImportTarget, by user: UUID, at: Date, memberNames: [String], note: ActivityNote,
+                       _ build: @escaping @Sendable (LedgerDetails) throws -> [ImportedEntry]) async throws -> (details: LedgerDetails, added: Int)
     /// Applies `change` to an entry in one transaction; it may soft-delete or restore it.
     func changeEntry(_ id: UUID, in ledger: UUID, by user: UUID, at: Date,
                      _ change: @escaping @Sendable (inout SpendingEntry, LedgerDetails) throws -> ActivityNote) async throws -> SpendingEntry
     func entry(_ id: UUID, in ledger: UUID, of user: UUID) async throws -> SpendingEntry
     /// Newest first (by date, then by when it was recorded); deleted entries only when asked.
     func entries(in ledger: UUID, of user: UUID, includeDeleted: Bool, limit: Int?, offset: Int) async throws -> [SpendingEntry]
-    /// Newest first.
-    func activity(in ledger: UUID, of user: UUID, limit: Int) async throws -> [LedgerActivity]
+    /// Newest first, a page at a time.
+    func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity]
+}
+
+/// Where an import goes: a new ledger (the user becomes its first member) or one of theirs.
+public enum ImportTarget: Sendable {
+    case new(Ledger)
+    case existing(UUID)
+}
+
+/// An entry of an import with the key that recognises it when the same file comes again.
+public struct ImportedEntry: Sendable {
+    public var entry: SpendingEntry
+    public var importKey: String
+
+    public init(entry: SpendingEntry, importKey: String) {
+        self.entry = entry
+        self.importKey = importKey
+    }
 }

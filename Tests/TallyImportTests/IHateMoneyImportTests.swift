@@ -108,6 +108,28 @@ struct IHateMoneyImportTests {
         }
     }
 
+    @Test("S6: a bill the rules refuse late (a reimbursement to oneself) leaves no ledger and no member behind")
+    func allOrNothing() async throws {
+        let spending = try await Self.service()
+        let bad = Data("""
+            [{"what": "fine", "bill_type": "Expense", "amount": 10.0, "currency": "EUR", "date": "2024-01-01", "payer_name": "A", "payer_weight": 1.0, "owers": ["A", "B"]},
+             {"what": "to myself", "bill_type": "Reimbursement", "amount": 5.0, "currency": "EUR", "date": "2024-01-02", "payer_name": "A", "payer_weight": 1.0, "owers": ["a"]}]
+            """.utf8)
+        let importer = IHateMoneyImporter(spending: spending)
+        await #expect(throws: TallyError.invalid("Bill 2 (to myself): A payment goes from one member to another: pick two different members.")) {
+            try await importer.importBills(try IHateMoneyExport.bills(from: bad), into: nil, name: "X", currency: nil)
+        }
+        #expect(try await spending.ledgers().isEmpty)
+        // Into an existing ledger: its members and entries stay as they were.
+        let existing = try await spending.createLedger(name: "Home", currency: "EUR")
+        await #expect(throws: TallyError.self) {
+            try await importer.importBills(try IHateMoneyExport.bills(from: bad), into: existing.ledger.id, name: "", currency: nil)
+        }
+        #expect(try await spending.ledger(existing.ledger.id).members.map(\.name) == ["Person 1", "Person 2"])
+        #expect(try await spending.entries(in: existing.ledger.id).isEmpty)
+        #expect(try await spending.activity(in: existing.ledger.id).count == 1)
+    }
+
     @Test("S6: the CSV export has one row per entry and a share column per member; the JSON export reads back")
     func export() async throws {
         let spending = try await Self.service()

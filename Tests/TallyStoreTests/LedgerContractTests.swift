@@ -115,6 +115,30 @@ struct LedgerContractTests {
         #expect(try await l.alex.entries(in: id).count == 1)
     }
 
+    @Test("S4: a payment sent twice with its id is recorded once", arguments: StoreKind.allCases)
+    func paymentOnce(_ kind: StoreKind) async throws {
+        let l = try await LedgerFixture(kind)
+        let ledger = try await l.shared()
+        let id = UUID()
+        let (p1, p2) = (ledger.members[0].id, ledger.members[1].id)
+        let first = try await l.sam.recordPayment(in: ledger.ledger.id, from: .id(p2), to: .id(p1), amount: .text("5"), id: id)
+        let again = try await l.sam.recordPayment(in: ledger.ledger.id, from: .id(p2), to: .id(p1), amount: .text("5"), id: id)
+        #expect(first.created && !again.created && again.entry == first.entry)
+        #expect(try await l.alex.entries(in: ledger.ledger.id).count == 1)
+    }
+
+    @Test("S1: joining as a new member picks a Person n that is free")
+    func unusedPersonName() async throws {
+        let l = try await LedgerFixture(.sqliteInMemory)
+        let id = try await l.alex.createLedger(name: "Club", currency: "EUR", memberNames: ["Alex", "Person 3"]).ledger.id
+        let code = try await l.alex.openInvite(id).inviteCode!
+        let joined = try await l.sam.join(code: code, newName: nil)
+        #expect(joined.member(of: l.sam.user)?.name == "Person 3")
+        #expect(LedgerRules.unusedPersonName(among: joined.members) == "Person 4")
+        let full = [LedgerMember(id: 1, name: "A", userID: nil), LedgerMember(id: 2, name: "person 3", userID: nil)]
+        #expect(LedgerRules.unusedPersonName(among: full) == "Person 4")
+    }
+
     @Test("S3: both members see the same summary, summing to zero", arguments: StoreKind.allCases)
     func summary(_ kind: StoreKind) async throws {
         let l = try await LedgerFixture(kind)

@@ -77,7 +77,7 @@ public struct LedgerBalances: Sendable {
             var copy = value
             var floor = Decimal()
             NSDecimalRound(&floor, &copy, 0, .down)
-            floors.append(NSDecimalNumber(decimal: floor).int64Value)
+            floors.append(floor.exactInt64 ?? 0)
             remainders.append(value - floor)
         }
         var leftover = total - floors.reduce(0, +)

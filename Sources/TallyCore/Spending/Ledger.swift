@@ -59,6 +59,13 @@ public enum LedgerRules {
         return trimmed
     }
 
+    /// "Person 3" for a third member, or the next "Person n" no member is called.
+    public static func unusedPersonName(among members: [LedgerMember]) -> String {
+        var number = members.count + 1
+        while members.contains(where: { $0.name.caseInsensitiveCompare("Person \(number)") == .orderedSame }) { number += 1 }
+        return "Person \(number)"
+    }
+
     public static func checkRoomForMember(count: Int) throws {
         guard count < maximumMembers else {
             throw TallyError.conflict("A ledger can have at most \(maximumMembers) members, and this one is full.")

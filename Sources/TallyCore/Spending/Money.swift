@@ -35,8 +35,9 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
             throw Self.tooManyDecimals(text, currency)
         }
         let whole = String(parts[0]).drop { $0 == "0" }
-        // Anything beyond 15 digits is far over every limit: refuse it before it overflows.
-        guard whole.count <= 15 else { throw Self.tooLarge(text) }
+        // Anything beyond 12 digits is far over every limit: refuse it before it can overflow,
+        // even in a currency with 4 decimals.
+        guard whole.count <= 12 else { throw Self.tooLarge(text) }
         let padded = fraction + String(repeating: "0", count: currency.minorUnits - fraction.count)
         self.init(minorUnits: (Int64(whole) ?? 0) * currency.scale + (Int64(padded) ?? 0), currency: currency)
     }
@@ -52,7 +53,8 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
         var whole = Decimal()
         NSDecimalRound(&whole, &scaled, 0, .down)
         guard whole == scaled else { throw Self.tooManyDecimals("\(decimal)", currency) }
-        self.init(minorUnits: NSDecimalNumber(decimal: whole).int64Value, currency: currency)
+        guard let units = whole.exactInt64 else { throw Self.tooLarge("\(decimal)") }
+        self.init(minorUnits: units, currency: currency)
     }
 
     public var decimal: Decimal {
@@ -101,6 +103,18 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     private static func tooLarge(_ text: String) -> TallyError {
         TallyError.invalid("\"\(text)\" is too large: an amount can be at most \(TransactionAmount.maximumUnits).")
+    }
+}
+
+extension Decimal {
+    /// The value as an Int64 when it is a whole number in range, read from its digits:
+    /// Foundation's own conversion goes through Double on Linux.
+    var exactInt64: Int64? {
+        var copy = self
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &copy, 0, .plain)
+        guard rounded == self else { return nil }
+        return Int64(rounded.description)
     }
 }
 

@@ -123,7 +123,8 @@ public struct Split: Hashable, Sendable {
         var scaled = value * 10_000
         var whole = Decimal()
         NSDecimalRound(&whole, &scaled, 0, .plain)
-        return NSDecimalNumber(decimal: whole).int64Value
+        // Weights are checked (at most 1000, 4 decimals) before they are scaled.
+        return whole.exactInt64 ?? 0
     }
 
     private func checkValues() throws {

@@ -86,7 +86,10 @@ struct SpendingController {
     @Sendable func activity(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<ActivityList> {
         let spending = try services.spending(context)
         let limit = try request.pageLimit(default: 100)
-        let items = try await spending.activity(in: try context.parameters.ledger, limit: limit)
-        return JSONBody(ActivityList(items: items.map(ActivityJSON.init)))
+        let offset = try request.pageOffset
+        // One more than the page tells whether there is a next page.
+        let items = try await spending.activity(in: try context.parameters.ledger, limit: limit + 1, offset: offset)
+        return JSONBody(ActivityList(items: items.prefix(limit).map(ActivityJSON.init),
+                                     nextCursor: items.count > limit ? String(offset + limit) : nil))
     }
 }

@@ -77,7 +77,7 @@ struct SpendingWebController {
                 bills, into: into, name: form["name"] ?? "IHateMoney", currency: form["currency"])
             return Response.redirect(to: "/spending/\(report.ledger)?imported=\(report.added)&skipped=\(report.alreadyThere)", type: .normal)
         } catch let error as TallyError {
-            if into != nil { return try await settingsPage(request, context, error: error) }
+            if let into { return try await settingsPage(request, context, ledger: into, error: error) }
             let page = SpendingStartPage(ledgers: try await spending.ledgers())
             return Web.html(page.render(Web.pageContext(request, context), error: error.message), status: Web.status(of: error))
         }
@@ -113,8 +113,7 @@ struct SpendingWebController {
         guard let user = context.user else { return Self.signIn }
         let spending = services.spending(for: user)
         let id = try context.parameters.ledger
-        let summary = try await spending.summary(of: id)
-        let all = try await spending.entries(in: id, includeDeleted: true)
+        let (summary, all) = try await spending.overview(of: id)
         let zone = try await services.hydration(for: user).settings().zone
         let page = LedgerPage(
             summary: summary, entries: all.filter { $0.deletedAt == nil },
@@ -160,7 +159,8 @@ struct SpendingWebController {
             guard let from = form["from"].flatMap(MemberID.init), let to = form["to"].flatMap(MemberID.init) else {
                 throw TallyError.invalid("Choose who paid and who received the payment.")
             }
-            _ = try await spending.recordPayment(in: ledger, from: .id(from), to: .id(to), amount: .text(try form.require("amount", "the amount")))
+            _ = try await spending.recordPayment(in: ledger, from: .id(from), to: .id(to), amount: .text(try form.require("amount", "the amount")),
+                                                 id: form["id"].flatMap(UUID.init(uuidString:)))
         }
     }
 
@@ -213,11 +213,11 @@ struct SpendingWebController {
         try await settingsPage(request, context, notice: request.uri.queryParameters.get("saved").map { _ in "Saved." })
     }
 
-    private func settingsPage(_ request: Request, _ context: TallyRequestContext, notice: String? = nil,
+    private func settingsPage(_ request: Request, _ context: TallyRequestContext, ledger: UUID? = nil, notice: String? = nil,
                               error: TallyError? = nil) async throws -> Response {
         guard let user = context.user else { return Self.signIn }
         let spending = services.spending(for: user)
-        let id = try context.parameters.ledger
+        let id = try ledger ?? context.parameters.ledger
         let page = LedgerSettingsPage(
             details: try await spending.ledger(id), activity: try await spending.activity(in: id, limit: 50),
             zone: try await services.hydration(for: user).settings().zone, origin: Self.origin(request))

@@ -62,22 +62,53 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
-    public func addEntry(_ entry: SpendingEntry, importKey: String?, to ledger: UUID, by user: UUID,
-                         note: ActivityNote) async throws -> (entry: SpendingEntry, created: Bool) {
+    public func addEntry(id: UUID, to ledger: UUID, by user: UUID,
+                         _ build: @escaping @Sendable (LedgerDetails) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool) {
         try await write { db in
             let details = try Self.details(ledger, of: user, db)
-            let existing = try SpendingEntryRecord.fetchOne(db, key: entry.id)
-                ?? importKey.flatMap { try? SpendingEntryRecord.filter(sql: "ledgerId = ? AND importKey = ?", arguments: [ledger, $0]).fetchOne(db) }
-            if let existing {
+            if let existing = try SpendingEntryRecord.fetchOne(db, key: id) {
                 guard existing.ledgerId == ledger else {
-                    throw TallyError.conflict("The id \(entry.id) is already used: send a new id for a new entry.")
+                    throw TallyError.conflict("The id \(id) is already used: send a new id for a new entry.")
                 }
                 return (try Self.entry(existing, in: details, db), false)
             }
-            try SpendingEntryRecord(entry, ledger: ledger, importKey: importKey).insert(db)
-            for share in SpendingShareRecord.rows(of: entry) { try share.insert(db) }
+            let (entry, note) = try build(details)
+            try Self.insert(entry, importKey: nil, ledger: ledger, db)
             try Self.log(note, ledger: ledger, user: user, at: entry.createdAt, db)
             return (entry, true)
+        }
+    }
+
+    public func importEntries(into target: ImportTarget, by user: UUID, at: Date, memberNames: [String], note: ActivityNote,
+                              _ build: @escaping @Sendable (LedgerDetails) throws -> [ImportedEntry]) async throws -> (details: LedgerDetails, added: Int) {
+        try await write { db in
+            let ledger: UUID
+            switch target {
+            case .new(let new):
+                try LedgerRecord(LedgerDetails(ledger: new, members: [], inviteCode: nil, hasEntries: false)).insert(db)
+                try Self.log(ActivityNote("Created the ledger \(new.name)."), ledger: new.id, user: user, at: at, db)
+                ledger = new.id
+            case .existing(let id):
+                _ = try Self.details(id, of: user, db)
+                ledger = id
+            }
+            let linkFirst = if case .new = target { true } else { false }
+            for (index, name) in memberNames.enumerated() {
+                var record = LedgerMemberRecord(LedgerMember(id: 0, name: name, userID: linkFirst && index == 0 ? user : nil), ledger: ledger)
+                try record.insert(db)
+            }
+            let details = try Self.details(ledger, of: user, db)
+            var added = 0
+            for item in try build(details) {
+                let known = try Bool.fetchOne(db, sql: """
+                    SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE id = ? OR (ledgerId = ? AND importKey = ?))
+                    """, arguments: [item.entry.id, ledger, item.importKey]) ?? false
+                if known { continue }
+                try Self.insert(item.entry, importKey: item.importKey, ledger: ledger, db)
+                added += 1
+            }
+            try Self.log(note, ledger: ledger, user: user, at: at, db)
+            return (try Self.details(ledger, db), added)
         }
     }
 
@@ -132,14 +163,14 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
-    public func activity(in ledger: UUID, of user: UUID, limit: Int) async throws -> [LedgerActivity] {
+    public func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity] {
         try await read { db in
             _ = try Self.details(ledger, of: user, db)
             return try Row.fetchAll(db, sql: """
                 SELECT ledgerActivity.at, user.name, ledgerActivity.entryId, ledgerActivity.text
                 FROM ledgerActivity LEFT JOIN user ON user.id = ledgerActivity.userId
-                WHERE ledgerId = ? ORDER BY ledgerActivity.id DESC LIMIT ?
-                """, arguments: [ledger, limit])
+                WHERE ledgerId = ? ORDER BY ledgerActivity.id DESC LIMIT ? OFFSET ?
+                """, arguments: [ledger, limit, offset])
                 .map { LedgerActivity(at: $0[0], actor: $0[1], entryID: $0[2], text: $0[3]) }
         }
     }
@@ -177,6 +208,11 @@ extension SQLiteStore: LedgerRepository {
             var record = LedgerMemberRecord(member, ledger: after.ledger.id)
             try record.save(db)
         }
+    }
+
+    private static func insert(_ entry: SpendingEntry, importKey: String?, ledger: UUID, _ db: Database) throws {
+        try SpendingEntryRecord(entry, ledger: ledger, importKey: importKey).insert(db)
+        for share in SpendingShareRecord.rows(of: entry) { try share.insert(db) }
     }
 
     private static func entry(_ record: SpendingEntryRecord, in details: LedgerDetails, _ db: Database) throws -> SpendingEntry {

@@ -152,8 +152,11 @@ public struct ActivityJSON: Codable, Sendable {
 
 public struct ActivityList: Codable, Sendable {
     public var items: [ActivityJSON]
+    /// Pass as `cursor` for the next page; null on the last one.
+    @ExplicitNull public var nextCursor: String?
 
-    public init(items: [ActivityJSON]) {
+    public init(items: [ActivityJSON], nextCursor: String? = nil) {
         self.items = items
+        self.nextCursor = nextCursor
     }
 }

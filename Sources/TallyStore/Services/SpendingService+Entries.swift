@@ -115,29 +115,32 @@ extension SpendingService {
     // MARK: - Expenses and payments (S2, S4)
 
     @discardableResult
-    public func addExpense(to ledger: UUID, _ input: ExpenseInput, importKey: String? = nil) async throws -> (entry: SpendingEntry, created: Bool) {
-        let details = try await store.ledger(ledger, of: user)
-        let entry = try SpendingEntry(
-            id: input.id ?? UUID(), kind: .expense,
-            amount: try input.amount.money(in: details.ledger.currency, what: "An expense"),
-            payer: try payer(input.payer, in: details), date: try await day(input.date),
-            description: input.description, category: input.category,
-            split: try input.split.split(among: details.members), createdAt: clock.now, members: details.members)
-        let note = ActivityNote("Added \(EntryWording(details).describe(entry)).", entryID: entry.id)
-        return try await store.addEntry(entry, importKey: importKey, to: ledger, by: user, note: note)
+    public func addExpense(to ledger: UUID, _ input: ExpenseInput) async throws -> (entry: SpendingEntry, created: Bool) {
+        let (user, now, date) = (self.user, clock.now, try await day(input.date))
+        return try await store.addEntry(id: input.id ?? UUID(), to: ledger, by: user) { details in
+            let entry = try SpendingEntry(
+                id: input.id ?? UUID(), kind: .expense,
+                amount: try input.amount.money(in: details.ledger.currency, what: "An expense"),
+                payer: try Self.payer(input.payer, user: user, in: details), date: date,
+                description: input.description, category: input.category,
+                split: try input.split.split(among: details.members), createdAt: now, members: details.members)
+            return (entry, ActivityNote("Added \(EntryWording(details).describe(entry)).", entryID: entry.id))
+        }
     }
 
     /// Records a payment from one member to another (S4).
     @discardableResult
     public func recordPayment(in ledger: UUID, from: MemberRef?, to: MemberRef, amount: AmountInput, date: LocalDate? = nil,
-                              note: String? = nil, id: UUID? = nil, importKey: String? = nil) async throws -> (entry: SpendingEntry, created: Bool) {
-        let details = try await store.ledger(ledger, of: user)
-        let entry = try SpendingEntry.payment(
-            id: id ?? UUID(), from: try payer(from, in: details), to: try to.resolve(in: details.members),
-            amount: try amount.money(in: details.ledger.currency, what: "A payment"), date: try await day(date),
-            note: note, createdAt: clock.now, members: details.members)
-        let activity = ActivityNote("Recorded \(EntryWording(details).describe(entry)).", entryID: entry.id)
-        return try await store.addEntry(entry, importKey: importKey, to: ledger, by: user, note: activity)
+                              note: String? = nil, id: UUID? = nil) async throws -> (entry: SpendingEntry, created: Bool) {
+        let (user, now, day) = (self.user, clock.now, try await day(date))
+        let id = id ?? UUID()
+        return try await store.addEntry(id: id, to: ledger, by: user) { details in
+            let entry = try SpendingEntry.payment(
+                id: id, from: try Self.payer(from, user: user, in: details), to: try to.resolve(in: details.members),
+                amount: try amount.money(in: details.ledger.currency, what: "A payment"), date: day,
+                note: note, createdAt: now, members: details.members)
+            return (entry, ActivityNote("Recorded \(EntryWording(details).describe(entry)).", entryID: entry.id))
+        }
     }
 
     /// What an edit changes; nil leaves a field as it is, and an empty text clears it.
@@ -210,8 +213,8 @@ extension SpendingService {
         try await store.entry(id, in: ledger, of: user)
     }
 
-    public func activity(in ledger: UUID, limit: Int = 100) async throws -> [LedgerActivity] {
-        try await store.activity(in: ledger, of: user, limit: limit)
+    public func activity(in ledger: UUID, limit: Int = 100, offset: Int = 0) async throws -> [LedgerActivity] {
+        try await store.activity(in: ledger, of: user, limit: limit, offset: offset)
     }
 
     // MARK: - Summary (S3, S4)
@@ -234,19 +237,32 @@ extension SpendingService {
     public func summary(of ledger: UUID) async throws -> Summary {
         let details = try await store.ledger(ledger, of: user)
         let entries = try await store.entries(in: ledger, of: user, includeDeleted: false, limit: nil, offset: 0)
+        return try summary(details, entries)
+    }
+
+    /// The summary and every entry, deleted ones included, from one read of the entries: what
+    /// a ledger's page shows.
+    public func overview(of ledger: UUID) async throws -> (summary: Summary, entries: [SpendingEntry]) {
+        let details = try await store.ledger(ledger, of: user)
+        let entries = try await store.entries(in: ledger, of: user, includeDeleted: true, limit: nil, offset: 0)
+        return (try summary(details, entries), entries)
+    }
+
+    private func summary(_ details: LedgerDetails, _ entries: [SpendingEntry]) throws -> Summary {
         let balances = try LedgerBalances(currency: details.ledger.currency, members: details.members.map(\.id), entries: entries)
         return Summary(details: details, balances: balances, plan: balances.plan)
     }
 
     // MARK: -
 
-    private func payer(_ ref: MemberRef?, in details: LedgerDetails) throws -> MemberID {
+    /// The member named, or the user's own member.
+    static func payer(_ ref: MemberRef?, user: UUID, in details: LedgerDetails) throws -> MemberID {
         if let ref { return try ref.resolve(in: details.members) }
         guard let own = details.member(of: user) else { throw TallyError.invalid("Name the payer.") }
         return own.id
     }
 
-    private func day(_ date: LocalDate?) async throws -> LocalDate {
+    func day(_ date: LocalDate?) async throws -> LocalDate {
         if let date { return date }
         return LocalDate(containing: clock.now, in: try await store.settings(of: user).zone)
     }

@@ -129,9 +129,37 @@ public struct SpendingService: Sendable {
                 return (first, ActivityNote("Joined as \(first.name)."))
             }
             try LedgerRules.checkRoomForMember(count: details.members.count)
-            let name = try LedgerRules.validateMemberName(newName ?? "Person \(details.members.count + 1)", among: details.members)
+            let name = try LedgerRules.validateMemberName(newName ?? LedgerRules.unusedPersonName(among: details.members), among: details.members)
             return (LedgerMember(id: 0, name: name, userID: nil), ActivityNote("Joined as the new member \(name)."))
         }
+    }
+
+    // MARK: - Imports (S6)
+
+    /// Adds `entries` in one transaction, with the members they need: into `ledger`, or into a
+    /// new ledger called `name` in `currency` whose first member is the user. `entries` gets the
+    /// ledger with every member and makes the entries (checking each); nothing is written unless
+    /// every one passes.
+    public func importEntries(into ledger: UUID?, name: String, currency: Currency, memberNames: [String], note: String,
+                              _ entries: @escaping @Sendable (LedgerDetails) throws -> [ImportedEntry]) async throws -> (details: LedgerDetails, added: Int, newMembers: [String]) {
+        var existing: [LedgerMember] = []
+        let target: ImportTarget
+        if let ledger {
+            let details = try await store.ledger(ledger, of: user)
+            existing = details.members
+            target = .existing(ledger)
+        } else {
+            target = .new(Ledger(id: UUID(), name: try LedgerRules.validateLedgerName(name), currency: currency, createdAt: clock.now))
+        }
+        var added: [LedgerMember] = []
+        for name in memberNames where !(existing + added).contains(where: { $0.name.caseInsensitiveCompare(name.trimmingCharacters(in: .whitespaces)) == .orderedSame }) {
+            try LedgerRules.checkRoomForMember(count: existing.count + added.count)
+            added.append(LedgerMember(id: 0, name: try LedgerRules.validateMemberName(name, among: existing + added), userID: nil))
+        }
+        guard !(existing + added).isEmpty else { throw TallyError.invalid("There is nobody to import: the export names no members.") }
+        let (details, count) = try await store.importEntries(into: target, by: user, at: clock.now, memberNames: added.map(\.name),
+                                                             note: ActivityNote(note), entries)
+        return (details, count, added.map(\.name))
     }
 
     static func noMember(_ id: MemberID) -> TallyError {

@@ -113,6 +113,8 @@ private struct JoinBody: Encodable {
 }
 
 private struct PaymentBody: Encodable {
+    /// So that a request the network repeats records the payment once.
+    var id = UUID()
     var from: MemberID
     var to: MemberID
     var amount: String

@@ -36,6 +36,8 @@ protocol SpendingBackend: Sendable {
 
 /// An expense as the commands send it, in the API's terms.
 struct ExpenseRequest: Encodable, Sendable {
+    /// Sent with the expense so that a request the network repeats records it once.
+    var id = UUID()
     var amount: String
     var payer: MemberID
     var date: LocalDate?
@@ -105,7 +107,7 @@ struct LocalSpending: SpendingBackend {
         let split = expense.split.map(Self.splitInput)
         return try EntryJSON(try await service.addExpense(to: ledger, .init(
             amount: .text(expense.amount), payer: .id(expense.payer), date: expense.date, description: expense.description,
-            category: expense.category, split: split ?? .init())).entry)
+            category: expense.category, split: split ?? .init(), id: expense.id)).entry)
     }
 
     func recordPayment(in ledger: UUID, from: MemberID, to: MemberID, amount: String, date: LocalDate?, note: String?) async throws -> EntryJSON {

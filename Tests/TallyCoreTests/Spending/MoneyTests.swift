@@ -83,6 +83,13 @@ struct MoneyTests {
         }
         #expect(throws: TallyError.self) { try TransactionAmount.parse("99999999999999999999", currency: eur) }
         #expect(try TransactionAmount.parse("1000000", currency: jpy).minorUnits == 1_000_000)
+        // Four decimals (CLF): the largest numbers that can be typed are refused, not overflowed.
+        let clf = try Currency(code: "CLF")
+        #expect(clf.minorUnits == 4)
+        #expect(throws: TallyError.self) { try Money(parsing: "999999999999999", currency: clf) }
+        #expect(throws: TallyError.self) { try TransactionAmount.parse("999999999999.9999", currency: clf) }
+        #expect(throws: TallyError.self) { try Money(exactly: Decimal(string: "9999999999999.9999")!, currency: clf) }
+        #expect(throws: TallyError.self) { try TransactionAmount.parse("1000000.0001", currency: clf) }
     }
 
     @Test("S2: written back with exactly the currency's decimals")

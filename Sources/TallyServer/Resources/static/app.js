@@ -205,7 +205,7 @@ function checkMoney(form) {
   const input = form.elements.amount;
   const text = input.value.trim();
   const value = Number(text.replace(",", "."));
-  const valid = new RegExp("^(?:" + input.pattern + ")$").test(text) && value > 0 && value <= 1000000;
+  const valid = new RegExp("^(?:" + input.pattern + ")$").test(text) && value > 0 && value <= Number(input.dataset.max);
   input.setCustomValidity(valid ? "" : input.dataset.invalid);
   input.setAttribute("aria-invalid", String(!valid));
   const error = form.querySelector(".field-error");

@@ -76,8 +76,8 @@ struct LedgerPage {
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
         <label for="amount">Amount (\(currency.code))</label>
         <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required
-          pattern="\(pattern)" value="\(retry["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)
-          data-invalid="Type an amount such as \(example), with at most \(decimals) decimal\(decimals == 1 ? "" : "s"), more than 0 and at most 1000000.">
+          pattern="\(pattern)" data-max="\(TransactionAmount.maximumUnits)" value="\(retry["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)
+          data-invalid="Type an amount such as \(example), with at most \(decimals) decimal\(decimals == 1 ? "" : "s"), more than 0 and at most \(TransactionAmount.maximumUnits).">
         <p class="field-error" id="amount-error" aria-live="polite">\(amount.message)</p>
         <fieldset class="payers">
         <legend>Paid by</legend>
@@ -134,7 +134,7 @@ struct LedgerPage {
             return """
             <li><span class="what">\(text)</span>
             <form method="post" action="\(base)/payments" data-swap>
-            \(Layout.csrfField(context))
+            \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
             <input type="hidden" name="from" value="\(transfer.from)"><input type="hidden" name="to" value="\(transfer.to)">
             <input type="hidden" name="amount" value="\(transfer.amount.plain)">
             <button type="submit" class="primary" aria-label="Record that \(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(transfer.amount)">Record this payment</button>

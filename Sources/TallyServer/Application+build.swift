@@ -49,6 +49,7 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     GoalController(services: services).addRoutes(to: api)
     SettingsController(services: services).addRoutes(to: api)
     AccountController(services: services).addRoutes(to: api)
+    BottleController(services: services).addRoutes(to: api)
     LedgerController(services: services).addRoutes(to: api)
     SpendingController(services: services).addRoutes(to: api)
     TransferController(services: services).addRoutes(to: api)
@@ -57,6 +58,7 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))
     WebController(services: services).addRoutes(to: router)
     SpendingWebController(services: services).addRoutes(to: router)
+    BottleWebController(services: services).addRoutes(to: router)
     return router
 }
 

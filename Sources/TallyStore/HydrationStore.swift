@@ -96,9 +96,21 @@ public protocol GoalRepository: Sendable {
                            update: @escaping @Sendable (inout GoalHistory, Profile?) throws -> Void) async throws -> GoalHistory
 }
 
+/// The bottle (H10): one per user.
+public protocol BottleRepository: Sendable {
+    /// The user's bottle; a full standard one until they change it.
+    func bottle(of user: UUID) async throws -> Bottle
+    /// Changes the bottle in one transaction: `change` gets the bottle, the user's settings and
+    /// drink kinds, and may return a drink to log with the change (a sip), which is stored with
+    /// it. When `sip` names a drink stored already, nothing changes and that drink is returned
+    /// (`created` false): a sip sent twice is one sip.
+    func changeBottle(of user: UUID, sip: UUID?,
+                      _ change: @escaping @Sendable (inout Bottle, HydrationSettings, [DrinkKind]) throws -> Intake?) async throws -> (bottle: Bottle, intake: Intake?, created: Bool)
+}
+
 /// Everything hydration needs from storage. SQLite implements it now; a PostgreSQL store will
 /// implement the same protocols and pass the same contract tests.
-public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRepository & GoalRepository
+public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRepository & GoalRepository & BottleRepository
 
 /// Everything the server needs from storage.
 public typealias TallyStorage = HydrationStore & AccountRepository & LedgerRepository

@@ -18,7 +18,7 @@ struct Tally: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DrinkCommand.self, RemoveCommand.self, DeleteCommand.self, EditCommand.self,
-            TodayCommand.self, HistoryCommand.self,
+            TodayCommand.self, HistoryCommand.self, BottleCommand.self,
             GoalCommand.self, ProfileCommand.self, KindsCommand.self, PresetsCommand.self, SettingsCommand.self,
             LedgerCommand.self, SpendCommand.self, PayCommand.self, BalanceCommand.self, SettleCommand.self, ExpensesCommand.self,
             ImportCommand.self, ExportCommand.self,

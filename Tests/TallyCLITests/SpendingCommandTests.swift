@@ -167,3 +167,24 @@ struct SpendingCommandTests {
         #expect(report.exitCode == 0 && report.stdout.contains("\"added\" : 7"), "\(report)")
     }
 }
+
+/// H10: `tally bottle` end to end.
+@Suite("bottle command")
+struct BottleCommandTests {
+    @Test func sipSetFillCapacity() throws {
+        let tally = try Sandbox(now: "2026-11-21T10:00:00Z")
+        #expect(try tally.ok(["bottle"]).stdout.contains("1000 ml left of 1000 ml"))
+        #expect(try tally.ok(["bottle", "sip"]).stdout.contains("Sipped 30 ml.\n970 ml left"))
+        try tally.ok(["bottle", "set", "20"])
+        #expect(try tally.ok(["bottle", "sip"]).stdout.contains("Sipped 20 ml."))
+        #expect(try tally.refused(["bottle", "sip"], exit: 3) == "The bottle is empty: refill it (or set its level) before the next sip.")
+        #expect(try tally.object(["today"])["totalMl"] as? Double == 50)
+        try tally.ok(["bottle", "fill"])
+        #expect(try tally.refused(["bottle", "capacity", "6000"]) == "A bottle holds at most 5000 ml.")
+        #expect(try tally.refused(["bottle", "set", "2000"]).contains("from 0"))
+        let bottle = try tally.object(["bottle", "capacity", "8oz"])
+        #expect(abs((bottle["capacityMl"] as? Double ?? 0) - 236.588) < 1e-9)
+        try tally.ok(["bottle", "sip-size", "50"])
+        #expect(try tally.ok(["bottle", "--unit", "oz"]).stdout.contains("8 oz left of 8 oz"))
+    }
+}

@@ -19,6 +19,7 @@ struct OpenAPITests {
         let pages = Router(context: TallyRequestContext.self)
         WebController(services: services).addRoutes(to: pages)
         SpendingWebController(services: services).addRoutes(to: pages)
+        BottleWebController(services: services).addRoutes(to: pages)
         let served = Self.names(buildRouter(services: services)).subtracting(Self.names(pages))
         let yaml = try String(contentsOf: Self.documentURL, encoding: .utf8)
         let document = try #require(try Yams.load(yaml: yaml) as? [String: Any])

@@ -202,6 +202,15 @@ enum Migrations {
             }
         }
 
+        migrator.registerMigration("7 bottle") { db in
+            try db.alter(table: "user") { t in
+                // NULL until the user changes their bottle: then a full standard one applies.
+                t.add(column: "bottleCapacityMl", .double)
+                t.add(column: "bottleLevelMl", .double)
+                t.add(column: "bottleSipMl", .double)
+            }
+        }
+
         return migrator
     }
 }

@@ -20,6 +20,9 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     var isAdmin: Bool
     var failedSignIns: Int
     var lastFailedSignInAt: Date?
+    var bottleCapacityMl: Double?
+    var bottleLevelMl: Double?
+    var bottleSipMl: Double?
 
     enum Columns {
         static let name = Column(CodingKeys.name)
@@ -37,6 +40,17 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     var user: User { User(id: id, name: name, createdAt: createdAt) }
+
+    var bottle: Bottle {
+        guard let bottleCapacityMl, let bottleLevelMl, let bottleSipMl else { return .standard }
+        return Bottle(capacityMl: bottleCapacityMl, levelMl: bottleLevelMl, sipMl: bottleSipMl)
+    }
+
+    mutating func apply(_ bottle: Bottle) {
+        bottleCapacityMl = bottle.capacityMl
+        bottleLevelMl = bottle.levelMl
+        bottleSipMl = bottle.sipMl
+    }
 
     var account: Account? {
         passwordHash.map {

@@ -38,6 +38,11 @@ protocol HydrationBackend: Sendable {
     func setTimeZone(_ identifier: String) async throws -> HydrationSettings
     /// 3 or 4 amounts, or nil for the unit's defaults.
     func setPresets(_ amountsMl: [Double]?) async throws -> HydrationSettings
+
+    func bottle() async throws -> Bottle
+    func sip() async throws -> BottleResult
+    func fillBottle() async throws -> Bottle
+    func adjustBottle(capacityMl: Double?, levelMl: Double?, sipMl: Double?) async throws -> Bottle
 }
 
 /// The local database, through the same service the server uses.
@@ -100,4 +105,12 @@ struct LocalHydration: HydrationBackend {
     func setUnit(_ unit: VolumeUnit) async throws -> HydrationSettings { try await service.setUnit(unit) }
     func setTimeZone(_ identifier: String) async throws -> HydrationSettings { try await service.setTimeZone(identifier) }
     func setPresets(_ amountsMl: [Double]?) async throws -> HydrationSettings { try await service.setPresets(amountsMl) }
+
+    func bottle() async throws -> Bottle { try await service.bottle() }
+    func sip() async throws -> BottleResult { try await service.sip() }
+    func fillBottle() async throws -> Bottle { try await service.fillBottle() }
+
+    func adjustBottle(capacityMl: Double?, levelMl: Double?, sipMl: Double?) async throws -> Bottle {
+        try await service.adjustBottle(capacityMl: capacityMl, levelMl: levelMl, sipMl: sipMl)
+    }
 }

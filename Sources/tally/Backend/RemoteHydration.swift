@@ -149,6 +149,21 @@ struct RemoteHydration: HydrationBackend {
     func setPresets(_ amountsMl: [Double]?) async throws -> HydrationSettings {
         try await client.send("PUT", "presets", body: PresetsChangeBody(amountsMl: amountsMl), as: SettingsBody.self).settings
     }
+
+    func bottle() async throws -> Bottle { try await client.send("GET", "bottle") }
+    // The id makes a sip the network repeats count once.
+    func sip() async throws -> BottleResult { try await client.send("POST", "bottle/sip", body: ["id": UUID()]) }
+    func fillBottle() async throws -> Bottle { try await client.send("POST", "bottle/fill") }
+
+    func adjustBottle(capacityMl: Double?, levelMl: Double?, sipMl: Double?) async throws -> Bottle {
+        try await client.send("PATCH", "bottle", body: BottleChangeBody(levelMl: levelMl, capacityMl: capacityMl, sipMl: sipMl))
+    }
+}
+
+private struct BottleChangeBody: Encodable {
+    var levelMl: Double?
+    var capacityMl: Double?
+    var sipMl: Double?
 }
 
 // MARK: - The API's own bodies (openapi.yaml, components/schemas)

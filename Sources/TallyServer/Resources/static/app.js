@@ -275,7 +275,19 @@ function enhanceFileFields(root) {
   }
 }
 
+// The bottle's slider says the level it would set, in the person's unit, as it moves.
+function enhanceLevelSliders(root) {
+  for (const slider of root.querySelectorAll("input[type=range][data-ml-per-unit]")) {
+    const output = root.querySelector(`output[for="${slider.id}"]`);
+    const show = () => {
+      output.textContent = Math.round(Number(slider.value) / Number(slider.dataset.mlPerUnit)) + " " + slider.dataset.unit;
+    };
+    slider.addEventListener("input", show);
+  }
+}
+
 function enhance(root) {
+  enhanceLevelSliders(root);
   enhanceFileFields(root);
   enhanceCustomDialog(root);
   enhanceForms(root);

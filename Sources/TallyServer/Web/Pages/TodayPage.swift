@@ -26,6 +26,7 @@ struct TodayPage {
         \(progress)
         \(presets(context))
         \(customForm(context, retry: custom))
+        \(isToday ? HTML("<p><a href=\"/bottle\">Drink from your bottle →</a></p>") : "")
         <h2 id="drinks-title">\(isToday ? "Today's drinks" : "Drinks")</h2>
         \(entries(context))
         </section>

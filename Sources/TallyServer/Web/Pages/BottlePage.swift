@@ -1,0 +1,79 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// The bottle screen (H10, seed 001): the bottle drawn with its water level, one big target to
+/// sip, a slider to set the level, and what is left.
+struct BottlePage {
+    var bottle: Bottle
+    var unit: VolumeUnit
+
+    func render(_ context: PageContext, error: String? = nil) -> HTML {
+        let left = Layout.volume(bottle.levelMl, unit)
+        let sip = Layout.volume(bottle.sipMl, unit)
+        return Layout.page("Bottle", context, error: error, """
+        <h1>Bottle</h1>
+        <form method="post" action="/bottle/sip" data-swap class="bottle-form">
+        \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
+        <button type="submit" class="bottle-tap" aria-label="Sip \(sip) from the bottle (\(left) left)"\(HTML.flag("aria-disabled=\"true\"", bottle.isEmpty))>
+        \(drawing)
+        <span class="tap-label">\(bottle.isEmpty ? "Empty: refill it below" : "Tap to sip \(sip)")</span>
+        </button>
+        </form>
+        <p class="left" id="left"><span class="big">\(left)</span> <span class="of">left of \(Layout.volume(bottle.capacityMl, unit))</span></p>
+        \(levelForm(context))
+        \(settingsForm(context))
+        """)
+    }
+
+    /// A bottle outline with the water clipped to its inside, as high as the level.
+    private var drawing: HTML {
+        let top = 50.0, bottom = 250.0
+        let waterTop = bottom - bottle.fraction * (bottom - top)
+        let body = "M40 10 H80 V40 C80 48 100 52 100 70 V240 Q100 250 90 250 H30 Q20 250 20 240 V70 C20 52 40 48 40 40 Z"
+        return """
+        <svg class="bottle" viewBox="0 0 120 260" aria-hidden="true" data-fraction="\(String(format: "%.4f", bottle.fraction))">
+        <defs><clipPath id="bottle-inside"><path d="\(body)"></path></clipPath></defs>
+        <rect class="water" x="0" y="\(String(format: "%.2f", waterTop))" width="120" height="\(String(format: "%.2f", bottom - waterTop + 10))" clip-path="url(#bottle-inside)"></rect>
+        <path class="outline" d="\(body)"></path>
+        </svg>
+        """
+    }
+
+    private func levelForm(_ context: PageContext) -> HTML {
+        let step = unit == .oz ? VolumeUnit.mlPerFluidOunce : 10
+        return """
+        <section aria-labelledby="level-title">
+        <h2 id="level-title">Refilled or spilled?</h2>
+        <form method="post" action="/bottle/level" data-swap class="stack">
+        \(Layout.csrfField(context))
+        <label for="level">Level now</label>
+        <input type="range" id="level" name="levelMl" min="0" max="\(bottle.capacityMl)" step="\(step)" value="\(bottle.levelMl)"
+          data-unit="\(unit.rawValue)" data-ml-per-unit="\(unit.toMilliliters(1))" aria-describedby="level-value">
+        <output id="level-value" for="level">\(Layout.volume(bottle.levelMl, unit))</output>
+        <div class="row">
+        <button type="submit">Set the level</button>
+        <button type="submit" name="fill" value="yes" class="primary">Fill it up</button>
+        </div>
+        <p class="help">Setting the level is not drinking: nothing is logged.</p>
+        </form>
+        </section>
+        """
+    }
+
+    private func settingsForm(_ context: PageContext) -> HTML {
+        """
+        <section aria-labelledby="bottle-settings-title">
+        <h2 id="bottle-settings-title">Your bottle</h2>
+        <form method="post" action="/bottle/settings" class="grid">
+        \(Layout.csrfField(context))
+        <label for="capacity">Holds (\(unit.rawValue))</label>
+        <input id="capacity" name="capacity" inputmode="decimal" required value="\(Layout.inputValue(bottle.capacityMl, unit))">
+        <label for="sip-size">A sip (\(unit.rawValue))</label>
+        <input id="sip-size" name="sip" inputmode="decimal" required value="\(Layout.inputValue(bottle.sipMl, unit))">
+        <button type="submit">Save</button>
+        </form>
+        </section>
+        """
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import TallyCore
+
+/// H11: reminder times in the wake window, smart reminders, and the window from sleep records,
+/// across midnight and on the days clocks change.
+@Suite("Reminders (H11)")
+struct ReminderTests {
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    func time(_ text: String) -> TimeOfDay { TimeOfDay(text)! }
+    func instant(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+
+    @Test("H11: 07:00–23:00, 8 a day: every 1 h 46 min 40 s, rounded to the minute")
+    func standardTimes() {
+        #expect(ReminderSchedule.standard.times.map(\.description)
+            == ["08:47", "10:33", "12:20", "14:07", "15:53", "17:40", "19:27", "21:13"])
+    }
+
+    @Test("H11: wake + k × window ÷ (N+1)", arguments: [
+        ("07:00", "23:00", 1, ["15:00"]),
+        ("07:00", "23:00", 3, ["11:00", "15:00", "19:00"]),
+        ("08:00", "20:00", 5, ["10:00", "12:00", "14:00", "16:00", "18:00"]),
+        // Across midnight: a night shift from 22:00 to 06:00.
+        ("22:00", "06:00", 3, ["00:00", "02:00", "04:00"]),
+        ("20:00", "02:00", 2, ["22:00", "00:00"]),
+    ])
+    func times(_ wake: String, _ sleep: String, _ count: Int, _ expected: [String]) {
+        let schedule = ReminderSchedule(window: WakeWindow(wake: time(wake), sleep: time(sleep)), frequency: count)
+        #expect(schedule.times.map(\.description) == expected)
+    }
+
+    @Test("H11: a window across midnight puts the late reminders on the next day")
+    func crossingMidnight() {
+        let schedule = ReminderSchedule(window: WakeWindow(wake: time("22:00"), sleep: time("06:00")), frequency: 3)
+        let instants = schedule.instants(startingOn: LocalDate(year: 2026, month: 1, day: 10)!, in: berlin)
+        #expect(instants == [instant("2026-01-10T23:00:00Z"), instant("2026-01-11T01:00:00Z"), instant("2026-01-11T03:00:00Z")])
+        #expect(WakeWindow(wake: time("22:00"), sleep: time("06:00")).minutes == 480)
+    }
+
+    @Test("H11: on the day clocks go forward, reminders keep their clock times")
+    func springForward() {
+        // Berlin, 2026-03-29: 02:00 becomes 03:00, so the day has 23 hours.
+        let schedule = ReminderSchedule(window: WakeWindow(wake: time("01:00"), sleep: time("05:00")), frequency: 3)
+        #expect(schedule.times.map(\.description) == ["02:00", "03:00", "04:00"])
+        let instants = schedule.instants(startingOn: LocalDate(year: 2026, month: 3, day: 29)!, in: berlin)
+        // 02:00 does not exist that day: it comes right after the gap, at 03:00 (01:00 UTC).
+        #expect(instants[1] == instant("2026-03-29T01:00:00Z"))
+        #expect(instants[2] == instant("2026-03-29T02:00:00Z"))
+        #expect(instants[0] <= instants[1])
+        let standard = ReminderSchedule.standard.instants(startingOn: LocalDate(year: 2026, month: 3, day: 29)!, in: berlin)
+        #expect(standard.first == instant("2026-03-29T06:47:00Z")) // 08:47 summer time
+    }
+
+    @Test("H11: on the day clocks go back, reminders keep their clock times too")
+    func fallBack() {
+        let standard = ReminderSchedule.standard.instants(startingOn: LocalDate(year: 2026, month: 10, day: 25)!, in: berlin)
+        #expect(standard.first == instant("2026-10-25T07:47:00Z")) // 08:47 winter time
+        #expect(standard.count == 8)
+    }
+
+    @Test("H11: 1 to 24 reminders a day, and smart thresholds of 1 to 6 hours")
+    func ranges() throws {
+        #expect(throws: TallyError.self) { try ReminderSchedule.validate(frequency: 0) }
+        #expect(throws: TallyError.self) { try ReminderSchedule.validate(frequency: 25) }
+        try ReminderSchedule.validate(frequency: 24)
+        #expect(throws: TallyError.self) { try SmartReminder(thresholdHours: 0) }
+        #expect(throws: TallyError.self) { try SmartReminder(thresholdHours: 7) }
+    }
+
+    @Test("H11: a smart reminder comes after the threshold without a drink, inside the window, before the goal")
+    func smart() throws {
+        let smart = try SmartReminder(thresholdHours: 2)
+        let window = WakeWindow.standard
+        // 07:00 Berlin is 06:00 UTC in winter.
+        #expect(!smart.isDue(now: instant("2026-01-10T07:59:00Z"), lastLog: nil, window: window, zone: berlin, goalMet: false))
+        #expect(smart.isDue(now: instant("2026-01-10T08:00:00Z"), lastLog: nil, window: window, zone: berlin, goalMet: false))
+        // A drink at 09:30 starts the wait again.
+        let drink = instant("2026-01-10T08:30:00Z")
+        #expect(!smart.isDue(now: instant("2026-01-10T10:29:00Z"), lastLog: drink, window: window, zone: berlin, goalMet: false))
+        #expect(smart.isDue(now: instant("2026-01-10T10:30:00Z"), lastLog: drink, window: window, zone: berlin, goalMet: false))
+        // None once the goal is met, and none outside the window (23:30).
+        #expect(!smart.isDue(now: instant("2026-01-10T10:30:00Z"), lastLog: drink, window: window, zone: berlin, goalMet: true))
+        #expect(!smart.isDue(now: instant("2026-01-10T22:30:00Z"), lastLog: drink, window: window, zone: berlin, goalMet: false))
+        // Yesterday's last drink does not count against this morning.
+        #expect(!smart.isDue(now: instant("2026-01-11T07:00:00Z"), lastLog: instant("2026-01-10T21:00:00Z"),
+                             window: window, zone: berlin, goalMet: false))
+    }
+
+    @Test("H11: a smart reminder in a window across midnight")
+    func smartAcrossMidnight() throws {
+        let smart = try SmartReminder(thresholdHours: 1)
+        let night = WakeWindow(wake: time("22:00"), sleep: time("06:00"))
+        // 00:30 Berlin (23:30 UTC the day before), nothing since waking at 22:00.
+        #expect(smart.isDue(now: instant("2026-01-10T23:30:00Z"), lastLog: nil, window: night, zone: berlin, goalMet: false))
+        #expect(!smart.isDue(now: instant("2026-01-11T12:00:00Z"), lastLog: nil, window: night, zone: berlin, goalMet: false))
+    }
+
+    @Test("H11: the window from a week of sleep records: median bedtime across midnight, median waking")
+    func fromSleep() {
+        // Nights in Berlin winter time (UTC+1): bedtimes 23:00, 23:30, 00:30, 00:00, 23:45; waking
+        // 06:30, 07:00, 07:15, 06:45, 07:00. One night has a wake-up at 03:00 in the middle.
+        let nights: [(String, String)] = [
+            ("2026-01-04T22:00:00Z", "2026-01-05T05:30:00Z"),
+            ("2026-01-05T22:30:00Z", "2026-01-06T02:00:00Z"), ("2026-01-06T02:20:00Z", "2026-01-06T06:00:00Z"),
+            ("2026-01-06T23:30:00Z", "2026-01-07T06:15:00Z"),
+            ("2026-01-07T23:00:00Z", "2026-01-08T05:45:00Z"),
+            ("2026-01-08T22:45:00Z", "2026-01-09T06:00:00Z"),
+            // Older than a week: left out.
+            ("2025-12-20T18:00:00Z", "2025-12-21T03:00:00Z"),
+        ]
+        let asleep = nights.map { DateInterval(start: instant($0.0), end: instant($0.1)) }
+        let window = SleepWindow.typical(asleep: asleep, now: instant("2026-01-09T12:00:00Z"), zone: berlin)
+        #expect(window == WakeWindow(wake: time("07:00"), sleep: time("23:45")))
+        #expect(SleepWindow.typical(asleep: [], now: instant("2026-01-09T12:00:00Z"), zone: berlin) == nil)
+        #expect(SleepWindow.typical(asleep: Array(asleep.suffix(1)), now: instant("2026-01-09T12:00:00Z"), zone: berlin) == nil)
+    }
+}

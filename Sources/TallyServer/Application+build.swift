@@ -50,6 +50,7 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     SettingsController(services: services).addRoutes(to: api)
     AccountController(services: services).addRoutes(to: api)
     BottleController(services: services).addRoutes(to: api)
+    ReminderController(services: services).addRoutes(to: api)
     LedgerController(services: services).addRoutes(to: api)
     SpendingController(services: services).addRoutes(to: api)
     TransferController(services: services).addRoutes(to: api)
@@ -59,6 +60,7 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     WebController(services: services).addRoutes(to: router)
     SpendingWebController(services: services).addRoutes(to: router)
     BottleWebController(services: services).addRoutes(to: router)
+    CalendarFeedController(services: services).addRoutes(to: router)
     return router
 }
 

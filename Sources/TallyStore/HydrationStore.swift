@@ -108,9 +108,19 @@ public protocol BottleRepository: Sendable {
                       _ change: @escaping @Sendable (inout Bottle, HydrationSettings, [DrinkKind]) throws -> Intake?) async throws -> (bottle: Bottle, intake: Intake?, created: Bool)
 }
 
+/// Reminders (H11): the settings and the secret calendar feed address, one per user.
+public protocol ReminderRepository: Sendable {
+    func reminderSettings(of user: UUID) async throws -> ReminderSettings
+    func saveReminderSettings(_ settings: ReminderSettings, of user: UUID) async throws
+    /// Sets (or, with nil, revokes) the hash of the user's calendar feed secret.
+    func setCalendarSecret(hash: Data?, of user: UUID) async throws
+    /// The user whose calendar secret has this hash, with their reminder and hydration settings.
+    func calendarOwner(secretHash: Data) async throws -> (user: User, settings: HydrationSettings, reminders: ReminderSettings)?
+}
+
 /// Everything hydration needs from storage. SQLite implements it now; a PostgreSQL store will
 /// implement the same protocols and pass the same contract tests.
-public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRepository & GoalRepository & BottleRepository
+public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRepository & GoalRepository & BottleRepository & ReminderRepository
 
 /// Everything the server needs from storage.
 public typealias TallyStorage = HydrationStore & AccountRepository & LedgerRepository

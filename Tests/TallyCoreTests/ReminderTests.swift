@@ -115,3 +115,55 @@ struct ReminderTests {
         #expect(SleepWindow.typical(asleep: Array(asleep.suffix(1)), now: instant("2026-01-09T12:00:00Z"), zone: berlin) == nil)
     }
 }
+
+/// H11: the iCalendar feed (RFC 5545): one event with an alarm per reminder of the coming days.
+@Suite("Calendar feed (H11)")
+struct CalendarFeedTests {
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    /// The feed read back: each event's start and whether it has a display alarm.
+    func events(_ ics: String) -> [(start: String, alarm: Bool)] {
+        let unfolded = ics.replacingOccurrences(of: "\r\n ", with: "")
+        var events: [(String, Bool)] = []
+        var start: String?
+        var alarm = false
+        for line in unfolded.components(separatedBy: "\r\n") {
+            if line == "BEGIN:VEVENT" { start = nil; alarm = false }
+            if line.hasPrefix("DTSTART:") { start = String(line.dropFirst(8)) }
+            if line == "ACTION:DISPLAY" { alarm = true }
+            if line == "END:VEVENT", let start { events.append((start, alarm)) }
+        }
+        return events
+    }
+
+    @Test("H11: an event and an alarm per reminder, at the scheduled times in the user's zone")
+    func feed() throws {
+        let settings = ReminderSettings(enabled: true, window: .standard, frequency: 3, smartThresholdHours: nil)
+        let now = ISO8601DateFormatter().date(from: "2026-03-28T12:00:00Z")!
+        let ics = CalendarFeed.ics(settings, today: LocalDate(year: 2026, month: 3, day: 28)!, zone: berlin, now: now, name: "ada")
+        #expect(ics.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
+        #expect(ics.hasSuffix("END:VCALENDAR\r\n"))
+        let found = events(ics)
+        // 11:00, 15:00, 19:00 Berlin; today's 11:00 (10:00 UTC) is past. The 29th is the
+        // first day of summer time: the clock times stay, so UTC moves an hour.
+        #expect(found.prefix(4).map(\.start) == ["20260328T140000Z", "20260328T180000Z", "20260329T090000Z", "20260329T130000Z"])
+        #expect(found.count == 3 * CalendarFeed.days - 1)
+        #expect(found.allSatisfy { $0.alarm })
+        #expect(ics.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
+    }
+
+    @Test("H11: reminders turned off give an empty calendar")
+    func off() {
+        let ics = CalendarFeed.ics(.standard, today: LocalDate(year: 2026, month: 3, day: 28)!, zone: berlin, now: Date(), name: "ada")
+        #expect(events(ics).isEmpty && ics.contains("X-WR-CALNAME:Tally: drink water (ada)"))
+    }
+
+    @Test("RFC 5545: long lines fold at 75 octets without splitting a character")
+    func folding() {
+        let line = "X-WR-CALNAME:" + String(repeating: "é", count: 60)
+        let folded = CalendarFeed.fold(line)
+        #expect(folded.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
+        #expect(folded.replacingOccurrences(of: "\r\n ", with: "") == line)
+        #expect(CalendarFeed.escape("a,b;c\\d") == "a\\,b\\;c\\\\d")
+    }
+}

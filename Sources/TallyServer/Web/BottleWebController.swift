@@ -21,10 +21,12 @@ struct BottleWebController {
         try await bottlePage(request, context)
     }
 
-    private func bottlePage(_ request: Request, _ context: TallyRequestContext, error: TallyError? = nil) async throws -> Response {
+    private func bottlePage(_ request: Request, _ context: TallyRequestContext, error: TallyError? = nil,
+                            retry: FormFields? = nil, field: String? = nil) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
         let hydration = services.hydration(for: user)
-        let page = BottlePage(bottle: try await hydration.bottle(), unit: try await hydration.settings().unit)
+        let page = BottlePage(bottle: try await hydration.bottle(), unit: try await hydration.settings().unit,
+                              retry: retry?.all ?? [:], refusedField: field)
         return Web.html(page.render(Web.pageContext(request, context), error: error?.message), status: Web.status(of: error))
     }
 
@@ -47,9 +49,19 @@ struct BottleWebController {
     @Sendable func settings(_ request: Request, context: TallyRequestContext) async throws -> Response {
         try await action(request, context) { form, hydration in
             let unit = try await hydration.settings().unit
-            _ = try await hydration.adjustBottle(
-                capacityMl: try VolumeInput.milliliters(from: try form.require("capacity", "what the bottle holds"), defaultUnit: unit),
-                sipMl: try VolumeInput.milliliters(from: try form.require("sip", "the sip size"), defaultUnit: unit))
+            let bottle = try await hydration.bottle()
+            // Each field checked on its own first, so that a refusal is shown at its field.
+            let capacity = try Web.FieldRefusal.at("capacity") {
+                let ml = try VolumeInput.milliliters(from: try form.require("capacity", "what the bottle holds"), defaultUnit: unit)
+                _ = try bottle.withCapacity(ml, unit: unit)
+                return ml
+            }
+            let sip = try Web.FieldRefusal.at("sip") {
+                let ml = try VolumeInput.milliliters(from: try form.require("sip", "the sip size"), defaultUnit: unit)
+                _ = try bottle.withCapacity(capacity, unit: unit).withSip(ml, unit: unit)
+                return ml
+            }
+            _ = try await hydration.adjustBottle(capacityMl: capacity, sipMl: sip)
         }
     }
 
@@ -59,6 +71,8 @@ struct BottleWebController {
         let form = try await Web.checkedForm(request, context)
         do {
             try await body(form, services.hydration(for: user))
+        } catch let refusal as Web.FieldRefusal {
+            return try await bottlePage(request, context, error: refusal.error, retry: form, field: refusal.field)
         } catch let error as TallyError {
             return try await bottlePage(request, context, error: error)
         }

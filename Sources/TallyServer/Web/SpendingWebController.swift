@@ -128,13 +128,13 @@ struct SpendingWebController {
         try await ledgerAction(request, context, keepsInput: true) { form, spending, ledger in
             let details = try await spending.ledger(ledger)
             // Checked here first so that the page can show the refusal at the field it is about.
-            try FieldRefusal.at("amount") {
+            try Web.FieldRefusal.at("amount") {
                 _ = try TransactionAmount.parse(try form.require("amount", "the amount"), currency: details.ledger.currency, what: "An expense")
             }
-            try FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(form["description"]) }
+            try Web.FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(form["description"]) }
             let among = details.members.filter { form["among-\($0.id)"] != nil }
             guard !among.isEmpty else {
-                throw FieldRefusal(field: "among", error: .invalid("Tick at least one member to share the expense."))
+                throw Web.FieldRefusal(field: "among", error: .invalid("Tick at least one member to share the expense."))
             }
             let split = among.count == details.members.count
                 ? SpendingService.SplitInput()
@@ -142,7 +142,7 @@ struct SpendingWebController {
             _ = try await spending.addExpense(to: ledger, .init(
                 amount: .text(try form.require("amount", "the amount")),
                 payer: form["payer"].flatMap(MemberID.init).map { .id($0) },
-                date: try FieldRefusal.at("date") {
+                date: try Web.FieldRefusal.at("date") {
                     try form["date"].map { text in
                         guard let date = LocalDate(text) else { throw TallyError.invalid("\"\(text)\" is not a date such as \(LocalDate.example).") }
                         return date
@@ -199,7 +199,7 @@ struct SpendingWebController {
         let ledger = try context.parameters.ledger
         do {
             try await action(form, services.spending(for: user), ledger)
-        } catch let refusal as FieldRefusal {
+        } catch let refusal as Web.FieldRefusal {
             return try await ledgerPage(request, context, error: refusal.error, retry: keepsInput ? form : nil, field: refusal.field)
         } catch let error as TallyError {
             return try await ledgerPage(request, context, error: error, retry: keepsInput ? form : nil)
@@ -282,20 +282,6 @@ struct SpendingWebController {
     }
 
     // MARK: -
-
-    /// A refusal about one field of a form, so the page can show it there.
-    struct FieldRefusal: Error {
-        var field: String
-        var error: TallyError
-
-        static func at<T>(_ field: String, _ body: () throws -> T) throws -> T {
-            do {
-                return try body()
-            } catch let error as TallyError {
-                throw FieldRefusal(field: field, error: error)
-            }
-        }
-    }
 
     private static var signIn: Response { Response.redirect(to: "/signin", type: .normal) }
 

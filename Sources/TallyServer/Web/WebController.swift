@@ -28,6 +28,8 @@ struct WebController {
         web.post("settings/kinds", use: addKind)
         web.post("settings/kinds/:id", use: changeKind)
         web.post("settings/factors", use: useFactors)
+        web.post("settings/reminders", use: saveReminders)
+        web.post("settings/calendar", use: changeCalendar)
         web.get("signin", use: signInPage)
         web.post("signin", use: signIn)
         web.get("signup", use: signUpPage)
@@ -121,11 +123,15 @@ struct WebController {
         try await settingsPage(request, context)
     }
 
-    private func settingsPage(_ request: Request, _ context: TallyRequestContext, error: TallyError? = nil) async throws -> Response {
+    private func settingsPage(_ request: Request, _ context: TallyRequestContext, error: TallyError? = nil,
+                              calendarURL: String? = nil) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
         let hydration = services.hydration(for: user)
-        let page = SettingsPage(settings: try await hydration.settings(), goal: try await hydration.goalStatus(),
-                                kinds: try await hydration.drinkKinds())
+        let settings = try await hydration.settings()
+        let reminders = ReminderSection(reminders: try await hydration.reminderSettings(), upcoming: try await hydration.upcomingReminders(),
+                                        zone: settings.zone, newCalendarURL: calendarURL)
+        let page = SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
+                                kinds: try await hydration.drinkKinds(), reminders: reminders)
         let notice = request.uri.queryParameters.get("saved").map { _ in "Saved." }
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }
@@ -194,6 +200,37 @@ struct WebController {
         try await settingsAction(request, context) { form, hydration in
             _ = try await hydration.useFactors(form["set"].flatMap(DrinkFactorSet.init(rawValue:)) ?? .standard)
         }
+    }
+
+    @Sendable func saveReminders(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            guard let wake = TimeOfDay(try form.require("wake", "when you wake")),
+                  let sleep = TimeOfDay(try form.require("sleep", "when you go to sleep")) else {
+                throw TallyError.invalid("Write the times as HH:MM, such as 07:00 and 23:00.")
+            }
+            let frequencyText = try form.require("frequency", "how many reminders a day")
+            guard let frequency = Int(frequencyText) else {
+                throw TallyError.invalid("Reminders a day must be a whole number; \"\(frequencyText)\" is not.")
+            }
+            _ = try await hydration.saveReminderSettings(ReminderSettings(
+                enabled: form["enabled"] == "yes", window: WakeWindow(wake: wake, sleep: sleep), frequency: frequency,
+                smartThresholdHours: form["smart"].flatMap { Int($0) }))
+        }
+    }
+
+    /// A new secret calendar address (shown once, on the page that answers), or none.
+    @Sendable func changeCalendar(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+        let form = try await Web.checkedForm(request, context)
+        guard form["action"] == "new" else {
+            try await services.store.setCalendarSecret(hash: nil, of: user.id)
+            return Response.redirect(to: "/settings?saved=1", type: .normal)
+        }
+        let secret = AccountService.newSecret()
+        try await services.store.setCalendarSecret(hash: AccountService.hash(secret), of: user.id)
+        let scheme = Cookies.isSecure(request) ? "https" : "http"
+        let url = "\(scheme)://\(request.head.authority ?? "localhost")\(CalendarFeedController.path(secret))"
+        return try await settingsPage(request, context, calendarURL: url)
     }
 
     // MARK: - Accounts

@@ -28,4 +28,19 @@ enum Web {
         guard let error else { return .ok }
         return ProblemMiddleware<TallyRequestContext>.describe(error).0
     }
+
+    /// A refusal about one field of a form, so that the page can show it at that field.
+    struct FieldRefusal: Error {
+        var field: String
+        var error: TallyError
+
+        /// Runs `body`, naming `field` in any refusal it throws.
+        static func at<T>(_ field: String, _ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch let error as TallyError {
+                throw FieldRefusal(field: field, error: error)
+            }
+        }
+    }
 }

@@ -211,6 +211,16 @@ enum Migrations {
             }
         }
 
+        migrator.registerMigration("8 reminders") { db in
+            try db.alter(table: "user") { t in
+                // NULL until the user sets their reminders: then the standard settings apply.
+                t.add(column: "reminders", .text)
+                // The SHA-256 of the calendar feed's secret; NULL when there is no feed.
+                t.add(column: "calendarSecretHash", .blob)
+            }
+            try db.execute(sql: "CREATE UNIQUE INDEX user_calendarSecretHash ON user(calendarSecretHash) WHERE calendarSecretHash IS NOT NULL")
+        }
+
         return migrator
     }
 }

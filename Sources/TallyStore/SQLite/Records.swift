@@ -23,6 +23,9 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     var bottleCapacityMl: Double?
     var bottleLevelMl: Double?
     var bottleSipMl: Double?
+    /// ReminderSettings as JSON.
+    var reminders: String?
+    var calendarSecretHash: Data?
 
     enum Columns {
         static let name = Column(CodingKeys.name)
@@ -44,6 +47,10 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     var bottle: Bottle {
         guard let bottleCapacityMl, let bottleLevelMl, let bottleSipMl else { return .standard }
         return Bottle(capacityMl: bottleCapacityMl, levelMl: bottleLevelMl, sipMl: bottleSipMl)
+    }
+
+    var reminderSettings: ReminderSettings {
+        reminders.flatMap { try? JSONDecoder().decode(ReminderSettings.self, from: Data($0.utf8)) } ?? .standard
     }
 
     mutating func apply(_ bottle: Bottle) {

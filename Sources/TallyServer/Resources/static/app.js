@@ -245,8 +245,12 @@ function enhanceSwapForms(root) {
         if (added) {
           celebrate("+" + added);
           main.querySelector("input.amount-input")?.focus({ preventScroll: true });
+        } else if (main.querySelector(".undo button")) {
+          focusInView(main.querySelector(".undo button"));
         } else {
-          focusInView(main.querySelector(".undo button") ?? main);
+          // The same form's button again (a second sip is one more press), where it was.
+          const same = main.querySelector(`form[action="${form.getAttribute("action")}"] button[type="submit"]`);
+          (same ?? main).focus({ preventScroll: true });
         }
       } catch (error) {
         say("The server did not answer; check the connection and try again.", true);

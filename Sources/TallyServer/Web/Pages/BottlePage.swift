@@ -7,6 +7,10 @@ import TallyStore
 struct BottlePage {
     var bottle: Bottle
     var unit: VolumeUnit
+    /// What was typed in the bottle's settings when they were refused.
+    var retry: [String: String] = [:]
+    /// The field the refusal is about: capacity or sip.
+    var refusedField: String?
 
     func render(_ context: PageContext, error: String? = nil) -> HTML {
         let left = Layout.volume(bottle.levelMl, unit)
@@ -15,7 +19,7 @@ struct BottlePage {
         <h1>Bottle</h1>
         <form method="post" action="/bottle/sip" data-swap class="bottle-form">
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
-        <button type="submit" class="bottle-tap" aria-label="Sip \(sip) from the bottle (\(left) left)"\(HTML.flag("aria-disabled=\"true\"", bottle.isEmpty))>
+        <button type="submit" class="bottle-tap" aria-label="\(bottle.isEmpty ? "The bottle is empty: refill it below" : "Sip \(sip) from the bottle (\(left) left)")"\(HTML.flag("aria-disabled=\"true\"", bottle.isEmpty))>
         \(drawing)
         <span class="tap-label">\(bottle.isEmpty ? "Empty: refill it below" : "Tap to sip \(sip)")</span>
         </button>
@@ -40,16 +44,22 @@ struct BottlePage {
         """
     }
 
+    /// A number for an attribute: "1000", not "1000.0".
+    private func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    // The slider moves in any step, so that it reaches a full bottle in any unit and setting it
+    // untouched keeps the level as it is.
     private func levelForm(_ context: PageContext) -> HTML {
-        let step = unit == .oz ? VolumeUnit.mlPerFluidOunce : 10
-        return """
+        """
         <section aria-labelledby="level-title">
         <h2 id="level-title">Refilled or spilled?</h2>
         <form method="post" action="/bottle/level" data-swap class="stack">
         \(Layout.csrfField(context))
         <label for="level">Level now</label>
-        <input type="range" id="level" name="levelMl" min="0" max="\(bottle.capacityMl)" step="\(step)" value="\(bottle.levelMl)"
-          data-unit="\(unit.rawValue)" data-ml-per-unit="\(unit.toMilliliters(1))" aria-describedby="level-value">
+        <input type="range" id="level" name="levelMl" min="0" max="\(number(bottle.capacityMl))" step="any" value="\(number(bottle.levelMl))"
+          data-unit="\(unit.rawValue)" data-ml-per-unit="\(number(unit.toMilliliters(1)))" aria-describedby="level-value">
         <output id="level-value" for="level">\(Layout.volume(bottle.levelMl, unit))</output>
         <div class="row">
         <button type="submit">Set the level</button>
@@ -62,15 +72,19 @@ struct BottlePage {
     }
 
     private func settingsForm(_ context: PageContext) -> HTML {
-        """
+        // The field a refusal is about is marked, and has the focus.
+        func marked(_ field: String) -> HTML {
+            refusedField == field ? HTML(unsafe: #" aria-invalid="true" autofocus"#) : ""
+        }
+        return """
         <section aria-labelledby="bottle-settings-title">
         <h2 id="bottle-settings-title">Your bottle</h2>
         <form method="post" action="/bottle/settings" class="grid">
         \(Layout.csrfField(context))
         <label for="capacity">Holds (\(unit.rawValue))</label>
-        <input id="capacity" name="capacity" inputmode="decimal" required value="\(Layout.inputValue(bottle.capacityMl, unit))">
+        <input id="capacity" name="capacity" inputmode="decimal" required value="\(retry["capacity"] ?? Layout.inputValue(bottle.capacityMl, unit))"\(marked("capacity"))>
         <label for="sip-size">A sip (\(unit.rawValue))</label>
-        <input id="sip-size" name="sip" inputmode="decimal" required value="\(Layout.inputValue(bottle.sipMl, unit))">
+        <input id="sip-size" name="sip" inputmode="decimal" required value="\(retry["sip"] ?? Layout.inputValue(bottle.sipMl, unit))"\(marked("sip"))>
         <button type="submit">Save</button>
         </form>
         </section>

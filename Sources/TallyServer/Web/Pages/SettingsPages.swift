@@ -7,6 +7,7 @@ struct SettingsPage {
     var settings: HydrationSettings
     var goal: GoalStatus
     var kinds: [DrinkKind]
+    var reminders: ReminderSection
 
     var unit: VolumeUnit { settings.unit }
 
@@ -17,6 +18,7 @@ struct SettingsPage {
         \(goalSection(context))
         \(generalSection(context))
         \(presetSection(context))
+        \(reminders.render(context))
         \(kindSection(context))
         """)
     }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The reminders as an iCalendar feed (RFC 5545): an event with an alarm at each reminder time
+/// of the coming days, for any calendar app to subscribe to.
+public enum CalendarFeed {
+    public static let days = 14
+
+    /// The feed for the windows starting on the `days` days from `today`, in `zone`.
+    public static func ics(_ settings: ReminderSettings, today: LocalDate, zone: TimeZone, now: Date, name: String) -> String {
+        var lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Tally//Reminders//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
+            "X-WR-CALNAME:" + escape("Tally: drink water (\(name))"), "X-WR-TIMEZONE:" + zone.identifier,
+            "REFRESH-INTERVAL;VALUE=DURATION:PT12H", "X-PUBLISHED-TTL:PT12H",
+        ]
+        if settings.enabled {
+            let schedule = settings.schedule
+            for offset in 0..<days {
+                let day = today.adding(days: offset)
+                for (index, instant) in schedule.instants(startingOn: day, in: zone).enumerated() where instant > now {
+                    lines += event(uid: "\(day)-\(index + 1)-\(schedule.times[index])@tally", at: instant, stamp: now)
+                }
+            }
+        }
+        lines.append("END:VCALENDAR")
+        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    private static func event(uid: String, at instant: Date, stamp: Date) -> [String] {
+        [
+            "BEGIN:VEVENT", "UID:" + uid, "DTSTAMP:" + utc(stamp), "DTSTART:" + utc(instant), "DURATION:PT5M",
+            "SUMMARY:Drink some water", "TRANSP:TRANSPARENT",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Time for a glass of water", "TRIGGER:PT0S", "END:VALARM",
+            "END:VEVENT",
+        ]
+    }
+
+    /// 20260110T080000Z: a UTC date-time, which every calendar reads the same way.
+    static func utc(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+    }
+
+    /// Text values escape backslashes, semicolons, commas and line breaks (RFC 5545 3.3.11).
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;")
+            .replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    /// Lines longer than 75 octets continue on the next line after a space (RFC 5545 3.1),
+    /// never inside a character.
+    static func fold(_ line: String) -> String {
+        var result = ""
+        var count = 0
+        for character in line {
+            let size = String(character).utf8.count
+            if count + size > 75 {
+                result += "\r\n "
+                count = 1
+            }
+            result.append(character)
+            count += size
+        }
+        return result
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// The reminders part of the settings screen (H11): the wake window, how many a day, smart or
+/// fixed, and a calendar link any calendar app can subscribe to.
+struct ReminderSection {
+    var reminders: ReminderSettings
+    var upcoming: [Date]
+    var zone: TimeZone
+    /// A calendar address just made: shown this once.
+    var newCalendarURL: String?
+
+    func render(_ context: PageContext) -> HTML {
+        let thresholds = [HTML("<option value=\"\"\(HTML.flag("selected", reminders.smartThresholdHours == nil))>At fixed times</option>")]
+            + SmartReminder.thresholds.map { hours in
+                HTML("<option value=\"\(hours)\"\(HTML.flag("selected", reminders.smartThresholdHours == hours))>Only after \(hours) h without a drink</option>")
+            }
+        return """
+        <section aria-labelledby="reminders-title">
+        <h2 id="reminders-title">Reminders</h2>
+        <form method="post" action="/settings/reminders" class="stack">
+        \(Layout.csrfField(context))
+        <div class="row"><input type="checkbox" id="reminders-on" name="enabled" value="yes"\(HTML.flag("checked", reminders.enabled))>\
+        <label for="reminders-on">Remind me to drink</label></div>
+        <div class="grid">
+        <label for="wake">I wake at</label>
+        <input id="wake" name="wake" type="time" required value="\(reminders.window.wake)">
+        <label for="sleep">I go to sleep at</label>
+        <input id="sleep" name="sleep" type="time" required value="\(reminders.window.sleep)">
+        </div>
+        <label for="frequency">Reminders a day (1–24)</label>
+        <input id="frequency" name="frequency" type="number" inputmode="numeric" min="1" max="24" required value="\(reminders.frequency)">
+        <label for="smart">When</label>
+        <select id="smart" name="smart">\(thresholds)</select>
+        <button type="submit" class="primary">Save reminders</button>
+        </form>
+        \(next)
+        \(calendar(context))
+        </section>
+        """
+    }
+
+    private var next: HTML {
+        guard reminders.enabled, !upcoming.isEmpty else { return "" }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "HH:mm"
+        let times = upcoming.prefix(reminders.frequency).map { formatter.string(from: $0) }.joined(separator: ", ")
+        return "<p class=\"help\">Next: \(times).</p>"
+    }
+
+    private func calendar(_ context: PageContext) -> HTML {
+        let link: HTML = newCalendarURL.map { url in
+            """
+            <p>Subscribe to this address in your calendar app (it is shown only now; make a new one if you lose it):</p>
+            <p><input type="text" readonly value="\(url)" aria-label="Calendar address" class="code-field"></p>
+            """
+        } ?? ""
+        return """
+        <h3>In your calendar</h3>
+        <p class="help">A calendar feed with an alarm at each reminder time, for any calendar app.</p>
+        \(link)
+        <form method="post" action="/settings/calendar" class="row">
+        \(Layout.csrfField(context))
+        <button type="submit" name="action" value="new">New calendar address</button>
+        <button type="submit" name="action" value="stop" class="delete">Stop the calendar</button>
+        </form>
+        """
+    }
+}

@@ -61,6 +61,7 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     SpendingWebController(services: services).addRoutes(to: router)
     BottleWebController(services: services).addRoutes(to: router)
     CalendarFeedController(services: services).addRoutes(to: router)
+    AppShellController().addRoutes(to: router)
     return router
 }
 

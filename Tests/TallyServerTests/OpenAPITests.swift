@@ -20,6 +20,7 @@ struct OpenAPITests {
         WebController(services: services).addRoutes(to: pages)
         SpendingWebController(services: services).addRoutes(to: pages)
         BottleWebController(services: services).addRoutes(to: pages)
+        AppShellController().addRoutes(to: pages)
         let served = Self.names(buildRouter(services: services)).subtracting(Self.names(pages))
         let yaml = try String(contentsOf: Self.documentURL, encoding: .utf8)
         let document = try #require(try Yams.load(yaml: yaml) as? [String: Any])

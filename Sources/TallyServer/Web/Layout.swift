@@ -20,6 +20,10 @@ enum Layout {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
         <meta name="color-scheme" content="light dark">
         <meta name="csrf-token" content="\(context.csrf)">
+        <meta name="theme-color" content="#0a5bb5">
+        <link rel="manifest" href="/manifest.webmanifest">
+        <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
+        <link rel="apple-touch-icon" href="/static/apple-touch-icon.png">
         <title>\(title) · Tally</title>
         <link rel="stylesheet" href="/static/app.css">
         <script src="/static/app.js" defer></script>
@@ -27,6 +31,7 @@ enum Layout {
         <body>
         <a class="skip" href="#main">Skip to content</a>
         \(header(context))
+        <p class="offline" id="offline" role="status" hidden></p>
         <main id="main" tabindex="-1">
         \(message(notice, error))
         \(main)

@@ -142,6 +142,52 @@ function enhanceCustomDialog(root) {
   followMode(form);
 }
 
+// Drinks logged without a connection wait on the device, each with the id it was given, and
+// are sent when the connection returns: the server records an id once, so a drink is neither
+// lost nor counted twice, however often the sending is tried.
+const outbox = {
+  key: "tally-outbox",
+  all() {
+    try { return JSON.parse(localStorage.getItem(this.key) ?? "[]"); } catch (_) { return []; }
+  },
+  save(items) { localStorage.setItem(this.key, JSON.stringify(items)); showConnection(); },
+  add(item) { this.save([...this.all(), item]); },
+  sending: false,
+  async flush() {
+    if (this.sending || !navigator.onLine || this.all().length === 0) return;
+    this.sending = true;
+    let sent = 0;
+    try {
+      for (const item of this.all()) {
+        try {
+          await api(item.method, item.path, item.body);
+        } catch (error) {
+          // Still no network: keep it for later. A refusal (4xx) would never succeed: drop it.
+          if (error instanceof TypeError) break;
+        }
+        this.save(this.all().filter((other) => other.body.id !== item.body.id));
+        sent += 1;
+      }
+    } finally {
+      this.sending = false;
+    }
+    if (sent > 0 && document.querySelector(".today")) await refresh(sent === 1 ? "1 drink sent." : `${sent} drinks sent.`);
+  },
+};
+
+function showConnection() {
+  const banner = document.getElementById("offline");
+  if (!banner) return;
+  const waiting = outbox.all().length;
+  const drinks = waiting === 1 ? "1 drink waits" : `${waiting} drinks wait`;
+  if (!navigator.onLine) {
+    banner.textContent = "You are offline." + (waiting ? ` ${drinks} to be sent.` : " Drinks you log are kept and sent later.");
+  } else if (waiting) {
+    banner.textContent = `Sending: ${drinks}.`;
+  }
+  banner.hidden = navigator.onLine && waiting === 0;
+}
+
 function enhanceForms(root) {
   for (const form of root.querySelectorAll("form[data-api]")) {
     form.addEventListener("submit", async (event) => {
@@ -150,6 +196,13 @@ function enhanceForms(root) {
       if (kind === "custom" && !checkAmount(form)) { form.elements.amount.focus(); return; }
       if (kind === "delete" && !window.confirm(form.dataset.confirm)) return;
       const { method, path, body } = actions[kind](form);
+      const drink = path === "/api/v1/intakes";
+      if (drink && !navigator.onLine) {
+        outbox.add({ method, path, body });
+        form.closest("dialog")?.close();
+        say("Kept on this device: it is sent when you are online.", false);
+        return;
+      }
       try {
         await api(method, path, body);
         form.closest("dialog")?.close();
@@ -159,6 +212,13 @@ function enhanceForms(root) {
         if (shown !== null) celebrate((path.endsWith("removals") ? "−" : "+") + shown + " " + label);
         await refresh(kind === "delete" ? "Deleted." : null);
       } catch (error) {
+        // The network went away on the way: keep the drink for later, with its id.
+        if (drink && error instanceof TypeError) {
+          outbox.add({ method, path, body });
+          form.closest("dialog")?.close();
+          say("Kept on this device: it is sent when you are online.", false);
+          return;
+        }
         // The custom amount keeps its dialog open, with the server's reason next to the field.
         if (kind === "custom" && form.closest("dialog")?.open) {
           form.querySelector(".field-error").textContent = error.message;
@@ -299,7 +359,13 @@ function enhance(root) {
   enhanceGoalPreview(root);
 }
 
+window.addEventListener("online", () => { showConnection(); outbox.flush(); });
+window.addEventListener("offline", showConnection);
+
 document.addEventListener("DOMContentLoaded", () => {
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+  showConnection();
+  outbox.flush();
   for (const field of document.querySelectorAll("input[data-time-zone]")) {
     field.value = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
   }

@@ -1,0 +1,27 @@
+import Foundation
+import Hummingbird
+
+/// What makes the web app installable (A3): its manifest, and the service worker that keeps the
+/// app shell for offline use. The worker is served from the root so that it may look after
+/// every page.
+struct AppShellController {
+    func addRoutes(to router: Router<TallyRequestContext>) {
+        router.get("manifest.webmanifest") { _, _ in Self.file(Self.manifest, type: "application/manifest+json") }
+        router.get("sw.js") { _, _ in Self.file(Self.serviceWorker, type: "text/javascript; charset=utf-8") }
+    }
+
+    static let manifest = resource("manifest", "webmanifest")
+    static let serviceWorker = resource("sw", "js")
+
+    private static func resource(_ name: String, _ type: String) -> [UInt8] {
+        guard let url = Bundle.module.url(forResource: name, withExtension: type, subdirectory: "Resources"),
+              let data = try? Data(contentsOf: url) else { return [] }
+        return Array(data)
+    }
+
+    // Never from an HTTP cache: a new version of the app must reach the worker at once.
+    private static func file(_ bytes: [UInt8], type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

@@ -130,10 +130,3 @@ public struct IHateMoneyImporter: Sendable {
         return weights
     }
 }
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
-    }
-}

@@ -56,10 +56,3 @@ extension HydrationService {
         }.bottle
     }
 }
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
-    }
-}

@@ -77,10 +77,3 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 }
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
-    }
-}

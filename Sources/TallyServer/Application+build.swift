@@ -16,10 +16,12 @@ public func buildApplication(
     let accounts = AccountService(store: store, clock: clock, passwordCost: configuration.passwordCost,
                                   sessionLifetime: configuration.sessionLifetime)
     _ = ServerMetrics.registry // bootstraps swift-metrics before the first request is counted
-    let router = buildRouter(services: APIServices(store: store, clock: clock, accounts: accounts))
+    let push = PushCenter(store: store, contact: configuration.pushContact)
+    let router = buildRouter(services: APIServices(store: store, clock: clock, accounts: accounts, push: push))
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Tally"),
+        services: configuration.sendsReminders ? [ReminderService(store: store, clock: clock, push: push)] : [],
         logger: logger
     )
 }
@@ -51,6 +53,7 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     AccountController(services: services).addRoutes(to: api)
     BottleController(services: services).addRoutes(to: api)
     ReminderController(services: services).addRoutes(to: api)
+    PushController(services: services).addRoutes(to: api)
     LedgerController(services: services).addRoutes(to: api)
     SpendingController(services: services).addRoutes(to: api)
     TransferController(services: services).addRoutes(to: api)

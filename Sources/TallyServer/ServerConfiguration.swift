@@ -7,12 +7,20 @@ public struct ServerConfiguration: Sendable {
     /// bcrypt's cost: 12 in production (about a quarter of a second a hash); tests lower it.
     public var passwordCost: Int
     public var sessionLifetime: TimeInterval
+    /// Who runs the server, for push services (VAPID's subject): "mailto:…" or an https URL.
+    public var pushContact: String
+    /// Whether this server sends reminders (tests that do not want a background service turn
+    /// it off).
+    public var sendsReminders: Bool
 
     public init(host: String = "127.0.0.1", port: Int = 8080, passwordCost: Int = 12,
-                sessionLifetime: TimeInterval = 30 * 24 * 3600) {
+                sessionLifetime: TimeInterval = 30 * 24 * 3600, pushContact: String = "mailto:tally@localhost",
+                sendsReminders: Bool = true) {
         self.host = host
         self.port = port
         self.passwordCost = passwordCost
         self.sessionLifetime = sessionLifetime
+        self.pushContact = pushContact
+        self.sendsReminders = sendsReminders
     }
 }

@@ -123,4 +123,4 @@ public protocol ReminderRepository: Sendable {
 public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRepository & GoalRepository & BottleRepository & ReminderRepository
 
 /// Everything the server needs from storage.
-public typealias TallyStorage = HydrationStore & AccountRepository & LedgerRepository
+public typealias TallyStorage = HydrationStore & AccountRepository & LedgerRepository & PushRepository

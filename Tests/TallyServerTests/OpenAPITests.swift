@@ -15,7 +15,8 @@ struct OpenAPITests {
     @Test("Every route is documented, and every documented route exists (the web app's pages aside)")
     func routesMatch() async throws {
         let f = try await ServerFixture()
-        let services = APIServices(store: f.store, clock: f.clock, accounts: f.accounts)
+        let services = APIServices(store: f.store, clock: f.clock, accounts: f.accounts,
+                                   push: PushCenter(store: f.store, contact: "mailto:tally@localhost"))
         let pages = Router(context: TallyRequestContext.self)
         WebController(services: services).addRoutes(to: pages)
         SpendingWebController(services: services).addRoutes(to: pages)

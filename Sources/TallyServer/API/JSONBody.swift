@@ -25,6 +25,7 @@ struct APIServices: Sendable {
     let store: any TallyStorage
     let clock: any WallClock
     let accounts: AccountService
+    let push: PushCenter
 
     func hydration(_ context: TallyRequestContext) throws -> HydrationService {
         hydration(for: try context.requireUser())

@@ -4,7 +4,7 @@
 // wait in the page's queue (app.js) until the connection returns.
 "use strict";
 
-const SHELL = "tally-shell-v1";
+const SHELL = "tally-shell-v2";
 const PAGES = "tally-pages-v1";
 const SHELL_FILES = ["/static/app.css", "/static/app.js", "/static/icon.svg", "/static/icon-192.png", "/manifest.webmanifest"];
 
@@ -51,4 +51,18 @@ self.addEventListener("fetch", (event) => {
       return cached ?? fresh;
     })());
   }
+});
+
+// A reminder from the server (Web Push): shown as a notification; a tap opens Tally.
+self.addEventListener("push", (event) => {
+  let message = { title: "Tally", body: "Time for a glass of water.", url: "/" };
+  try { message = { ...message, ...event.data.json() }; } catch (_) {}
+  event.waitUntil(self.registration.showNotification(message.title, {
+    body: message.body, icon: "/static/icon-192.png", badge: "/static/icon-192.png", data: { url: message.url },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(self.clients.openWindow(event.notification.data?.url ?? "/"));
 });

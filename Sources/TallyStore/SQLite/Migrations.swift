@@ -221,6 +221,26 @@ enum Migrations {
             try db.execute(sql: "CREATE UNIQUE INDEX user_calendarSecretHash ON user(calendarSecretHash) WHERE calendarSecretHash IS NOT NULL")
         }
 
+        migrator.registerMigration("9 push") { db in
+            try db.create(table: "serverKey") { t in
+                t.primaryKey("name", .text)
+                t.column("value", .blob).notNull()
+            }
+            try db.create(table: "pushSubscription") { t in
+                t.primaryKey("endpoint", .text)
+                t.belongsTo("user", onDelete: .cascade).notNull()
+                t.column("p256dh", .blob).notNull()
+                t.column("auth", .blob).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            // One row per reminder sent, written before sending: the key is unique, so only one
+            // server sends it.
+            try db.create(table: "reminderSent", options: .withoutRowID) { t in
+                t.primaryKey("key", .text)
+                t.column("sentAt", .datetime).notNull()
+            }
+        }
+
         return migrator
     }
 }

@@ -24,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
             guard let port = Int(portText), (1...65535).contains(port) else {
                 throw TallyError.invalid("The port must be a number from 1 to 65535; \"\(portText)\" is not.")
             }
-            let configuration = ServerConfiguration(host: host ?? environment["TALLY_HOST"] ?? "127.0.0.1", port: port)
+            var configuration = ServerConfiguration(host: host ?? environment["TALLY_HOST"] ?? "127.0.0.1", port: port)
+            if let contact = environment["TALLY_PUSH_CONTACT"] { configuration.pushContact = contact }
             let path = DatabaseLocation.path(database)
             return (configuration, path, try SQLiteStore.open(path: path))
         }

@@ -350,7 +350,40 @@ function enhanceLevelSliders(root) {
   }
 }
 
+// Notifications: the browser subscribes with the server's VAPID key, and the subscription is
+// sent to the server, which encrypts each reminder for it.
+function enhancePush(root) {
+  const box = root.querySelector("[data-push]");
+  if (!box || !("serviceWorker" in navigator) || !("PushManager" in window)) return;
+  box.hidden = false;
+  const keyBytes = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  box.querySelector("[data-push-on]").addEventListener("click", async () => {
+    try {
+      if ((await Notification.requestPermission()) !== "granted") {
+        say("Notifications are blocked for this site: allow them in the browser's settings.", true);
+        return;
+      }
+      const registration = await navigator.serviceWorker.ready;
+      const { publicKey } = await api("GET", "/api/v1/push/key");
+      const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+      await api("POST", "/api/v1/push/subscriptions", subscription.toJSON());
+      say("Notifications are on for this device.", false);
+    } catch (error) {
+      say(error.message || "This browser could not turn notifications on.", true);
+    }
+  });
+  box.querySelector("[data-push-test]").addEventListener("click", async () => {
+    try {
+      const { sent, devices } = await api("POST", "/api/v1/push/test");
+      say(`Sent to ${sent} of ${devices} device${devices === 1 ? "" : "s"}.`, sent === 0);
+    } catch (error) {
+      say(error.message, true);
+    }
+  });
+}
+
 function enhance(root) {
+  enhancePush(root);
   enhanceLevelSliders(root);
   enhanceFileFields(root);
   enhanceCustomDialog(root);

@@ -36,6 +36,13 @@ struct ReminderSection {
         <button type="submit" class="primary">Save reminders</button>
         </form>
         \(next)
+        <div class="push" data-push hidden>
+        <h3>On this device</h3>
+        <p class="help">Reminders arrive as notifications on the devices where you turn them on.</p>
+        <div class="row"><button type="button" data-push-on>Turn on notifications</button>
+        <button type="button" data-push-test>Send a test reminder</button></div>
+        </div>
+        <noscript><p class="help">Notifications need JavaScript; the calendar below works without it.</p></noscript>
         \(calendar(context))
         </section>
         """

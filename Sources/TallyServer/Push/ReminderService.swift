@@ -1,0 +1,70 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import TallyCore
+import TallyStore
+
+/// Sends the reminders that fall due (H11), once a minute, inside `tally serve`. Each reminder
+/// is recorded under a unique key before it is sent, so it goes out once even when several
+/// servers share the database or one restarts.
+struct ReminderService: Service {
+    let store: any TallyStorage
+    let clock: any WallClock
+    let push: PushCenter
+    var interval: Duration = .seconds(60)
+    var logger = Logger(label: "tally.reminders")
+
+    /// Ticks every `interval` until the server shuts down.
+    func run() async throws {
+        // Sleeping is cut short by a shutdown: then the loop ends.
+        try? await cancelWhenGracefulShutdown {
+            var previous = clock.now.addingTimeInterval(-60)
+            while !Task.isCancelled {
+                let now = clock.now
+                let sent = await tick(from: previous, to: now)
+                if sent > 0 { logger.info("Sent \(sent) reminder\(sent == 1 ? "" : "s").") }
+                previous = now
+                try await Task.sleep(for: interval)
+            }
+        }
+    }
+
+    /// Sends what fell due after `previous` and up to `now`; returns how many reminders went out.
+    func tick(from previous: Date, to now: Date) async -> Int {
+        guard let recipients = try? await store.reminderRecipients(), !recipients.isEmpty,
+              let sender = try? await push.sender() else { return 0 }
+        var sent = 0
+        for recipient in recipients {
+            for key in await dueKeys(recipient, from: previous, to: now)
+            where (try? await store.claimReminder(key: key, at: now)) == true {
+                await sender.send(PushSender.reminder, to: recipient.subscriptions, now: now)
+                sent += 1
+            }
+        }
+        return sent
+    }
+
+    /// The keys of the reminders due for one person: a fixed time that passed, or a smart
+    /// reminder after a quiet stretch (one per stretch: its key is the stretch's start).
+    private func dueKeys(_ recipient: ReminderRecipient, from previous: Date, to now: Date) async -> [String] {
+        let zone = recipient.settings.zone
+        let user = recipient.user.id
+        let today = LocalDate(containing: now, in: zone)
+        if let hours = recipient.reminders.smartThresholdHours, let smart = try? SmartReminder(thresholdHours: hours) {
+            let hydration = HydrationService(store: store, clock: FixedClock(now), user: user)
+            let lastDrink = try? await store.lastDrink(of: user)
+            let goalMet = (try? await hydration.dayProgress(on: today))?.goalMet ?? false
+            guard smart.isDue(now: now, lastLog: lastDrink ?? nil, window: recipient.reminders.window, zone: zone, goalMet: goalMet) else {
+                return []
+            }
+            let windowStart = [today, today.adding(days: -1)].map { recipient.reminders.window.interval(startingOn: $0, in: zone) }
+                .first { $0.start <= now && now < $0.end }?.start ?? now
+            let quietSince = max((lastDrink ?? nil) ?? windowStart, windowStart)
+            return ["smart \(user) \(Int(quietSince.timeIntervalSince1970))"]
+        }
+        return [today.adding(days: -1), today]
+            .flatMap { recipient.reminders.schedule.instants(startingOn: $0, in: zone) }
+            .filter { $0 > previous && $0 <= now }
+            .map { "fixed \(user) \(Int($0.timeIntervalSince1970))" }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import TallyCore
+
+extension SQLiteStore: PushRepository {
+    public func serverKey(named name: String, orMake make: @escaping @Sendable () -> Data) async throws -> Data {
+        try await write { db in
+            if let value = try Data.fetchOne(db, sql: "SELECT value FROM serverKey WHERE name = ?", arguments: [name]) {
+                return value
+            }
+            let value = make()
+            try db.execute(sql: "INSERT INTO serverKey (name, value) VALUES (?, ?)", arguments: [name, value])
+            return value
+        }
+    }
+
+    public func savePushSubscription(_ subscription: PushSubscription, of user: UUID, at: Date) async throws {
+        try await write { db in
+            try db.execute(sql: """
+                INSERT INTO pushSubscription (endpoint, userId, p256dh, auth, createdAt) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (endpoint) DO UPDATE SET userId = excluded.userId, p256dh = excluded.p256dh, auth = excluded.auth
+                """, arguments: [subscription.endpoint, user, subscription.p256dh, subscription.auth, at])
+        }
+    }
+
+    public func deletePushSubscription(endpoint: String, of user: UUID?) async throws {
+        try await write { db in
+            if let user {
+                try db.execute(sql: "DELETE FROM pushSubscription WHERE endpoint = ? AND userId = ?", arguments: [endpoint, user])
+            } else {
+                try db.execute(sql: "DELETE FROM pushSubscription WHERE endpoint = ?", arguments: [endpoint])
+            }
+        }
+    }
+
+    public func pushSubscriptions(of user: UUID) async throws -> [PushSubscription] {
+        try await read { db in try Self.subscriptions(of: user, db) }
+    }
+
+    public func claimReminder(key: String, at: Date) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO reminderSent (key, sentAt) VALUES (?, ?)", arguments: [key, at])
+            return db.changesCount == 1
+        }
+    }
+
+    public func reminderRecipients() async throws -> [ReminderRecipient] {
+        try await read { db in
+            try UserRecord.fetchAll(db, sql: """
+                SELECT * FROM user WHERE reminders IS NOT NULL AND EXISTS (SELECT 1 FROM pushSubscription WHERE userId = user.id)
+                """).compactMap { record in
+                let reminders = record.reminderSettings
+                guard reminders.enabled else { return nil }
+                return ReminderRecipient(user: record.user, settings: record.settings, reminders: reminders,
+                                         subscriptions: try Self.subscriptions(of: record.id, db))
+            }
+        }
+    }
+
+    public func lastDrink(of user: UUID) async throws -> Date? {
+        try await read { db in try Date.fetchOne(db, sql: "SELECT max(at) FROM intake WHERE userId = ?", arguments: [user]) }
+    }
+
+    private static func subscriptions(of user: UUID, _ db: Database) throws -> [PushSubscription] {
+        try Row.fetchAll(db, sql: "SELECT endpoint, p256dh, auth FROM pushSubscription WHERE userId = ? ORDER BY createdAt", arguments: [user])
+            .map { PushSubscription(endpoint: $0[0], p256dh: $0[1], auth: $0[2]) }
+    }
+}

@@ -1,0 +1,137 @@
+@preconcurrency import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TallyCore
+import TallyStore
+@testable import TallyServer
+
+/// Reminders delivered by Web Push (H11), end to end without the internet: a push service on
+/// loopback receives the server's requests, checks the VAPID JWT against the key it names, and
+/// decrypts each message with the subscription's private key made here.
+@Suite("Reminder delivery (H11)")
+struct ReminderDeliveryTests {
+    /// What the loopback push service received.
+    actor Inbox {
+        var messages: [(path: String, authorization: String, body: Data)] = []
+        func add(_ path: String, _ authorization: String, _ body: Data) { messages.append((path, authorization, body)) }
+    }
+
+    /// A push service: /push/… accepts (201), /gone/… says the subscription is gone (410).
+    static func pushService(_ inbox: Inbox) -> some ApplicationProtocol {
+        let router = Router()
+        router.post("push/:id") { request, context -> Response in
+            let body = try await request.body.collect(upTo: 10_000)
+            await inbox.add(request.uri.path, request.headers[.authorization] ?? "", Data(buffer: body))
+            return Response(status: .created)
+        }
+        router.post("gone/:id") { _, _ -> Response in Response(status: .gone) }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    /// Checks a message as a push service and a browser would: the JWT's signature and claims,
+    /// then the payload; returns the notification's body text.
+    static func read(_ message: (path: String, authorization: String, body: Data), port: Int,
+                     browser: P256.KeyAgreement.PrivateKey, auth: Data) throws -> String {
+        let parts = message.authorization.split(separator: " ")
+        #expect(parts.first == "vapid")
+        let token = String(parts[1].dropFirst(2).dropLast())
+        let key = try P256.Signing.PublicKey(x963Representation: Data(base64URL: String(parts[2].dropFirst(2)))!)
+        let pieces = token.split(separator: ".").map(String.init)
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: Data(base64URL: pieces[2])!)
+        #expect(key.isValidSignature(signature, for: Data((pieces[0] + "." + pieces[1]).utf8)), "the VAPID signature does not verify")
+        let claims = try JSONSerialization.jsonObject(with: Data(base64URL: pieces[1])!) as! [String: Any]
+        #expect(claims["aud"] as? String == "http://127.0.0.1:\(port)")
+        #expect(claims["sub"] as? String == "mailto:tally@localhost")
+        let text = try WebPushMessageTests.decrypt(message.body, browserKey: browser, auth: auth)
+        let notification = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: String]
+        return notification["body"] ?? ""
+    }
+
+    @Test("H11: a due reminder is sent once by two servers sharing a database, and read by the browser")
+    func exactlyOnce() async throws {
+        // setup: ada, reminders at 11:00, 15:00 and 19:00 Berlin; a subscription with our keys
+        let f = try await ServerFixture(now: "2026-01-10T09:59:30Z")
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        _ = try await hydration.saveReminderSettings(ReminderSettings(
+            enabled: true, window: .standard, frequency: 3, smartThresholdHours: nil))
+        let browser = P256.KeyAgreement.PrivateKey()
+        let auth = WebPushMessage.randomBytes(16)
+        let inbox = Inbox()
+        try await Self.pushService(inbox).test(.live) { client in
+            let port = try #require(client.port)
+            try await f.store.savePushSubscription(PushSubscription(
+                endpoint: "http://127.0.0.1:\(port)/push/ada-phone", p256dh: browser.publicKey.x963Representation, auth: auth),
+                of: f.ada.id, at: f.clock.now)
+            let push = PushCenter(store: f.store, contact: "mailto:tally@localhost")
+            let first = ReminderService(store: f.store, clock: f.clock, push: push)
+            let second = ReminderService(store: f.store, clock: f.clock, push: push)
+
+            // act: both servers tick over 10:59:30–11:00:30 Berlin at the same moment
+            let from = f.clock.now, to = from.addingTimeInterval(60)
+            async let a = first.tick(from: from, to: to)
+            async let b = second.tick(from: from, to: to)
+            let sent = await a + b
+
+            // check: one reminder, one message, signed and readable
+            #expect(sent == 1)
+            let messages = await inbox.messages
+            #expect(messages.count == 1)
+            let text = try Self.read(try #require(messages.first), port: port, browser: browser, auth: auth)
+            #expect(text == "Time for a glass of water.")
+
+            // act: the next minute has no reminder; ticking again over the same minute sends nothing
+            #expect(await first.tick(from: to, to: to.addingTimeInterval(60)) == 0)
+            #expect(await second.tick(from: from, to: to) == 0)
+            #expect(await inbox.messages.count == 1)
+        }
+    }
+
+    @Test("H11: a subscription the push service says is gone is removed")
+    func gone() async throws {
+        let f = try await ServerFixture(now: "2026-01-10T09:59:30Z")
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        _ = try await hydration.saveReminderSettings(ReminderSettings(enabled: true, window: .standard, frequency: 3, smartThresholdHours: nil))
+        let browser = P256.KeyAgreement.PrivateKey()
+        try await Self.pushService(Inbox()).test(.live) { client in
+            let port = try #require(client.port)
+            let endpoint = "http://127.0.0.1:\(port)/gone/old-phone"
+            try await f.store.savePushSubscription(PushSubscription(
+                endpoint: endpoint, p256dh: browser.publicKey.x963Representation, auth: WebPushMessage.randomBytes(16)),
+                of: f.ada.id, at: f.clock.now)
+            let service = ReminderService(store: f.store, clock: f.clock, push: PushCenter(store: f.store, contact: "mailto:tally@localhost"))
+            _ = await service.tick(from: f.clock.now, to: f.clock.now.addingTimeInterval(60))
+            #expect(try await f.store.pushSubscriptions(of: f.ada.id).isEmpty)
+        }
+    }
+
+    @Test("H11: a smart reminder comes after the quiet hours, once, and not after a drink")
+    func smart() async throws {
+        // 09:00 Berlin; nothing drunk since waking at 07:00; threshold 2 h
+        let f = try await ServerFixture(now: "2026-01-10T08:00:00Z")
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        _ = try await hydration.saveReminderSettings(ReminderSettings(enabled: true, window: .standard, frequency: 8, smartThresholdHours: 2))
+        let browser = P256.KeyAgreement.PrivateKey()
+        let inbox = Inbox()
+        try await Self.pushService(inbox).test(.live) { client in
+            let port = try #require(client.port)
+            try await f.store.savePushSubscription(PushSubscription(
+                endpoint: "http://127.0.0.1:\(port)/push/p", p256dh: browser.publicKey.x963Representation,
+                auth: WebPushMessage.randomBytes(16)), of: f.ada.id, at: f.clock.now)
+            let service = ReminderService(store: f.store, clock: f.clock, push: PushCenter(store: f.store, contact: "mailto:tally@localhost"))
+            let now = f.clock.now
+            #expect(await service.tick(from: now.addingTimeInterval(-60), to: now) == 1) // 2 h since 07:00
+            #expect(await service.tick(from: now, to: now.addingTimeInterval(60)) == 0) // the same quiet stretch
+            // a drink starts the wait again: nothing until two hours after it
+            f.clock.advance(by: 600)
+            try await hydration.logDrink(.init(volumeMl: 250))
+            f.clock.advance(by: 3600)
+            #expect(await service.tick(from: f.clock.now.addingTimeInterval(-60), to: f.clock.now) == 0)
+            f.clock.advance(by: 3600)
+            #expect(await service.tick(from: f.clock.now.addingTimeInterval(-60), to: f.clock.now) == 1)
+            #expect(await inbox.messages.count == 2)
+        }
+    }
+}

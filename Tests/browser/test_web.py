@@ -11,7 +11,7 @@ import re
 from datetime import date
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException, NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -109,8 +109,17 @@ def check_page(driver, name, full=True):
 
 
 def wait(driver, condition, timeout=8, message=""):
+    def settled(d):
+        try:
+            return condition(d)
+        except WebDriverException as error:
+            # The page was replaced while it was read (a redirect, a swap in place): chromedriver
+            # then says so in its own words rather than as a stale element. Read it again.
+            if "does not belong to the document" in str(error):
+                return False
+            raise
     return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)) \
-        .until(condition, message)
+        .until(settled, message)
 
 
 def text(driver, css):

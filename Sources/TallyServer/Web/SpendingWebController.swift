@@ -220,7 +220,7 @@ struct SpendingWebController {
         let id = try ledger ?? context.parameters.ledger
         let page = LedgerSettingsPage(
             details: try await spending.ledger(id), activity: try await spending.activity(in: id, limit: 50),
-            zone: try await services.hydration(for: user).settings().zone, origin: Self.origin(request))
+            zone: try await services.hydration(for: user).settings().zone, origin: Web.origin(request))
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }
 
@@ -284,9 +284,4 @@ struct SpendingWebController {
     // MARK: -
 
     private static var signIn: Response { Response.redirect(to: "/signin", type: .normal) }
-
-    private static func origin(_ request: Request) -> String {
-        let scheme = Cookies.isSecure(request) ? "https" : "http"
-        return "\(scheme)://\(request.head.authority ?? "localhost")"
-    }
 }

@@ -228,8 +228,7 @@ struct WebController {
         }
         let secret = AccountService.newSecret()
         try await services.store.setCalendarSecret(hash: AccountService.hash(secret), of: user.id)
-        let scheme = Cookies.isSecure(request) ? "https" : "http"
-        let url = "\(scheme)://\(request.head.authority ?? "localhost")\(CalendarFeedController.path(secret))"
+        let url = Web.origin(request) + CalendarFeedController.path(secret)
         return try await settingsPage(request, context, calendarURL: url)
     }
 

@@ -15,6 +15,11 @@ enum Web {
         return form
     }
 
+    /// This server's address as the browser reached it, for links to copy (invites, calendars).
+    static func origin(_ request: Request) -> String {
+        "\(Cookies.isSecure(request) ? "https" : "http")://\(request.head.authority ?? "localhost")"
+    }
+
     static func pageContext(_ request: Request, _ context: TallyRequestContext) -> PageContext {
         PageContext(user: context.user, csrf: context.csrf ?? "", path: request.uri.path)
     }

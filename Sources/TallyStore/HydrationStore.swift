@@ -118,9 +118,21 @@ public protocol ReminderRepository: Sendable {
     func calendarOwner(secretHash: Data) async throws -> (user: User, settings: HydrationSettings, reminders: ReminderSettings)?
 }
 
+/// Records brought in from Apple Health (A2): water as drinks, and the asleep intervals that give
+/// the reminders' wake window (H11).
+public protocol HealthRecordRepository: Sendable {
+    /// Stores the drinks and asleep intervals in one transaction, all or nothing. A drink whose id
+    /// is stored already and an interval stored already are passed over, so importing the same
+    /// export again adds nothing. Returns how many drinks and intervals were new.
+    func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID) async throws -> (drinks: Int, asleep: Int)
+    /// The asleep intervals that end after `since`, oldest first.
+    func asleepIntervals(of user: UUID, endingAfter since: Date) async throws -> [DateInterval]
+}
+
 /// Everything hydration needs from storage. SQLite implements it now; a PostgreSQL store will
 /// implement the same protocols and pass the same contract tests.
 public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRepository & GoalRepository & BottleRepository & ReminderRepository
+    & HealthRecordRepository
 
 /// Everything the server needs from storage.
 public typealias TallyStorage = HydrationStore & AccountRepository & LedgerRepository & PushRepository

@@ -114,6 +114,28 @@ struct ReminderTests {
         #expect(SleepWindow.typical(asleep: [], now: instant("2026-01-09T12:00:00Z"), zone: berlin) == nil)
         #expect(SleepWindow.typical(asleep: Array(asleep.suffix(1)), now: instant("2026-01-09T12:00:00Z"), zone: berlin) == nil)
     }
+
+    @Test("H11: the sleep records' window only when chosen, and the manual one while there are none")
+    func chosenWindow() {
+        let night = DateInterval(start: instant("2026-01-08T22:45:00Z"), end: instant("2026-01-09T06:00:00Z"))
+        let now = instant("2026-01-09T12:00:00Z")
+        var settings = ReminderSettings(enabled: true, window: .standard, frequency: 8, smartThresholdHours: nil)
+        #expect(settings.wakeWindow(asleep: [night], now: now, zone: berlin) == .standard)
+        settings.useSleepRecords = true
+        #expect(settings.wakeWindow(asleep: [night], now: now, zone: berlin) == WakeWindow(wake: time("07:00"), sleep: time("23:45")))
+        #expect(settings.resolved(asleep: [night], now: now, zone: berlin).schedule.window.wake == time("07:00"))
+        #expect(settings.wakeWindow(asleep: [], now: now, zone: berlin) == .standard)
+    }
+
+    @Test("H11: settings saved before the sleep-record choice existed read as manual")
+    func olderSettings() throws {
+        let json = #"{"enabled":true,"window":{"wake":"06:30","sleep":"22:00"},"frequency":5}"#
+        let settings = try JSONDecoder().decode(ReminderSettings.self, from: Data(json.utf8))
+        #expect(!settings.useSleepRecords && settings.frequency == 5 && settings.smartThresholdHours == nil)
+        let again = try JSONDecoder().decode(ReminderSettings.self, from: try JSONEncoder().encode(ReminderSettings(
+            enabled: true, window: .standard, frequency: 2, smartThresholdHours: 3, useSleepRecords: true)))
+        #expect(again.useSleepRecords && again.smartThresholdHours == 3)
+    }
 }
 
 /// H11: the iCalendar feed (RFC 5545): one event with an alarm per reminder of the coming days.

@@ -50,6 +50,14 @@ struct ReminderDeliveryTests {
         return notification["body"] ?? ""
     }
 
+    /// ada subscribed at `endpoint` with the browser's key, and a reminder service for her store.
+    static func subscribedService(_ f: ServerFixture, endpoint: String, browser: P256.KeyAgreement.PrivateKey) async throws -> ReminderService {
+        try await f.store.savePushSubscription(PushSubscription(
+            endpoint: endpoint, p256dh: browser.publicKey.x963Representation, auth: WebPushMessage.randomBytes(16)),
+            of: f.ada.id, at: f.clock.now)
+        return ReminderService(store: f.store, clock: f.clock, push: PushCenter(store: f.store, contact: "mailto:tally@localhost"))
+    }
+
     @Test("H11: a due reminder is sent once by two servers sharing a database, and read by the browser")
     func exactlyOnce() async throws {
         // setup: ada, reminders at 11:00, 15:00 and 19:00 Berlin; a subscription with our keys
@@ -89,6 +97,34 @@ struct ReminderDeliveryTests {
         }
     }
 
+    @Test("H11: with sleep records chosen, the reminders go out in the waking hours they show")
+    func followsSleep() async throws {
+        // Seven nights asleep 23:00–05:00 Berlin (UTC+1): awake 05:00–23:00, 3 a day → 09:30, 14:00, 18:30.
+        let f = try await ServerFixture(now: "2026-01-10T08:29:30Z")
+        let nights = (1...7).map { night in
+            let morning = f.clock.now.addingTimeInterval(Double(-night) * 86_400 - (4 * 3600 + 29 * 60 + 30))
+            return DateInterval(start: morning.addingTimeInterval(-6 * 3600), end: morning)
+        }
+        _ = try await f.store.importHealthRecords(drinks: [], asleep: nights, of: f.ada.id)
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        let settings = ReminderSettings(enabled: true, window: .standard, frequency: 3, smartThresholdHours: nil)
+        _ = try await hydration.saveReminderSettings(settings)
+        let browser = P256.KeyAgreement.PrivateKey()
+        let inbox = Inbox()
+        try await Self.pushService(inbox).test(.live) { client in
+            let port = try #require(client.port)
+            let service = try await Self.subscribedService(f, endpoint: "http://127.0.0.1:\(port)/push/p", browser: browser)
+            let from = f.clock.now, to = from.addingTimeInterval(60)
+            // 09:30 is no reminder time of the manual 07:00–23:00 (11:00, 15:00, 19:00).
+            #expect(await service.tick(from: from, to: to) == 0)
+            var chosen = settings
+            chosen.useSleepRecords = true
+            _ = try await hydration.saveReminderSettings(chosen)
+            #expect(await service.tick(from: from, to: to) == 1)
+            #expect(await inbox.messages.count == 1)
+        }
+    }
+
     @Test("H11: a subscription the push service says is gone is removed")
     func gone() async throws {
         let f = try await ServerFixture(now: "2026-01-10T09:59:30Z")
@@ -98,10 +134,7 @@ struct ReminderDeliveryTests {
         try await Self.pushService(Inbox()).test(.live) { client in
             let port = try #require(client.port)
             let endpoint = "http://127.0.0.1:\(port)/gone/old-phone"
-            try await f.store.savePushSubscription(PushSubscription(
-                endpoint: endpoint, p256dh: browser.publicKey.x963Representation, auth: WebPushMessage.randomBytes(16)),
-                of: f.ada.id, at: f.clock.now)
-            let service = ReminderService(store: f.store, clock: f.clock, push: PushCenter(store: f.store, contact: "mailto:tally@localhost"))
+            let service = try await Self.subscribedService(f, endpoint: endpoint, browser: browser)
             _ = await service.tick(from: f.clock.now, to: f.clock.now.addingTimeInterval(60))
             #expect(try await f.store.pushSubscriptions(of: f.ada.id).isEmpty)
         }
@@ -117,10 +150,7 @@ struct ReminderDeliveryTests {
         let inbox = Inbox()
         try await Self.pushService(inbox).test(.live) { client in
             let port = try #require(client.port)
-            try await f.store.savePushSubscription(PushSubscription(
-                endpoint: "http://127.0.0.1:\(port)/push/p", p256dh: browser.publicKey.x963Representation,
-                auth: WebPushMessage.randomBytes(16)), of: f.ada.id, at: f.clock.now)
-            let service = ReminderService(store: f.store, clock: f.clock, push: PushCenter(store: f.store, contact: "mailto:tally@localhost"))
+            let service = try await Self.subscribedService(f, endpoint: "http://127.0.0.1:\(port)/push/p", browser: browser)
             let now = f.clock.now
             #expect(await service.tick(from: now.addingTimeInterval(-60), to: now) == 1) // 2 h since 07:00
             #expect(await service.tick(from: now, to: now.addingTimeInterval(60)) == 0) // the same quiet stretch

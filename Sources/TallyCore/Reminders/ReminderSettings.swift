@@ -8,14 +8,43 @@ public struct ReminderSettings: Codable, Equatable, Sendable {
     public var frequency: Int
     /// Hours without a drink before a smart reminder (1–6); nil for reminders at fixed times.
     public var smartThresholdHours: Int?
+    /// Whether the wake window comes from the sleep records imported from Apple Health; `window`
+    /// is the fallback while there are none from the last 7 days.
+    public var useSleepRecords: Bool
 
     public static let standard = ReminderSettings(enabled: false, window: .standard, frequency: 8, smartThresholdHours: nil)
 
-    public init(enabled: Bool, window: WakeWindow, frequency: Int, smartThresholdHours: Int?) {
+    public init(enabled: Bool, window: WakeWindow, frequency: Int, smartThresholdHours: Int?, useSleepRecords: Bool = false) {
         self.enabled = enabled
         self.window = window
         self.frequency = frequency
         self.smartThresholdHours = smartThresholdHours
+        self.useSleepRecords = useSleepRecords
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        enabled = try container.decode(Bool.self, forKey: .enabled)
+        window = try container.decode(WakeWindow.self, forKey: .window)
+        frequency = try container.decode(Int.self, forKey: .frequency)
+        smartThresholdHours = try container.decodeIfPresent(Int.self, forKey: .smartThresholdHours)
+        // Settings saved before there were sleep records, and clients that leave it out.
+        useSleepRecords = try container.decodeIfPresent(Bool.self, forKey: .useSleepRecords) ?? false
+    }
+
+    /// The window the reminders follow: the typical one from the asleep intervals of the last
+    /// 7 days when that is chosen and there are any, otherwise the manual one.
+    public func wakeWindow(asleep: [DateInterval], now: Date, zone: TimeZone) -> WakeWindow {
+        guard useSleepRecords, let typical = SleepWindow.typical(asleep: asleep, now: now, zone: zone),
+              typical.wake != typical.sleep else { return window }
+        return typical
+    }
+
+    /// These settings with the window the reminders follow now (see `wakeWindow`).
+    public func resolved(asleep: [DateInterval], now: Date, zone: TimeZone) -> ReminderSettings {
+        var resolved = self
+        resolved.window = wakeWindow(asleep: asleep, now: now, zone: zone)
+        return resolved
     }
 
     /// Checks the frequency and the threshold; a window of no length is refused too.

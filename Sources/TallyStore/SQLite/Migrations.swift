@@ -241,6 +241,16 @@ enum Migrations {
             }
         }
 
+        migrator.registerMigration("10 asleep intervals") { db in
+            // From Apple Health's sleep records (A2): the wake window of the reminders (H11).
+            try db.create(table: "asleepInterval", options: .withoutRowID) { t in
+                t.belongsTo("user", onDelete: .cascade).notNull()
+                t.column("start", .datetime).notNull()
+                t.column("end", .datetime).notNull()
+                t.primaryKey(["userId", "end", "start"])
+            }
+        }
+
         return migrator
     }
 }

@@ -18,17 +18,20 @@ extension SQLiteStore: EntryRepository {
     }
 
     public func addIntakes(_ intakes: [Intake], of user: UUID) async throws -> Int {
-        try await write { db in
-            let kinds = Set(try UUID.fetchAll(db, sql: "SELECT id FROM drinkKind WHERE userId = ?", arguments: [user]))
-            var added = 0
-            for intake in intakes {
-                if try Self.existingEntry(intake.id, of: user, db) != nil { continue }
-                guard kinds.contains(intake.kindID) else { throw TallyError.notFound("No such drink kind.") }
-                try IntakeRecord(intake, userId: user).insert(db)
-                added += 1
-            }
-            return added
+        try await write { db in try Self.insertIntakes(intakes, of: user, db) }
+    }
+
+    /// Inserts the drinks whose ids are new; returns how many there were.
+    static func insertIntakes(_ intakes: [Intake], of user: UUID, _ db: Database) throws -> Int {
+        let kinds = Set(try UUID.fetchAll(db, sql: "SELECT id FROM drinkKind WHERE userId = ?", arguments: [user]))
+        var added = 0
+        for intake in intakes {
+            if try existingEntry(intake.id, of: user, db) != nil { continue }
+            guard kinds.contains(intake.kindID) else { throw TallyError.notFound("No such drink kind.") }
+            try IntakeRecord(intake, userId: user).insert(db)
+            added += 1
         }
+        return added
     }
 
     public func addRemoval(_ removal: Removal, of user: UUID, check: @escaping DayTotalCheck) async throws -> (removal: Removal, created: Bool) {

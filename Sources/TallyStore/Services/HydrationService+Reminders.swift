@@ -14,14 +14,44 @@ extension HydrationService {
         return checked
     }
 
+    /// The reminder settings with the wake window they follow now (sleep records or manual).
+    public func followedReminderSettings() async throws -> ReminderSettings {
+        try await store.followedReminders(try await store.reminderSettings(of: user), of: user,
+                                          now: clock.now, zone: try await settings().zone)
+    }
+
+    /// The typical wake window of the last 7 days of sleep records; nil without any.
+    public func sleepRecordWindow() async throws -> WakeWindow? {
+        try await store.sleepRecordWindow(of: user, now: clock.now, zone: try await settings().zone)
+    }
+
     /// The reminder times of today's window and the days after it, for showing.
     public func upcomingReminders(days: Int = 1) async throws -> [Date] {
-        let settings = try await store.reminderSettings(of: user)
+        let settings = try await followedReminderSettings()
         guard settings.enabled else { return [] }
         let zone = try await self.settings().zone
         let now = clock.now
         let today = LocalDate(containing: now, in: zone)
         return (-1..<days).flatMap { settings.schedule.instants(startingOn: today.adding(days: $0), in: zone) }
             .filter { $0 > now }
+    }
+}
+
+extension HealthRecordRepository {
+    /// `settings` with the wake window the reminders follow at `now`: from the asleep intervals
+    /// of the last 7 days when the user chose that and has some, otherwise their manual window.
+    public func followedReminders(_ settings: ReminderSettings, of user: UUID, now: Date, zone: TimeZone) async throws -> ReminderSettings {
+        guard settings.useSleepRecords else { return settings }
+        return settings.resolved(asleep: try await recentAsleep(of: user, now: now), now: now, zone: zone)
+    }
+
+    /// The typical window of the sleep records of the last 7 days, chosen or not; nil without any.
+    public func sleepRecordWindow(of user: UUID, now: Date, zone: TimeZone) async throws -> WakeWindow? {
+        SleepWindow.typical(asleep: try await recentAsleep(of: user, now: now), now: now, zone: zone)
+    }
+
+    private func recentAsleep(of user: UUID, now: Date) async throws -> [DateInterval] {
+        // A night that ended within the 7 days may have started the evening before them.
+        try await asleepIntervals(of: user, endingAfter: now.addingTimeInterval(-Double(SleepWindow.days + 1) * 86_400))
     }
 }

@@ -1,0 +1,27 @@
+import Foundation
+import GRDB
+import TallyCore
+
+extension SQLiteStore: HealthRecordRepository {
+    public func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID) async throws -> (drinks: Int, asleep: Int) {
+        try await write { db in
+            _ = try Self.userRecord(user, db)
+            let drinksAdded = try Self.insertIntakes(drinks, of: user, db)
+            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO asleepInterval (userId, start, end) VALUES (?, ?, ?)")
+            var asleepAdded = 0
+            for interval in asleep {
+                try statement.execute(arguments: [user, interval.start, interval.end])
+                asleepAdded += db.changesCount
+            }
+            return (drinksAdded, asleepAdded)
+        }
+    }
+
+    public func asleepIntervals(of user: UUID, endingAfter since: Date) async throws -> [DateInterval] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT start, end FROM asleepInterval WHERE userId = ? AND end > ? ORDER BY start",
+                             arguments: [user, since])
+                .map { DateInterval(start: $0["start"], end: $0["end"]) }
+        }
+    }
+}

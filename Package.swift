@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // The rules: values and pure functions, Foundation only, no I/O.
@@ -48,13 +50,20 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             resources: [.copy("Resources")]
         ),
-        // Reading other apps' exports and writing Tally's (IHateMoney, CSV, JSON).
+        // Reading other apps' exports and writing Tally's (IHateMoney, Apple Health, CSV, JSON).
         .target(
             name: "TallyImport",
-            dependencies: ["TallyStore", .product(name: "CSV", package: "CSV.swift")]
+            dependencies: [
+                "TallyStore",
+                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // The command-line tool: argument parsing and rendering, nothing else.
         .executableTarget(

@@ -57,6 +57,7 @@ func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     LedgerController(services: services).addRoutes(to: api)
     SpendingController(services: services).addRoutes(to: api)
     TransferController(services: services).addRoutes(to: api)
+    HealthImportController(services: services).addRoutes(to: api)
 
     router.add(middleware: FileMiddleware(StaticFiles.folder, urlBasePath: "/static",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))

@@ -31,11 +31,28 @@ struct WebTests {
             return try await request(.post, path, form: body)
         }
 
+        /// A form with a file (`multipart/form-data`), as a browser sends a file input.
+        func post(_ path: String, _ fields: [String: String], file name: String, _ contents: Data, csrf override: String? = nil) async throws -> Answer {
+            let boundary = "----TallyTestBoundary\(UUID().uuidString)"
+            var body = Data()
+            for (key, value) in fields.merging(["csrf": override ?? csrf], uniquingKeysWith: { $1 }) {
+                body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(key)\"\r\n\r\n\(value)\r\n".utf8))
+            }
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"export.zip\"\r\nContent-Type: application/zip\r\n\r\n".utf8))
+            body.append(contents)
+            body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+            return try await request(.post, path, body: ByteBuffer(bytes: body), type: "multipart/form-data; boundary=\(boundary)")
+        }
+
         private func request(_ method: HTTPRequest.Method, _ path: String, form: String?) async throws -> Answer {
+            try await request(method, path, body: form.map { ByteBuffer(string: $0) }, type: "application/x-www-form-urlencoded")
+        }
+
+        private func request(_ method: HTTPRequest.Method, _ path: String, body: ByteBuffer?, type: String) async throws -> Answer {
             var headers: HTTPFields = [:]
             if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
-            if form != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
-            let answer = try await client.execute(uri: path, method: method, headers: headers, body: form.map { ByteBuffer(string: $0) }) {
+            if body != nil { headers[.contentType] = type }
+            let answer = try await client.execute(uri: path, method: method, headers: headers, body: body) {
                 Answer(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body))
             }
             for cookie in answer.headers[values: .setCookie] {

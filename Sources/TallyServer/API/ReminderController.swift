@@ -14,14 +14,15 @@ struct ReminderController {
         group.delete("reminders/calendar", use: revokeCalendar)
     }
 
-    @Sendable func show(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<ReminderSettings> {
-        JSONBody(try await services.hydration(context).reminderSettings())
+    @Sendable func show(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<RemindersJSON> {
+        let hydration = try services.hydration(context)
+        return JSONBody(try await RemindersJSON(try await hydration.reminderSettings(), hydration: hydration))
     }
 
-    @Sendable func save(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<ReminderSettings> {
+    @Sendable func save(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<RemindersJSON> {
         let hydration = try services.hydration(context)
         let settings = try await request.decodeJSON(ReminderSettings.self, context: context)
-        return JSONBody(try await hydration.saveReminderSettings(settings))
+        return JSONBody(try await RemindersJSON(try await hydration.saveReminderSettings(settings), hydration: hydration))
     }
 
     /// A new secret address for the feed, shown this once; it replaces any earlier one.
@@ -36,6 +37,29 @@ struct ReminderController {
         let user = try context.requireUser()
         try await services.store.setCalendarSecret(hash: nil, of: user.id)
         return Response(status: .noContent)
+    }
+}
+
+/// The settings as saved, with the windows they lead to: the one from the sleep records of the
+/// last 7 days (null without any) and the one the reminders follow now.
+struct RemindersJSON: Encodable {
+    var settings: ReminderSettings
+    var sleepRecordWindow: WakeWindow?
+    var followedWindow: WakeWindow
+
+    init(_ settings: ReminderSettings, hydration: HydrationService) async throws {
+        self.settings = settings
+        sleepRecordWindow = try await hydration.sleepRecordWindow()
+        followedWindow = try await hydration.followedReminderSettings().window
+    }
+
+    private enum CodingKeys: String, CodingKey { case sleepRecordWindow, followedWindow }
+
+    func encode(to encoder: any Encoder) throws {
+        try settings.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sleepRecordWindow, forKey: .sleepRecordWindow)
+        try container.encode(followedWindow, forKey: .followedWindow)
     }
 }
 
@@ -64,7 +88,8 @@ struct CalendarFeedController {
         }
         let now = services.clock.now
         let zone = owner.settings.zone
-        let ics = CalendarFeed.ics(owner.reminders, today: LocalDate(containing: now, in: zone).adding(days: -1), zone: zone,
+        let reminders = try await services.store.followedReminders(owner.reminders, of: owner.user.id, now: now, zone: zone)
+        let ics = CalendarFeed.ics(reminders, today: LocalDate(containing: now, in: zone).adding(days: -1), zone: zone,
                                    now: now, name: owner.user.name)
         return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: ics)))

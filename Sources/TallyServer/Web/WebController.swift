@@ -30,6 +30,7 @@ struct WebController {
         web.post("settings/factors", use: useFactors)
         web.post("settings/reminders", use: saveReminders)
         web.post("settings/calendar", use: changeCalendar)
+        web.post("settings/apple-health", use: importAppleHealth)
         web.get("signin", use: signInPage)
         web.post("signin", use: signIn)
         web.get("signup", use: signUpPage)
@@ -123,16 +124,17 @@ struct WebController {
         try await settingsPage(request, context)
     }
 
-    private func settingsPage(_ request: Request, _ context: TallyRequestContext, error: TallyError? = nil,
+    func settingsPage(_ request: Request, _ context: TallyRequestContext, error: TallyError? = nil,
                               calendarURL: String? = nil) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
         let hydration = services.hydration(for: user)
         let settings = try await hydration.settings()
         let reminders = ReminderSection(reminders: try await hydration.reminderSettings(), upcoming: try await hydration.upcomingReminders(),
-                                        zone: settings.zone, newCalendarURL: calendarURL)
+                                        zone: settings.zone, sleepRecordWindow: try await hydration.sleepRecordWindow(),
+                                        newCalendarURL: calendarURL)
         let page = SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
                                 kinds: try await hydration.drinkKinds(), reminders: reminders)
-        let notice = request.uri.queryParameters.get("saved").map { _ in "Saved." }
+        let notice = request.uri.queryParameters.get("saved").map { _ in "Saved." } ?? HealthImportSection.notice(request.uri.queryParameters)
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }
 
@@ -214,7 +216,7 @@ struct WebController {
             }
             _ = try await hydration.saveReminderSettings(ReminderSettings(
                 enabled: form["enabled"] == "yes", window: WakeWindow(wake: wake, sleep: sleep), frequency: frequency,
-                smartThresholdHours: form["smart"].flatMap { Int($0) }))
+                smartThresholdHours: form["smart"].flatMap { Int($0) }, useSleepRecords: form["sleepRecords"] == "yes"))
         }
     }
 

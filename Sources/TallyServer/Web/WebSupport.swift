@@ -8,11 +8,15 @@ enum Web {
     /// The posted form, refused unless it repeats the CSRF cookie.
     static func checkedForm(_ request: Request, _ context: TallyRequestContext, limit: Int? = nil) async throws -> FormFields {
         let form = try await FormFields.read(request, context, limit: limit)
-        guard let cookie = request.cookies[Cookies.csrf]?.value, let sent = form["csrf"],
-              Cookies.constantTimeEqual(cookie, sent) else {
+        try checkCSRF(request, sent: form["csrf"])
+        return form
+    }
+
+    /// Refuses a form whose CSRF token is not the one in the browser's cookie.
+    static func checkCSRF(_ request: Request, sent: String?) throws {
+        guard let cookie = request.cookies[Cookies.csrf]?.value, let sent, Cookies.constantTimeEqual(cookie, sent) else {
             throw HTTPError(.forbidden, message: "This form has expired; go back, reload the page and try again.")
         }
-        return form
     }
 
     /// This server's address as the browser reached it, for links to copy (invites, calendars).

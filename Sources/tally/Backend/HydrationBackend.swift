@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyImport
 import TallyStore
 
 /// What the hydration commands need: one user's tally, kept in the local database or on a Tally
@@ -43,6 +44,9 @@ protocol HydrationBackend: Sendable {
     func sip() async throws -> BottleResult
     func fillBottle() async throws -> Bottle
     func adjustBottle(capacityMl: Double?, levelMl: Double?, sipMl: Double?) async throws -> Bottle
+
+    /// Apple Health's export.zip or export.xml (A2).
+    func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report
 }
 
 /// The local database, through the same service the server uses.
@@ -112,5 +116,9 @@ struct LocalHydration: HydrationBackend {
 
     func adjustBottle(capacityMl: Double?, levelMl: Double?, sipMl: Double?) async throws -> Bottle {
         try await service.adjustBottle(capacityMl: capacityMl, levelMl: levelMl, sipMl: sipMl)
+    }
+
+    func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report {
+        try await AppleHealthImporter(hydration: service).importExport(try AppleHealthExport.read(contentsOf: file))
     }
 }

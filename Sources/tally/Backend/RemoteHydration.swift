@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import TallyCore
+import TallyImport
 import TallyStore
 
 /// A Tally server's JSON API (openapi.yaml), as the signed-in holder of a personal API token.
@@ -158,6 +159,18 @@ struct RemoteHydration: HydrationBackend {
     func adjustBottle(capacityMl: Double?, levelMl: Double?, sipMl: Double?) async throws -> Bottle {
         try await client.send("PATCH", "bottle", body: BottleChangeBody(levelMl: levelMl, capacityMl: capacityMl, sipMl: sipMl))
     }
+
+    func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report {
+        guard FileManager.default.isReadableFile(atPath: file.path) else { throw TallyError.notFound("Cannot read \(file.path).") }
+        // The server reads a big export for a while before it answers.
+        let answer = try await client.exchange("POST", "import/apple-health", bodyFile: file,
+                                               contentType: "application/octet-stream", timeout: 30 * 60)
+        do {
+            return try JSONDecoder().decode(AppleHealthImporter.Report.self, from: answer)
+        } catch {
+            throw RemoteFailure("The server at \(client.server) answered the import with a body this tally cannot read.")
+        }
+    }
 }
 
 private struct BottleChangeBody: Encodable {
@@ -288,24 +301,27 @@ struct APIClient: Sendable {
     }
 
     /// One request with a body of any type; the answer's body as it came, once it is a success.
-    func exchange(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
-                  contentType: String) async throws -> Data {
+    /// One request: `body` from memory, or `bodyFile` streamed from disk (an export to import).
+    func exchange(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil, bodyFile: URL? = nil,
+                  contentType: String, timeout: TimeInterval = Self.timeout) async throws -> Data {
         var components = URLComponents(url: base.appendingPathComponent("api/v1/" + path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
-        var request = URLRequest(url: components.url!, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.timeout)
+        var request = URLRequest(url: components.url!, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("tally-cli", forHTTPHeaderField: "User-Agent")
-        if let body {
-            request.httpBody = body
-            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        }
+        if body != nil || bodyFile != nil { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        request.httpBody = body
 
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await Self.session.data(for: request)
+            if let bodyFile {
+                (data, response) = try await Self.session.upload(for: request, fromFile: bodyFile)
+            } else {
+                (data, response) = try await Self.session.data(for: request)
+            }
         } catch {
             throw RemoteFailure("Cannot reach the server at \(server): \(Self.reason(error)).")
         }

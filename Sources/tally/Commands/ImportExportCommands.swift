@@ -6,7 +6,25 @@ import TallyStore
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import another app's export.", subcommands: [IHateMoney.self])
+        commandName: "import", abstract: "Import another app's export.", subcommands: [AppleHealth.self, IHateMoney.self])
+
+    struct AppleHealth: TallyCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "apple-health", abstract: "Import Apple Health's water and sleep records (export.zip or export.xml).",
+            discussion: """
+                Water records become drinks of water on the day they were recorded. Sleep records \
+                can set the reminders' waking hours (choose that in the settings). Importing the \
+                same export again, or a later one, adds nothing twice.
+                """)
+        @Argument(help: ArgumentHelp("The export the Health app shared: export.zip, or the export.xml inside it.", valueName: "file"))
+        var file: String
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let report = try await context.backend.importAppleHealth(URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
+            try emit(report, context) { report.sentences.joined(separator: "\n") }
+        }
+    }
 
     struct IHateMoney: TallyCommand {
         static let configuration = CommandConfiguration(
@@ -77,3 +95,4 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 }
+

@@ -8,6 +8,8 @@ struct ReminderSection {
     var reminders: ReminderSettings
     var upcoming: [Date]
     var zone: TimeZone
+    /// The typical waking hours of the last 7 days of sleep records; nil without any.
+    var sleepRecordWindow: WakeWindow?
     /// A calendar address just made: shown this once.
     var newCalendarURL: String?
 
@@ -29,6 +31,9 @@ struct ReminderSection {
         <label for="sleep">I go to sleep at</label>
         <input id="sleep" name="sleep" type="time" required value="\(reminders.window.sleep)">
         </div>
+        <div class="row"><input type="checkbox" id="sleep-records" name="sleepRecords" value="yes"\(HTML.flag("checked", reminders.useSleepRecords))>\
+        <label for="sleep-records">Use my sleep records</label></div>
+        <p class="help" id="sleep-records-window">\(sleepRecords)</p>
         <label for="frequency">Reminders a day (1–24)</label>
         <input id="frequency" name="frequency" type="number" inputmode="numeric" min="1" max="24" required value="\(reminders.frequency)">
         <label for="smart">When</label>
@@ -46,6 +51,13 @@ struct ReminderSection {
         \(calendar(context))
         </section>
         """
+    }
+
+    private var sleepRecords: String {
+        guard let sleepRecordWindow else {
+            return "No sleep records from Apple Health for the last 7 days: until you import some (below), the times above apply."
+        }
+        return "Your sleep records from Apple Health, last 7 days: awake from \(sleepRecordWindow.wake) to \(sleepRecordWindow.sleep)."
     }
 
     private var next: HTML {

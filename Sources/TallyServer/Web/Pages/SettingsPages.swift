@@ -19,6 +19,7 @@ struct SettingsPage {
         \(generalSection(context))
         \(presetSection(context))
         \(reminders.render(context))
+        \(HealthImportSection().render(context))
         \(kindSection(context))
         """)
     }

@@ -1,0 +1,86 @@
+import Crypto
+import Foundation
+import TallyCore
+import TallyStore
+
+/// Brings an Apple Health export into a user's tallies (A2): each DietaryWater record becomes a
+/// drink of water with source `import` on the day written in its startDate, and the asleep
+/// intervals are kept for the reminders' wake window (H11). Each drink's id is made from the
+/// record and the user, so importing the same export again, or a later one that repeats it,
+/// adds nothing twice.
+public struct AppleHealthImporter: Sendable {
+    public let hydration: HydrationService
+
+    public init(hydration: HydrationService) {
+        self.hydration = hydration
+    }
+
+    public struct Report: Codable, Equatable, Sendable {
+        public var drinksAdded: Int
+        /// Water records imported before.
+        public var drinksAlreadyThere: Int
+        /// New asleep intervals from the sleep records.
+        public var sleepRecordsAdded: Int
+        /// Water and sleep records left out: unreadable, out of range (more than 5000 ml or not
+        /// more than 0), or in the future.
+        public var skipped: Int
+
+        public init(drinksAdded: Int, drinksAlreadyThere: Int, sleepRecordsAdded: Int, skipped: Int) {
+            self.drinksAdded = drinksAdded
+            self.drinksAlreadyThere = drinksAlreadyThere
+            self.sleepRecordsAdded = sleepRecordsAdded
+            self.skipped = skipped
+        }
+
+        /// What the import did, in sentences for a person.
+        public var sentences: [String] {
+            var sentences = ["Imported \(Self.counted(drinksAdded, "drink")) and \(Self.counted(sleepRecordsAdded, "sleep record")) from Apple Health."]
+            if drinksAlreadyThere > 0 {
+                sentences.append("\(Self.counted(drinksAlreadyThere, "drink")) \(drinksAlreadyThere == 1 ? "was" : "were") already there from an earlier import.")
+            }
+            if skipped > 0 {
+                sentences.append("\(Self.counted(skipped, "record")) could not be used: unreadable, over 5000 ml, or in the future.")
+            }
+            return sentences
+        }
+
+        private static func counted(_ count: Int, _ noun: String) -> String {
+            "\(count) \(noun)\(count == 1 ? "" : "s")"
+        }
+    }
+
+    /// Imports `export` in one transaction: all of it or, on an error, nothing.
+    public func importExport(_ export: AppleHealthExport) async throws -> Report {
+        let now = hydration.clock.now
+        let water = try HydrationService.activeKind(named: DrinkKind.defaultName, among: try await hydration.drinkKinds())
+        let user = hydration.user
+        let drinks = export.water
+            .filter { $0.volumeMl > 0 && $0.volumeMl <= EntryVolume.maximumMl && $0.start <= now }
+            .map { record in
+                Intake(id: Self.drinkID(record.key, user: user), at: record.start, day: record.day,
+                       volumeMl: record.volumeMl, kind: water, note: nil, source: .import)
+            }
+        let asleep = export.asleep.filter { $0.end <= now }
+        // The same record twice in one export (as some exports have) is one drink.
+        let unique = Dictionary(drinks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let added = try await hydration.store.importHealthRecords(drinks: Array(unique.values).sorted { $0.at < $1.at },
+                                                                   asleep: asleep, of: user)
+        return Report(drinksAdded: added.drinks, drinksAlreadyThere: unique.count - added.drinks, sleepRecordsAdded: added.asleep,
+                      skipped: export.unreadable + (export.water.count - drinks.count) + (export.asleep.count - asleep.count))
+    }
+
+    /// The drink's id: a name-based UUID of the record's key in the user's namespace.
+    static func drinkID(_ key: String, user: UUID) -> UUID {
+        nameBasedUUID(namespace: user, name: "apple-health:\(key)")
+    }
+
+    /// A version 5 UUID (RFC 9562, section 5.5): SHA-1 of the namespace and the name.
+    static func nameBasedUUID(namespace: UUID, name: String) -> UUID {
+        let namespaceBytes = withUnsafeBytes(of: namespace.uuid) { Array($0) }
+        var bytes = Array(Insecure.SHA1.hash(data: namespaceBytes + Array(name.utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import Hummingbird
+import TallyCore
+import TallyImport
+
+extension WebController {
+    /// The settings page's Apple Health upload (A2): a plain file form, streamed to disk.
+    @Sendable func importAppleHealth(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tally-health-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let upload = try await FileUpload.receive(request, fileField: "export", to: file, maxSize: HealthUpload.maxSize)
+        try Web.checkCSRF(request, sent: upload.fields["csrf"])
+        do {
+            guard upload.fileSize > 0 else { throw TallyError.invalid("Choose the export.zip that the Health app shared, then Import.") }
+            let report = try await HealthUpload.importing(file, into: services.hydration(for: user))
+            // No fragment: the notice that says what was imported is at the top of the page.
+            return Response.redirect(to: "/settings?\(HealthImportSection.query(report))", type: .normal)
+        } catch let error as TallyError {
+            return try await settingsPage(request, context, error: error)
+        }
+    }
+}

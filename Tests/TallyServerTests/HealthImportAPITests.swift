@@ -1,0 +1,135 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TallyCore
+import TallyStore
+@testable import TallyServer
+
+/// A2 through the API and the settings page: Apple Health's export uploaded, its water as drinks,
+/// its sleep as the reminders' waking hours (H11).
+@Suite("Apple Health import API (A2)")
+struct HealthImportAPITests {
+    /// The export of TallyImportTests' fixtures (scripts/apple-health-fixtures).
+    static func export(_ name: String = "export.zip") throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TallyImportTests/Fixtures/apple-health/\(name)"))
+    }
+
+    /// After the fixture's last record: Sunday 7 April 2024, 14:00 in Berlin.
+    static let now = "2024-04-07T12:00:00Z"
+
+    func upload(_ client: TestClientProtocol, _ body: Data, token: String?) async throws -> Answer {
+        var headers: HTTPFields = [.contentType: "application/zip"]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await client.execute(uri: "/api/v1/import/apple-health", method: .post, headers: headers, body: ByteBuffer(bytes: body)) {
+            Answer(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body))
+        }
+    }
+
+    @Test("A2: the export uploaded twice: drinks and sleep records once; the days show the water")
+    func importTwice() async throws {
+        let f = try await ServerFixture(now: Self.now)
+        try await f.test { client in
+            let first = try await upload(client, try Self.export(), token: f.adaToken)
+            #expect(first.status == .created, "\(first)")
+            #expect(try first.json() as NSDictionary == ["drinksAdded": 5, "drinksAlreadyThere": 0, "sleepRecordsAdded": 21, "skipped": 1])
+            let again = try await upload(client, try Self.export("export.xml"), token: f.adaToken)
+            #expect(again.status == .ok)
+            #expect(try again.json() as NSDictionary == ["drinksAdded": 0, "drinksAlreadyThere": 5, "sleepRecordsAdded": 0, "skipped": 1])
+            // 19:30 in New York on the 2nd: on the 2nd, though it was already the 3rd in Berlin.
+            let day = try await client.send(.get, "/api/v1/days/2024-04-02", token: f.adaToken).json()
+            #expect(day["totalMl"] as? Double == 500)
+            // bob has none of it
+            #expect(try await client.send(.get, "/api/v1/days/2024-04-02", token: f.bobToken).json()["totalMl"] as? Double == 0)
+        }
+    }
+
+    @Test("A2: what is not an export, an empty body or no token: a 4xx that says why, and nothing imported")
+    func refused() async throws {
+        let f = try await ServerFixture(now: Self.now)
+        try await f.test { client in
+            let html = try await upload(client, Data("<html><body>Not health</body></html>".utf8), token: f.adaToken)
+            #expect(try html.problem(.badRequest).contains("not an Apple Health export"))
+            #expect(try await upload(client, Data(), token: f.adaToken).problem(.badRequest).contains("The upload is empty"))
+            #expect(try await upload(client, try Self.export("no-export.zip"), token: f.adaToken).problem(.badRequest).contains("no export.xml"))
+            let cut = try Self.export("export.xml").prefix(6000)
+            #expect(try await upload(client, Data(cut), token: f.adaToken).problem(.badRequest).contains("cut off"))
+            #expect(try await upload(client, try Self.export(), token: nil).status == .unauthorized)
+            #expect(try await f.store.dailyTotals(of: f.ada.id, from: nil, through: nil).isEmpty)
+            #expect(try await f.store.asleepIntervals(of: f.ada.id, endingAfter: .distantPast).isEmpty)
+        }
+    }
+
+    @Test("H11: the reminders show the sleep records' window, and follow it once chosen, in the calendar too")
+    func remindersFollowSleep() async throws {
+        let f = try await ServerFixture(now: Self.now)
+        try await f.test { client in
+            let before = try await client.send(.get, "/api/v1/reminders", token: f.adaToken).json()
+            #expect(before["sleepRecordWindow"] is NSNull && before["useSleepRecords"] as? Bool == false)
+            _ = try await upload(client, try Self.export(), token: f.adaToken)
+
+            let chosen = try await client.send(.put, "/api/v1/reminders", token: f.adaToken, json: """
+                {"enabled": true, "window": {"wake": "08:00", "sleep": "22:00"}, "frequency": 3, "useSleepRecords": true}
+                """)
+            #expect(chosen.status == .ok, "\(chosen)")
+            let settings = try chosen.json()
+            #expect(settings["useSleepRecords"] as? Bool == true)
+            #expect(settings["window"] as? [String: String] == ["wake": "08:00", "sleep": "22:00"])
+            #expect(settings["sleepRecordWindow"] as? [String: String] == ["wake": "06:50", "sleep": "23:20"])
+            #expect(settings["followedWindow"] as? [String: String] == ["wake": "06:50", "sleep": "23:20"])
+
+            // 06:50–23:20 with 3 reminders: 10:57:30, 15:05, 19:12:30 (to the minute); it is 14:00.
+            let path = try #require(try await client.send(.post, "/api/v1/reminders/calendar", token: f.adaToken).json()["path"] as? String)
+            let feed = try await client.send(.get, path, token: nil).text
+            let starts = feed.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART:") }
+            #expect(starts.first == "DTSTART:20240407T130500Z", "\(starts.prefix(3))")
+
+            // Not chosen: the manual times, 08:00–22:00 → 11:30, 15:00, 18:30.
+            let manual = try await client.send(.put, "/api/v1/reminders", token: f.adaToken, json: """
+                {"enabled": true, "window": {"wake": "08:00", "sleep": "22:00"}, "frequency": 3}
+                """).json()
+            #expect(manual["followedWindow"] as? [String: String] == ["wake": "08:00", "sleep": "22:00"])
+            let manualFeed = try await client.send(.get, path, token: nil).text
+            #expect(manualFeed.components(separatedBy: "\r\n").first { $0.hasPrefix("DTSTART:") } == "DTSTART:20240407T130000Z")
+        }
+    }
+
+    @Test("A2: the settings page's file form imports the export and says what it did; a forged form imports nothing")
+    func webUpload() async throws {
+        let f = try await ServerFixture(now: Self.now)
+        try await f.test { client in
+            let browser = WebTests.Browser(client)
+            _ = try await browser.get("/signup")
+            _ = try await browser.post("/signup", ["name": "carol", "password": "long enough", "timeZone": "Europe/Berlin"])
+            let page = try await browser.get("/settings")
+            #expect(page.text.contains("enctype=\"multipart/form-data\"") && page.text.contains("No sleep records from Apple Health for the last 7 days"))
+            let carol = try #require(try await f.store.user(named: "carol")).id
+
+            let forged = try await browser.post("/settings/apple-health", [:], file: "export", try Self.export(), csrf: "forged")
+            #expect(forged.status == .forbidden)
+            #expect(try await f.store.dailyTotals(of: carol, from: nil, through: nil).isEmpty)
+
+            let imported = try await browser.post("/settings/apple-health", [:], file: "export", try Self.export())
+            #expect(imported.status == .seeOther, "\(imported)")
+            let location = try #require(imported.headers[.location])
+            #expect(location == "/settings?imported=5&already=0&sleep=21&skipped=1")
+            let after = try await browser.get(location)
+            #expect(after.text.contains("Imported 5 drinks and 21 sleep records from Apple Health."))
+            #expect(after.text.contains("awake from 06:50 to 23:20"))
+
+            let chosen = try await browser.post("/settings/reminders", [
+                "enabled": "yes", "wake": "08:00", "sleep": "22:00", "frequency": "3", "smart": "", "sleepRecords": "yes",
+            ])
+            #expect(chosen.status == .seeOther)
+            #expect(try await f.store.reminderSettings(of: carol).useSleepRecords)
+            #expect(try await browser.get("/settings").text.contains("Next: 15:05, 19:1"))
+
+            let wrong = try await browser.post("/settings/apple-health", [:], file: "export", Data("just text".utf8))
+            #expect(wrong.status == .badRequest && wrong.text.contains("This is not an Apple Health export"))
+            let empty = try await browser.post("/settings/apple-health", [:], file: "export", Data())
+            #expect(empty.status == .badRequest && empty.text.contains("Choose the export.zip"))
+        }
+    }
+}

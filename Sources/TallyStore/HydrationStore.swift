@@ -122,8 +122,9 @@ public protocol ReminderRepository: Sendable {
 /// the reminders' wake window (H11).
 public protocol HealthRecordRepository: Sendable {
     /// Stores the drinks and asleep intervals in one transaction, all or nothing. A drink whose id
-    /// is stored already and an interval stored already are passed over, so importing the same
-    /// export again adds nothing. Returns how many drinks and intervals were new.
+    /// was imported before (even if it has been deleted since) or is stored already, and an
+    /// interval stored already, are passed over, so importing the same export again adds
+    /// nothing. Returns how many drinks and intervals were new.
     func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID) async throws -> (drinks: Int, asleep: Int)
     /// The asleep intervals that end after `since`, oldest first.
     func asleepIntervals(of user: UUID, endingAfter since: Date) async throws -> [DateInterval]

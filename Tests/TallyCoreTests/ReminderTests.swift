@@ -115,10 +115,41 @@ struct ReminderTests {
         #expect(SleepWindow.typical(asleep: Array(asleep.suffix(1)), now: instant("2026-01-09T12:00:00Z"), zone: berlin) == nil)
     }
 
+    @Test("H11: naps do not move the window from sleep records")
+    func naps() {
+        // Seven nights 23:00–07:00 Berlin (UTC+1) and a 40-minute nap at 14:00 each day.
+        let days = (1...7).map { instant("2026-01-0\($0)T00:00:00Z") }
+        let nights = days.map { DateInterval(start: $0.addingTimeInterval(-2 * 3600), end: $0.addingTimeInterval(6 * 3600)) }
+        let naps = days.map { DateInterval(start: $0.addingTimeInterval(13 * 3600), duration: 40 * 60) }
+        let window = SleepWindow.typical(asleep: nights + naps, now: instant("2026-01-07T20:00:00Z"), zone: berlin)
+        #expect(window == WakeWindow(wake: time("07:00"), sleep: time("23:00")))
+    }
+
+    @Test("H11: the window from sleep records in local time across the spring DST change, the same all day")
+    func sleepAcrossDST() {
+        // Asleep 23:30–06:45 Berlin each night from 26 March to 2 April 2024; the clocks went
+        // forward on the night to 31 March, so the nights before end at 05:45 UTC and after at 04:45.
+        let nights = (26...32).map { day -> DateInterval in
+            let morning = day <= 31 ? "2024-03-\(day)" : "2024-04-0\(day - 31)"
+            let summer = day >= 31
+            let end = instant("\(morning)T0\(summer ? 4 : 5):45:00Z")
+            let start = end.addingTimeInterval(-(7 * 3600 + 15 * 60) + (day == 31 ? 3600 : 0))
+            return DateInterval(start: start, end: end)
+        }
+        let expected = WakeWindow(wake: time("06:45"), sleep: time("23:30"))
+        // Any time on 3 April: the nights that ended before that day began.
+        for now in ["2024-04-02T22:05:00Z", "2024-04-03T12:00:00Z", "2024-04-03T21:55:00Z"] {
+            #expect(SleepWindow.typical(asleep: nights, forDayOf: instant(now), zone: berlin) == expected, "\(now)")
+        }
+        // A night that ends on the morning of 3 April (at 04:00) changes nothing until 4 April.
+        let early = DateInterval(start: instant("2024-04-02T20:00:00Z"), end: instant("2024-04-03T02:00:00Z"))
+        #expect(SleepWindow.typical(asleep: nights + [early], forDayOf: instant("2024-04-03T21:55:00Z"), zone: berlin) == expected)
+    }
+
     @Test("H11: the sleep records' window only when chosen, and the manual one while there are none")
     func chosenWindow() {
         let night = DateInterval(start: instant("2026-01-08T22:45:00Z"), end: instant("2026-01-09T06:00:00Z"))
-        let now = instant("2026-01-09T12:00:00Z")
+        let now = instant("2026-01-10T12:00:00Z") // the day after the night
         var settings = ReminderSettings(enabled: true, window: .standard, frequency: 8, smartThresholdHours: nil)
         #expect(settings.wakeWindow(asleep: [night], now: now, zone: berlin) == .standard)
         settings.useSleepRecords = true

@@ -28,8 +28,9 @@ struct AppleHealthImportTests {
     @Test("A2: water records with their unit; fractional values kept")
     func water() throws {
         let export = try AppleHealthExport.read(contentsOf: Self.fixture("export.xml"))
-        #expect(export.water.map(\.volumeMl) == [250, 187.5, 8 * 29.5735295625, 500, 6000, 330])
-        #expect(export.water[1].key == "Health & Water|2024-03-31 08:15:30 +0200|2024-03-31 08:15:30 +0200|187.5|mL")
+        #expect(export.water.map(\.volumeMl) == [250, 187.5, 8 * VolumeUnit.mlPerFluidOunce, 500, 6000, 330])
+        // The key is the instants and the volume in microlitres, whatever offset or app wrote them.
+        #expect(export.water[1].key == "1711865730|1711865730|187500")
         #expect(export.unreadable == 0)
     }
 
@@ -99,7 +100,46 @@ struct AppleHealthImportTests {
             """
         let export = try AppleHealthExport.read(xml: Array(xml.utf8))
         #expect(export.water.count == 1)
-        #expect(export.water.first?.key.hasPrefix("A <b> éA &bogus; &|") == true)
+        var scanner = XMLTagScanner(wanted: ["Record"])
+        var names: [String?] = []
+        try scanner.feed(Array(xml.utf8)) { names.append($0.attributes["sourceName"]) }
+        #expect(names == ["A <b> éA &bogus; &"])
+    }
+
+    @Test("A2: a DOCTYPE may end with a space between ] and >")
+    func doctypeSpace() throws {
+        let xml = """
+            <!DOCTYPE HealthData [ <!ELEMENT HealthData ANY> ] >
+            <HealthData><Record type="HKQuantityTypeIdentifierDietaryWater" unit="mL" startDate="2024-01-01 08:00:00 +0000" value="200"/></HealthData>
+            """
+        #expect(try AppleHealthExport.read(xml: Array(xml.utf8)).water.count == 1)
+    }
+
+    @Test("A2: the same drink exported from another time zone is the same drink")
+    func sameDrinkElsewhere() throws {
+        func water(_ date: String) throws -> AppleHealthExport.Water {
+            try #require(try AppleHealthExport.read(xml: Array("""
+                <HealthData><Record type="HKQuantityTypeIdentifierDietaryWater" sourceName="Ada’s iPhone" unit="mL" \
+                startDate="\(date)" endDate="\(date)" value="250"/></HealthData>
+                """.utf8)).water.first)
+        }
+        let berlin = try water("2024-05-01 09:00:00 +0200"), newYork = try water("2024-05-01 03:00:00 -0400")
+        #expect(berlin.key == newYork.key)
+        #expect(berlin.day == newYork.day)
+    }
+
+    @Test("A2: a night recorded only as in bed counts; in bed around asleep stages does not add to them")
+    func inBedOnly() throws {
+        let xml = """
+            <HealthData>
+            <Record type="HKCategoryTypeIdentifierSleepAnalysis" value="HKCategoryValueSleepAnalysisInBed" startDate="2024-04-01 23:00:00 +0200" endDate="2024-04-02 07:00:00 +0200"/>
+            <Record type="HKCategoryTypeIdentifierSleepAnalysis" value="HKCategoryValueSleepAnalysisInBed" startDate="2024-04-02 22:30:00 +0200" endDate="2024-04-03 07:30:00 +0200"/>
+            <Record type="HKCategoryTypeIdentifierSleepAnalysis" value="HKCategoryValueSleepAnalysisAsleepCore" startDate="2024-04-02 23:10:00 +0200" endDate="2024-04-03 06:40:00 +0200"/>
+            </HealthData>
+            """
+        let asleep = try AppleHealthExport.read(xml: Array(xml.utf8)).asleep
+        let hours: [Double] = asleep.map { $0.duration / 3600 }.sorted()
+        #expect(hours == [7.5, 8])
     }
 
     @Test("A2: an unknown unit or a broken date is counted, not guessed")
@@ -121,6 +161,7 @@ struct AppleHealthImportTests {
     @Test("A2: what is not an export is refused with a sentence that says what to send", arguments: [
         ("<html><body>Hello</body></html>", "no <HealthData>"),
         ("<HealthData><Record type=\"HKQuantityTypeIdentifierDietaryWater\" unit=\"mL", "cut off"),
+        ("<HealthData><Record type=\"HKQuantityTypeIdentifierDietaryWater\"/>\n", "ends before </HealthData>"),
         ("name,amount\nwater,250\n", "no <HealthData>"),
     ])
     func notAnExport(_ text: String, _ message: String) throws {
@@ -184,12 +225,25 @@ struct AppleHealthImportTests {
 
         let totals = try await store.dailyTotals(of: hydration.user, from: nil, through: nil)
         #expect(totals == [
-            LocalDate("2024-03-30")!: 250, LocalDate("2024-03-31")!: 187.5, LocalDate("2024-04-01")!: 8 * 29.5735295625,
+            LocalDate("2024-03-30")!: 250, LocalDate("2024-03-31")!: 187.5, LocalDate("2024-04-01")!: 8 * VolumeUnit.mlPerFluidOunce,
             LocalDate("2024-04-02")!: 500, LocalDate("2024-04-03")!: 330,
         ])
         let drinks = try await store.entries(on: LocalDate("2024-04-02")!, of: hydration.user)
         guard case .intake(let drink)? = drinks.first else { Issue.record("no drink on 2 April"); return }
         #expect(drink.source == .import && drink.kindName == "water")
+    }
+
+    @Test("A2: a drink deleted after an import stays deleted when the export is imported again")
+    func deletedStaysDeleted() async throws {
+        let (hydration, store) = try await Self.hydration()
+        let export = try AppleHealthExport.read(contentsOf: Self.fixture("export.xml"))
+        _ = try await AppleHealthImporter(hydration: hydration).importExport(export)
+        let day = LocalDate("2024-04-02")!
+        let drink = try #require(try await store.entries(on: day, of: hydration.user).first)
+        _ = try await hydration.deleteEntry(id: drink.id)
+        let again = try await AppleHealthImporter(hydration: hydration).importExport(export)
+        #expect(again.drinksAdded == 0 && again.drinksAlreadyThere == 5)
+        #expect(try await store.entries(on: day, of: hydration.user).isEmpty)
     }
 
     @Test("A2: two people importing the same export each get their own drinks")

@@ -130,6 +130,20 @@ struct HealthImportAPITests {
             #expect(wrong.status == .badRequest && wrong.text.contains("This is not an Apple Health export"))
             let empty = try await browser.post("/settings/apple-health", [:], file: "export", Data())
             #expect(empty.status == .badRequest && empty.text.contains("Choose the export.zip"))
+
+            // A file part cut off before its end, and a form of fields without end.
+            let boundary = "cut"
+            let cut = "--cut\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n\(browser.csrf)\r\n"
+                + "--cut\r\nContent-Disposition: form-data; name=\"export\"; filename=\"export.zip\"\r\n\r\n<HealthData>"
+            let ended = try await browser.request(.post, "/settings/apple-health", body: ByteBuffer(string: cut),
+                                                  type: "multipart/form-data; boundary=\(boundary)")
+            #expect(ended.status == .badRequest && ended.text.contains("ended before the whole file arrived"), "\(ended)")
+            let padding = String(repeating: "x", count: 70_000)
+            let fields = "--cut\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\n\(padding)\r\n--cut--\r\n"
+            let big = try await browser.request(.post, "/settings/apple-health", body: ByteBuffer(string: fields),
+                                                type: "multipart/form-data; boundary=\(boundary)")
+            #expect(big.status == .contentTooLarge, "\(big)")
+            #expect(try await f.store.dailyTotals(of: carol, from: nil, through: nil).count == 5)
         }
     }
 }

@@ -48,7 +48,7 @@ struct WebTests {
             try await request(method, path, body: form.map { ByteBuffer(string: $0) }, type: "application/x-www-form-urlencoded")
         }
 
-        private func request(_ method: HTTPRequest.Method, _ path: String, body: ByteBuffer?, type: String) async throws -> Answer {
+        func request(_ method: HTTPRequest.Method, _ path: String, body: ByteBuffer?, type: String) async throws -> Answer {
             var headers: HTTPFields = [:]
             if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
             if body != nil { headers[.contentType] = type }

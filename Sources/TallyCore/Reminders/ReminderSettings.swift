@@ -32,11 +32,10 @@ public struct ReminderSettings: Codable, Equatable, Sendable {
         useSleepRecords = try container.decodeIfPresent(Bool.self, forKey: .useSleepRecords) ?? false
     }
 
-    /// The window the reminders follow: the typical one from the asleep intervals of the last
-    /// 7 days when that is chosen and there are any, otherwise the manual one.
+    /// The window the reminders follow on the day of `now`: the typical one of the nights of the
+    /// 7 days before it when that is chosen and there are any, otherwise the manual one.
     public func wakeWindow(asleep: [DateInterval], now: Date, zone: TimeZone) -> WakeWindow {
-        guard useSleepRecords, let typical = SleepWindow.typical(asleep: asleep, now: now, zone: zone),
-              typical.wake != typical.sleep else { return window }
+        guard useSleepRecords, let typical = SleepWindow.typical(asleep: asleep, forDayOf: now, zone: zone) else { return window }
         return typical
     }
 

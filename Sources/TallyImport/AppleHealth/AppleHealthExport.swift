@@ -10,56 +10,97 @@ public struct AppleHealthExport: Sendable {
         /// The calendar day written in the record's startDate, in the offset written with it.
         public var day: LocalDate
         public var volumeMl: Double
-        /// What identifies the record in any export of the same data: re-importing adds nothing.
-        public var key: String
+        /// What identifies the drink in any export of the same data, whichever time zone the
+        /// phone was in and whichever app wrote it: its instants and its volume.
+        public var key: String {
+            "\(Int64(start.timeIntervalSince1970))|\(Int64(end.timeIntervalSince1970))|\(Int64((volumeMl * 1000).rounded()))"
+        }
+        var end: Date
     }
 
     public var water: [Water] = []
-    /// SleepAnalysis records whose value is one of the asleep stages (not in bed, not awake).
-    public var asleep: [DateInterval] = []
+    /// The asleep intervals: SleepAnalysis records in an asleep stage, and the in-bed records of
+    /// nights that have no asleep stage (exports from a phone without a watch have only those).
+    public var asleep: [DateInterval] { Self.asleep(stages: asleepStages, inBed: inBed) }
     /// Records of these two types that could not be read (no date, an unknown unit, no value).
     public var unreadable = 0
 
+    var asleepStages: [DateInterval] = []
+    var inBed: [DateInterval] = []
+
     public init() {}
+
+    /// More water or sleep records than this is not a person's export (a million is a glass a
+    /// minute for two years): refused, so that a crafted file cannot take the server's memory.
+    static let maximumRecords = 1_000_000
 
     static let waterType = "HKQuantityTypeIdentifierDietaryWater"
     static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     /// "Asleep" before iOS 16; "AsleepUnspecified", "AsleepCore", "AsleepDeep", "AsleepREM" since.
     static let asleepPrefix = "HKCategoryValueSleepAnalysisAsleep"
+    static let inBedValue = "HKCategoryValueSleepAnalysisInBed"
 
     /// Millilitres per unit, for the volume units HealthKit writes.
     static let millilitres: [String: Double] = [
         "mL": 1, "cL": 10, "dL": 100, "L": 1000,
-        "fl_oz_us": 29.5735295625, "fl_oz_imp": 28.4130625,
+        "fl_oz_us": VolumeUnit.mlPerFluidOunce, "fl_oz_imp": 28.4130625,
         "cup_us": 236.5882365, "cup_imp": 284.130625,
         "pt_us": 473.176473, "pt_imp": 568.26125,
     ]
 
     /// Takes in one `<Record>` tag; other types are passed over.
-    mutating func add(_ record: XMLTag) {
+    mutating func add(_ record: XMLTag) throws {
         switch record.attributes["type"] {
         case Self.waterType:
             guard let water = Self.water(record.attributes) else { unreadable += 1; return }
             self.water.append(water)
+            try Self.checkCount(self.water.count, "water")
         case Self.sleepType:
-            guard let value = record.attributes["value"], value.hasPrefix(Self.asleepPrefix) else { return }
+            guard let value = record.attributes["value"] else { unreadable += 1; return }
+            let isAsleep = value.hasPrefix(Self.asleepPrefix)
+            guard isAsleep || value == Self.inBedValue else { return } // awake
             guard let start = record.attributes["startDate"].flatMap(HealthDate.init),
                   let end = record.attributes["endDate"].flatMap(HealthDate.init), end.instant >= start.instant else {
                 unreadable += 1
                 return
             }
-            asleep.append(DateInterval(start: start.instant, end: end.instant))
+            let interval = DateInterval(start: start.instant, end: end.instant)
+            if isAsleep { asleepStages.append(interval) } else { inBed.append(interval) }
+            try Self.checkCount(asleepStages.count + inBed.count, "sleep")
         default:
             return
         }
     }
 
+    private static func checkCount(_ count: Int, _ kind: String) throws {
+        guard count <= maximumRecords else {
+            throw TallyError.invalid("This export has more than \(maximumRecords) \(kind) records, more than Tally imports at once.")
+        }
+    }
+
     private static func water(_ attributes: [String: String]) -> Water? {
-        guard let startText = attributes["startDate"], let start = HealthDate(startText),
+        guard let start = attributes["startDate"].flatMap(HealthDate.init),
               let unit = attributes["unit"], let perUnit = millilitres[unit],
               let valueText = attributes["value"], let value = Double(valueText), value.isFinite else { return nil }
-        let key = [attributes["sourceName"] ?? "", startText, attributes["endDate"] ?? "", valueText, unit].joined(separator: "|")
-        return Water(start: start.instant, day: start.day, volumeMl: value * perUnit, key: key)
+        let end = attributes["endDate"].flatMap(HealthDate.init)?.instant ?? start.instant
+        return Water(start: start.instant, day: start.day, volumeMl: value * perUnit, end: end)
+    }
+
+    /// The asleep stages, and each in-bed interval that no asleep stage overlaps.
+    static func asleep(stages: [DateInterval], inBed: [DateInterval]) -> [DateInterval] {
+        guard !inBed.isEmpty else { return stages }
+        let sorted = stages.sorted { $0.start < $1.start }
+        let longest = sorted.map(\.duration).max() ?? 0
+        let unmatched = inBed.filter { bed in
+            // Only stages that start after bed.start - longest can reach into the bed interval.
+            var low = 0, high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle].start < bed.start.addingTimeInterval(-longest) { low = middle + 1 } else { high = middle }
+            }
+            return !sorted[low...].prefix { $0.start < bed.end }.contains { $0.end > bed.start }
+        }
+        return stages + unmatched
     }
 }
 
@@ -91,13 +132,14 @@ extension AppleHealthExport {
     }
 
     private struct Reader {
-        var scanner = XMLTagScanner(wanted: ["Record", "HealthData"])
+        var scanner = XMLTagScanner(wanted: ["Record", "HealthData"],
+                                    only: ["Record": ("type", [AppleHealthExport.waterType, AppleHealthExport.sleepType])])
         var export = AppleHealthExport()
         var sawHealthData = false
 
         mutating func feed(_ bytes: some Collection<UInt8>) throws {
             try scanner.feed(bytes) { tag in
-                if tag.name == "Record" { export.add(tag) } else { sawHealthData = true }
+                if tag.name == "Record" { try export.add(tag) } else { sawHealthData = true }
             }
         }
 
@@ -105,6 +147,9 @@ extension AppleHealthExport {
             try scanner.finish()
             guard sawHealthData else {
                 throw TallyError.invalid("This is not an Apple Health export: it has no <HealthData>. Use export.zip or its export.xml.")
+            }
+            guard scanner.closed.contains("HealthData") else {
+                throw TallyError.invalid("The Apple Health export ends before </HealthData>: the file seems to be cut off.")
             }
             return export
         }

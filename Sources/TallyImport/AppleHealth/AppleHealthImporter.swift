@@ -55,7 +55,7 @@ public struct AppleHealthImporter: Sendable {
         let water = try HydrationService.activeKind(named: DrinkKind.defaultName, among: try await hydration.drinkKinds())
         let user = hydration.user
         let drinks = export.water
-            .filter { $0.volumeMl > 0 && $0.volumeMl <= EntryVolume.maximumMl && $0.start <= now }
+            .filter { (try? EntryVolume.validate($0.volumeMl, unit: .ml)) != nil && $0.start <= now }
             .map { record in
                 Intake(id: Self.drinkID(record.key, user: user), at: record.start, day: record.day,
                        volumeMl: record.volumeMl, kind: water, note: nil, source: .import)

@@ -49,7 +49,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return (.contentTooLarge, "The request body is too large; send at most 64 KiB.")
         case let error as HTTPError:
             switch error.status {
-            case .contentTooLarge: return (error.status, "The request body is too large; send at most 64 KiB.")
+            case .contentTooLarge: return (error.status, error.body ?? "The request body is too large; send at most 64 KiB.")
             default: return (error.status, error.body ?? error.status.reasonPhrase)
             }
         default:

@@ -9,17 +9,19 @@ struct FileUpload {
     var fields: [String: String] = [:]
     var fileSize: Int64 = 0
 
-    /// The longest text field kept; longer ones are cut (the form's fields are a token and a flag).
-    static let maxFieldSize = 4096
+    /// What the form may send besides the file (its fields and every part's headers): a token
+    /// and a flag need far less.
+    static let maxFormSize = 64 * 1024
 
-    static func receive(_ request: Request, fileField: String, to file: URL, maxSize: Int64) async throws -> FileUpload {
+    /// Reads the form. `checkFields` sees the fields sent before the file (the CSRF token comes
+    /// first in the form) and may refuse the upload before a byte of the file is stored.
+    static func receive(_ request: Request, fileField: String, to file: URL, maxSize: Int64,
+                        checkFields: @escaping ([String: String]) throws -> Void) async throws -> FileUpload {
         guard let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data"),
-              let boundary = boundary(type) else {
+              let boundary = parameter("boundary", in: type) else {
             throw HTTPError(.unsupportedMediaType, message: "Send the file from the form on the settings page (multipart/form-data).")
         }
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-            throw HTTPError(.serviceUnavailable, message: "The server cannot store the upload now; try again later.")
-        }
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw HealthUpload.cannotStore() }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
 
@@ -27,40 +29,58 @@ struct FileUpload {
         var upload = FileUpload()
         var name: String?
         var text: [UInt8] = []
-        var writeError: (any Error)?
+        var fileState = FilePart.notYet
+        var refusal: (any Error)?
         parser.onHeader = { field, value in
-            if field.lowercased() == "content-disposition" { name = Self.parameter("name", in: value) }
+            guard field.lowercased() == "content-disposition" else { return }
+            name = Self.parameter("name", in: value)
+            if name == fileField, fileState == .notYet {
+                do { try checkFields(upload.fields); fileState = .arriving } catch { refusal = refusal ?? error }
+            }
         }
         parser.onBody = { buffer in
+            guard refusal == nil else { return }
             if name == fileField {
+                guard fileState == .arriving else { return }
                 upload.fileSize += Int64(buffer.readableBytes)
-                guard upload.fileSize <= maxSize, writeError == nil else { return }
-                do { try handle.write(contentsOf: buffer.readableBytesView) } catch { writeError = error }
-            } else if text.count < maxFieldSize {
-                text.append(contentsOf: buffer.readableBytesView.prefix(maxFieldSize - text.count))
+                guard upload.fileSize <= maxSize else { return }
+                do { try handle.write(contentsOf: buffer.readableBytesView) } catch { refusal = HealthUpload.cannotStore() }
+            } else {
+                text.append(contentsOf: buffer.readableBytesView)
             }
         }
         parser.onPartComplete = {
-            if let name, name != fileField { upload.fields[name] = String(decoding: text, as: UTF8.self) }
+            if name == fileField {
+                if fileState == .arriving { fileState = .complete }
+            } else if let name {
+                upload.fields[name] = String(decoding: text, as: UTF8.self)
+            }
             name = nil
             text = []
         }
+
+        var received: Int64 = 0
         for try await chunk in request.body {
+            received += Int64(chunk.readableBytes)
             do { try parser.execute(chunk) } catch {
                 throw HTTPError(.badRequest, message: "The upload arrived damaged; try sending it again.")
             }
-            if let writeError { throw writeError }
+            if let refusal { throw refusal }
             guard upload.fileSize <= maxSize else {
                 throw HTTPError(.contentTooLarge, message: "The file can be at most \(maxSize >> 30) GB; this one is bigger.")
             }
+            guard received - upload.fileSize <= maxFormSize else {
+                throw HTTPError(.contentTooLarge, message: "The form sent more than a file and a few fields; send it from the settings page.")
+            }
+        }
+        if fileState == .notYet { try checkFields(upload.fields) }
+        guard fileState != .arriving else {
+            throw HTTPError(.badRequest, message: "The upload ended before the whole file arrived; try sending it again.")
         }
         return upload
     }
 
-    /// The boundary parameter of a multipart content type, quoted or not.
-    private static func boundary(_ contentType: String) -> String? {
-        parameter("boundary", in: contentType)
-    }
+    private enum FilePart { case notYet, arriving, complete }
 
     /// A `key=value` or `key="value"` parameter of a header value.
     private static func parameter(_ key: String, in header: String) -> String? {

@@ -4,13 +4,15 @@ import TallyCore
 import TallyImport
 
 extension WebController {
-    /// The settings page's Apple Health upload (A2): a plain file form, streamed to disk.
+    /// The settings page's Apple Health upload (A2): a plain file form, streamed to disk once
+    /// its CSRF token (sent before the file) has been checked.
     @Sendable func importAppleHealth(_ request: Request, context: TallyRequestContext) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tally-health-\(UUID().uuidString)")
+        let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
-        let upload = try await FileUpload.receive(request, fileField: "export", to: file, maxSize: HealthUpload.maxSize)
-        try Web.checkCSRF(request, sent: upload.fields["csrf"])
+        let upload = try await FileUpload.receive(request, fileField: "export", to: file, maxSize: HealthUpload.maxSize) { fields in
+            try Web.checkCSRF(request, sent: fields["csrf"])
+        }
         do {
             guard upload.fileSize > 0 else { throw TallyError.invalid("Choose the export.zip that the Health app shared, then Import.") }
             let report = try await HealthUpload.importing(file, into: services.hydration(for: user))

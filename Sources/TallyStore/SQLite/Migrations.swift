@@ -249,6 +249,13 @@ enum Migrations {
                 t.column("end", .datetime).notNull()
                 t.primaryKey(["userId", "end", "start"])
             }
+            // The ids of drinks ever imported, kept when a drink is deleted: importing the same
+            // export again must not bring back what the person deleted (A2).
+            try db.create(table: "importedDrink", options: .withoutRowID) { t in
+                t.belongsTo("user", onDelete: .cascade).notNull()
+                t.column("id", .blob).notNull()
+                t.primaryKey(["userId", "id"])
+            }
         }
 
         return migrator

@@ -6,7 +6,12 @@ extension SQLiteStore: HealthRecordRepository {
     public func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID) async throws -> (drinks: Int, asleep: Int) {
         try await write { db in
             _ = try Self.userRecord(user, db)
-            let drinksAdded = try Self.insertIntakes(drinks, of: user, db)
+            let remember = try db.cachedStatement(sql: "INSERT OR IGNORE INTO importedDrink (userId, id) VALUES (?, ?)")
+            let new = try drinks.filter { drink in
+                try remember.execute(arguments: [user, drink.id])
+                return db.changesCount == 1
+            }
+            let drinksAdded = try Self.insertIntakes(new, of: user, db)
             let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO asleepInterval (userId, start, end) VALUES (?, ?, ?)")
             var asleepAdded = 0
             for interval in asleep {

@@ -45,13 +45,14 @@ extension HealthRecordRepository {
         return settings.resolved(asleep: try await recentAsleep(of: user, now: now), now: now, zone: zone)
     }
 
-    /// The typical window of the sleep records of the last 7 days, chosen or not; nil without any.
+    /// The typical window of the sleep records of the 7 days before today, chosen or not; nil
+    /// without any.
     public func sleepRecordWindow(of user: UUID, now: Date, zone: TimeZone) async throws -> WakeWindow? {
-        SleepWindow.typical(asleep: try await recentAsleep(of: user, now: now), now: now, zone: zone)
+        SleepWindow.typical(asleep: try await recentAsleep(of: user, now: now), forDayOf: now, zone: zone)
     }
 
     private func recentAsleep(of user: UUID, now: Date) async throws -> [DateInterval] {
-        // A night that ended within the 7 days may have started the evening before them.
-        try await asleepIntervals(of: user, endingAfter: now.addingTimeInterval(-Double(SleepWindow.days + 1) * 86_400))
+        // The 7 days before today, and a night that ended in them may have started the evening before.
+        try await asleepIntervals(of: user, endingAfter: now.addingTimeInterval(-Double(SleepWindow.days + 2) * 86_400))
     }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+import NIOPosix
+import TallyCore
+import TallyImport
+import TallyStore
+
+/// An uploaded Apple Health export (from the API or the settings page): saved to a temporary
+/// file as it arrives (exports can be gigabytes), read on a thread of its own so that neither
+/// the server's event loops nor NIO's shared pool (which serves the static files) wait for it,
+/// then deleted.
+enum HealthUpload {
+    /// Big enough for many years of a phone's health data.
+    static let maxSize: Int64 = 4 << 30
+
+    /// One import is read at a time: a second waits rather than doubling the memory and the CPU.
+    private static let readers: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
+
+    /// A new temporary file's address, for one upload.
+    static func temporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tally-health-\(UUID().uuidString)")
+    }
+
+    /// The answer when the upload cannot be stored (a full disk): the server's problem, said so.
+    static func cannotStore() -> HTTPError {
+        HTTPError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+                  message: "The server has no room to store the upload now; try again later.")
+    }
+
+    static func importing<Body: AsyncSequence & Sendable>(_ body: Body, into hydration: HydrationService) async throws
+        -> AppleHealthImporter.Report where Body.Element == ByteBuffer {
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await save(body, to: file)
+        return try await importing(file, into: hydration)
+    }
+
+    /// Imports the export saved in `file`.
+    static func importing(_ file: URL, into hydration: HydrationService) async throws -> AppleHealthImporter.Report {
+        let export = try await readers.runIfActive { try AppleHealthExport.read(contentsOf: file) }
+        return try await AppleHealthImporter(hydration: hydration).importExport(export)
+    }
+
+    private static func save<Body: AsyncSequence>(_ body: Body, to file: URL) async throws where Body.Element == ByteBuffer {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw cannotStore() }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        var size: Int64 = 0
+        for try await chunk in body {
+            size += Int64(chunk.readableBytes)
+            guard size <= maxSize else {
+                throw HTTPError(.contentTooLarge, message: "An Apple Health export can be at most 4 GB; this one is bigger.")
+            }
+            do { try handle.write(contentsOf: chunk.readableBytesView) } catch { throw cannotStore() }
+        }
+        guard size > 0 else {
+            throw HTTPError(.badRequest, message: "The upload is empty: send Apple Health's export.zip or export.xml as the body.")
+        }
+    }
+}

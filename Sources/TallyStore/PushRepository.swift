@@ -38,6 +38,9 @@ public protocol PushRepository: Sendable {
     /// Records that the reminder `key` is being sent. True only for the one caller that records
     /// it first: a reminder goes out once, however many servers share the database.
     func claimReminder(key: String, at: Date) async throws -> Bool
+    /// Forgets the reminders sent before `date`, once no tick can send them again; returns how many.
+    @discardableResult
+    func forgetRemindersSent(before date: Date) async throws -> Int
     /// The users with reminders turned on and at least one subscription.
     func reminderRecipients() async throws -> [ReminderRecipient]
     /// When the user last logged a drink, if ever.

@@ -125,6 +125,17 @@ struct ReminderDeliveryTests {
         }
     }
 
+    @Test("H11: sent reminders are remembered for two days, then forgotten")
+    func forgetting() async throws {
+        let f = try await ServerFixture(now: "2026-01-10T12:00:00Z")
+        let now = f.clock.now
+        #expect(try await f.store.claimReminder(key: "fixed old", at: now.addingTimeInterval(-3 * 86_400)))
+        #expect(try await f.store.claimReminder(key: "fixed recent", at: now.addingTimeInterval(-3600)))
+        #expect(try await f.store.forgetRemindersSent(before: now.addingTimeInterval(-ReminderService.remembered)) == 1)
+        #expect(try await f.store.claimReminder(key: "fixed recent", at: now) == false, "still remembered")
+        #expect(try await f.store.claimReminder(key: "fixed old", at: now), "forgotten")
+    }
+
     @Test("H11: a subscription the push service says is gone is removed")
     func gone() async throws {
         let f = try await ServerFixture(now: "2026-01-10T09:59:30Z")

@@ -13,16 +13,25 @@ struct ReminderService: Service {
     let push: PushCenter
     var interval: Duration = .seconds(60)
     var logger = Logger(label: "tally.reminders")
+    /// How long a sent reminder's key is kept. A tick looks back one minute, and a smart
+    /// reminder's quiet stretch starts at the latest when that day's window opened, so no key
+    /// older than two days can come due again.
+    static let remembered: TimeInterval = 2 * 86_400
 
     /// Ticks every `interval` until the server shuts down.
     func run() async throws {
         // Sleeping is cut short by a shutdown: then the loop ends.
         try? await cancelWhenGracefulShutdown {
             var previous = clock.now.addingTimeInterval(-60)
+            var forgotten = Date.distantPast
             while !Task.isCancelled {
                 let now = clock.now
                 let sent = await tick(from: previous, to: now)
                 if sent > 0 { logger.info("Sent \(sent) reminder\(sent == 1 ? "" : "s").") }
+                if now.timeIntervalSince(forgotten) >= 3600 {
+                    _ = try? await store.forgetRemindersSent(before: now.addingTimeInterval(-Self.remembered))
+                    forgotten = now
+                }
                 previous = now
                 try await Task.sleep(for: interval)
             }

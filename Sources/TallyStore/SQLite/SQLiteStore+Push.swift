@@ -44,6 +44,14 @@ extension SQLiteStore: PushRepository {
         }
     }
 
+    @discardableResult
+    public func forgetRemindersSent(before date: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM reminderSent WHERE sentAt < ?", arguments: [date])
+            return db.changesCount
+        }
+    }
+
     public func reminderRecipients() async throws -> [ReminderRecipient] {
         try await read { db in
             try UserRecord.fetchAll(db, sql: """

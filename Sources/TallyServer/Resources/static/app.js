@@ -17,11 +17,15 @@ async function api(method, path, body) {
     try { detail = (await response.json()).detail ?? detail; } catch (_) {}
     throw new Error(detail);
   }
-  return response.status === 204 ? null : response.json();
+  // 204, and a 201 that only says "created", have no body.
+  const text = await response.text();
+  return text ? JSON.parse(text) : null;
 }
 
-function say(text, isError) {
-  const message = document.querySelector("main .message");
+// Shows a sentence in the page's message box, or in `where` (a box next to the control that
+// was used, when the page's box is out of sight).
+function say(text, isError, where) {
+  const message = where ?? document.querySelector("main .message");
   if (!message) return;
   message.textContent = text;
   message.className = "message " + (isError ? "error" : "notice");
@@ -356,28 +360,29 @@ function enhancePush(root) {
   const box = root.querySelector("[data-push]");
   if (!box || !("serviceWorker" in navigator) || !("PushManager" in window)) return;
   box.hidden = false;
+  const status = box.querySelector("[data-push-status]");
   const keyBytes = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
   box.querySelector("[data-push-on]").addEventListener("click", async () => {
     try {
       if ((await Notification.requestPermission()) !== "granted") {
-        say("Notifications are blocked for this site: allow them in the browser's settings.", true);
+        say("Notifications are blocked for this site: allow them in the browser's settings.", true, status);
         return;
       }
       const registration = await navigator.serviceWorker.ready;
       const { publicKey } = await api("GET", "/api/v1/push/key");
       const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
       await api("POST", "/api/v1/push/subscriptions", subscription.toJSON());
-      say("Notifications are on for this device.", false);
+      say("Notifications are on for this device.", false, status);
     } catch (error) {
-      say(error.message || "This browser could not turn notifications on.", true);
+      say(error.message || "This browser could not turn notifications on.", true, status);
     }
   });
   box.querySelector("[data-push-test]").addEventListener("click", async () => {
     try {
       const { sent, devices } = await api("POST", "/api/v1/push/test");
-      say(`Sent to ${sent} of ${devices} device${devices === 1 ? "" : "s"}.`, sent === 0);
+      say(`Sent to ${sent} of ${devices} device${devices === 1 ? "" : "s"}.`, sent === 0, status);
     } catch (error) {
-      say(error.message, true);
+      say(error.message, true, status);
     }
   });
 }

@@ -46,6 +46,7 @@ struct ReminderSection {
         <p class="help">Reminders arrive as notifications on the devices where you turn them on.</p>
         <div class="row"><button type="button" data-push-on>Turn on notifications</button>
         <button type="button" data-push-test>Send a test reminder</button></div>
+        <p class="message" data-push-status hidden></p>
         </div>
         <noscript><p class="help">Notifications need JavaScript; the calendar below works without it.</p></noscript>
         \(calendar(context))

@@ -110,7 +110,8 @@ extension AppleHealthExport {
     public static func read(contentsOf file: URL) throws -> AppleHealthExport {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: file) } catch {
-            throw TallyError.invalid("Cannot read \(file.path): \(error.localizedDescription)")
+            throw FileManager.default.fileExists(atPath: file.path) ? TallyError.invalid("Cannot read \(file.path): \(error.localizedDescription)")
+                : missing(file)
         }
         let magic = (try? handle.read(upToCount: 4)) ?? Data()
         try? handle.close()
@@ -122,6 +123,11 @@ extension AppleHealthExport {
             try reader.readXML(file)
         }
         return try reader.finished()
+    }
+
+    /// The error for an export file that is not there.
+    public static func missing(_ file: URL) -> TallyError {
+        TallyError.notFound("There is no file at \(file.path).")
     }
 
     /// Reads an export from memory (tests, small uploads).

@@ -161,7 +161,7 @@ struct RemoteHydration: HydrationBackend {
     }
 
     func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report {
-        guard FileManager.default.isReadableFile(atPath: file.path) else { throw TallyError.notFound("Cannot read \(file.path).") }
+        guard FileManager.default.fileExists(atPath: file.path) else { throw AppleHealthExport.missing(file) }
         // The server reads a big export for a while before it answers.
         let answer = try await client.exchange("POST", "import/apple-health", bodyFile: file,
                                                contentType: "application/octet-stream", timeout: 30 * 60)

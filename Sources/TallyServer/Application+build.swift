@@ -29,7 +29,7 @@ public func buildApplication(
 /// The routes, grouped by resource. Every route is in openapi.yaml (a test checks both ways).
 func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
     let router = Router(context: TallyRequestContext.self)
-    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: AccessLogMiddleware())
     router.add(middleware: MetricsMiddleware())
 
     router.get("health") { _, _ in JSONBody(["status": "ok"]) }

@@ -9,16 +9,7 @@ import TallyCore
 /// Every kind of bad input gets a 4xx problem with a sentence, and changes nothing (A4).
 @Suite("Bad input")
 struct BadInputTests {
-    struct Case: CustomTestStringConvertible, Sendable {
-        var method: HTTPRequest.Method
-        var path: String
-        var body: String?
-        var status: HTTPResponse.Status
-        /// Words the problem's detail must contain.
-        var says: String
-
-        var testDescription: String { "\(method) \(path) \(body ?? "") → \(status.code)" }
-    }
+    typealias Case = BadInputCase
 
     static let cases: [Case] = [
         // Malformed JSON and wrong types.

@@ -390,22 +390,9 @@ struct SpendingAPITests {
 
     // MARK: - Bad input (A4)
 
-    struct Case: CustomTestStringConvertible, Sendable {
-        var method: HTTPRequest.Method
-        /// `{home}` is a EUR ledger, `{yen}` a JPY one; `{p1}`, `{p2}` are home's members,
-        /// `{yenMember}` and `{bobsMember}` members of other ledgers; `{entry}` an expense of home.
-        var path: String
-        var body: String?
-        var status: HTTPResponse.Status
-        /// Words the problem's detail must contain.
-        var says: String
-
-        init(_ method: HTTPRequest.Method, _ path: String, _ body: String?, _ status: HTTPResponse.Status = .badRequest, says: String) {
-            (self.method, self.path, self.body, self.status, self.says) = (method, path, body, status, says)
-        }
-
-        var testDescription: String { "\(method) \(path) \(body.map { String($0.prefix(120)) } ?? "") → \(status.code)" }
-    }
+    /// In paths, `{home}` is a EUR ledger, `{yen}` a JPY one; `{p1}`, `{p2}` are home's members,
+    /// `{yenMember}` and `{bobsMember}` members of other ledgers; `{entry}` an expense of home.
+    typealias Case = BadInputCase
 
     static let expenses = "/api/v1/ledgers/{home}/expenses"
     static let longText = String(repeating: "x", count: 201)

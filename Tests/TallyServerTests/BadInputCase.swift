@@ -1,0 +1,23 @@
+import HTTPTypes
+import Testing
+
+/// A request the API must refuse: the status it must answer, and words its problem's detail
+/// must contain. Each is also shown to change nothing.
+struct BadInputCase: CustomTestStringConvertible, Sendable {
+    var method: HTTPRequest.Method
+    var path: String
+    var body: String?
+    var status: HTTPResponse.Status
+    /// Words the problem's detail must contain.
+    var says: String
+
+    init(method: HTTPRequest.Method, path: String, body: String?, status: HTTPResponse.Status, says: String) {
+        (self.method, self.path, self.body, self.status, self.says) = (method, path, body, status, says)
+    }
+
+    init(_ method: HTTPRequest.Method, _ path: String, _ body: String?, _ status: HTTPResponse.Status = .badRequest, says: String) {
+        self.init(method: method, path: path, body: body, status: status, says: says)
+    }
+
+    var testDescription: String { "\(method) \(path) \(body.map { String($0.prefix(120)) } ?? "") → \(status.code)" }
+}

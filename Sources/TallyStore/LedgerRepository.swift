@@ -65,6 +65,9 @@ public protocol LedgerRepository: Sendable {
     /// them), the rest are updated.
     func changeLedger(_ id: UUID, of user: UUID, at: Date,
                       _ change: @escaping @Sendable (inout LedgerDetails) throws -> [ActivityNote]) async throws -> LedgerDetails
+    /// The ledger whose open invite code is `code`, for the person invited to see before joining;
+    /// nil when no ledger has it (never made, revoked or replaced).
+    func invitedLedger(code: String) async throws -> LedgerDetails?
     /// Links `user` to a member of the ledger whose invite code is `code`: the member `chooser`
     /// picks from the ledger as it stands, inside the transaction.
     func join(code: String, user: UUID, at: Date,

@@ -64,6 +64,25 @@ struct WebTests {
         }
     }
 
+    @Test("S1: an invite link names the ledger and its members before joining; a stopped one says so")
+    func invitationPage() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home <& Garden>", "currency": "EUR"}"#)
+            let opened = try await client.send(.post, "/api/v1/ledgers/\(ledger.id)/invite", token: f.adaToken)
+            let code = try #require(try opened.decode(LedgerReply.self).inviteCode)
+            let browser = Browser(client)
+            _ = try await browser.get("/signup")
+            _ = try await browser.post("/signup", ["name": "carol", "password": "long enough", "timeZone": "Europe/Berlin"])
+            let page = try await browser.get("/join/\(code)")
+            #expect(page.text.contains("You are invited to <strong>Home &lt;&amp; Garden&gt;</strong> (EUR), kept by Person 1, Person 2."), "\(page.text)")
+            #expect(page.text.contains("value=\"\(code)\""))
+            _ = try await client.send(.delete, "/api/v1/ledgers/\(ledger.id)/invite", token: f.adaToken)
+            let stopped = try await browser.get("/join/\(code)")
+            #expect(stopped.text.contains("No ledger has this invite code") && !stopped.text.contains("Garden"))
+        }
+    }
+
     @Test("Signed-out visitors are sent to sign in; pages set the CSRF cookie")
     func signedOut() async throws {
         let f = try await ServerFixture()

@@ -420,8 +420,9 @@ def test_undo_is_on_screen_after_a_delete(server, browser, unique_name, viewport
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.delete[aria-label^='Delete Milk']"))
     wait(driver, EC.alert_is_present()).accept()
     undo = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".undo button"))
-    assert driver.switch_to.active_element == undo
-    assert on_screen(driver, undo), "the focused Undo button is off screen after the delete"
+    # The page swaps in, then moves the focus and scrolls: wait for both to come to rest.
+    wait(driver, lambda d: d.switch_to.active_element == undo and on_screen(d, undo),
+         message="the Undo button is not focused and on screen after the delete")
 
 
 def test_refused_amount_without_javascript_is_marked_at_the_field(server, browser, unique_name):

@@ -47,7 +47,10 @@ struct SpendingWebController {
 
     @Sendable func invitation(_ request: Request, context: TallyRequestContext) async throws -> Response {
         guard let user = context.user else { return Self.signIn }
-        let page = SpendingStartPage(ledgers: try await services.spending(for: user).ledgers(), code: context.parameters.get("code"))
+        let spending = services.spending(for: user)
+        let code = context.parameters.get("code") ?? ""
+        let page = SpendingStartPage(ledgers: try await spending.ledgers(), code: code,
+                                     invitation: .some(try await spending.invitation(code: code)))
         return Web.html(page.render(Web.pageContext(request, context)))
     }
 

@@ -45,6 +45,12 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
+    public func invitedLedger(code: String) async throws -> LedgerDetails? {
+        try await read { db in
+            try UUID.fetchOne(db, sql: "SELECT id FROM ledger WHERE inviteCode = ?", arguments: [code]).map { try Self.details($0, db) }
+        }
+    }
+
     public func join(code: String, user: UUID, at: Date,
                      _ chooser: @escaping @Sendable (LedgerDetails) throws -> (member: LedgerMember, note: ActivityNote)) async throws -> LedgerDetails {
         try await write { db in

@@ -114,6 +114,11 @@ public struct SpendingService: Sendable {
 
     /// Joins the ledger whose invite is `code` as `member` (a member no account is linked to),
     /// or as the first such member, or as a new member named `newName`.
+    /// The ledger an invite code opens, to show before joining; nil for a code no ledger has.
+    public func invitation(code: String) async throws -> LedgerDetails? {
+        try await store.invitedLedger(code: InviteCode.normalize(code))
+    }
+
     public func join(code: String, as member: MemberRef? = nil, newName: String? = nil) async throws -> LedgerDetails {
         let code = InviteCode.normalize(code)
         return try await store.join(code: code, user: user, at: clock.now) { details in

@@ -7,6 +7,14 @@ struct SpendingStartPage {
     var ledgers: [LedgerDetails]
     /// An invite code from a link (/join/CODE), filled in for the person to confirm.
     var code: String?
+    /// For a link: the ledger its code opens (nil inside when no ledger has it).
+    var invitation: LedgerDetails??
+
+    init(ledgers: [LedgerDetails], code: String? = nil, invitation: LedgerDetails?? = nil) {
+        self.ledgers = ledgers
+        self.code = code
+        self.invitation = invitation
+    }
 
     func render(_ context: PageContext, error: String? = nil) -> HTML {
         Layout.page("Spending", context, error: error, """
@@ -14,6 +22,7 @@ struct SpendingStartPage {
         \(list)
         <section aria-labelledby="join-title">
         <h2 id="join-title">Join a ledger</h2>
+        \(invited)
         <form method="post" action="/spending/join" class="stack">
         \(Layout.csrfField(context))
         <label for="code">Invite code or link</label>
@@ -61,6 +70,16 @@ struct SpendingStartPage {
         <button type="submit">Import</button>
         </form>
         """
+    }
+
+    /// What the link's code opens, in a sentence, before the person joins.
+    private var invited: HTML {
+        guard let invitation else { return "" }
+        guard let details = invitation else {
+            return #"<p class="help" id="invitation">No ledger has this invite code: it may have been replaced or stopped. Ask for a new link.</p>"#
+        }
+        let names = details.members.map(\.name).joined(separator: ", ")
+        return "<p id=\"invitation\">You are invited to <strong>\(details.ledger.name)</strong> (\(details.ledger.currency.code)), kept by \(names).</p>"
     }
 
     private var list: HTML {

@@ -89,6 +89,20 @@ for (const el of document.querySelectorAll("button, .button, .message")) {
   const ratio = (hi + 0.05) / (lo + 0.05);
   if (ratio < 4.5) problems.push(`contrast ${ratio.toFixed(1)}:1 (under 4.5:1): ${describe(el)} ${style.color} on ${style.backgroundColor}`);
 }
+// WCAG 1.4.11: a control's edge (its border, or its own background) stands out 3:1 from what
+// is behind it. Native checkboxes, radios, sliders and file pickers draw their own.
+const contrast = (a, b) => { const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
+const behind = (el) => { for (let p = el.parentElement; p; p = p.parentElement) {
+  const c = rgb(getComputedStyle(p).backgroundColor); if (c) return c; } return [255, 255, 255]; };
+for (const el of document.querySelectorAll("button, .button, input, select, textarea")) {
+  if (!el.getClientRects().length || ["checkbox", "radio", "range", "file", "hidden"].includes(el.type)) continue;
+  const style = getComputedStyle(el);
+  const back = behind(el), own = rgb(style.backgroundColor), edge = rgb(style.borderTopColor);
+  const hasBorder = style.borderTopStyle !== "none" && parseFloat(style.borderTopWidth) > 0;
+  if (!hasBorder && !own) continue; // a text-only control, such as a link-styled button
+  const best = Math.max(hasBorder && edge ? contrast(edge, back) : 0, own ? contrast(own, back) : 0);
+  if (best < 3) problems.push(`edge ${best.toFixed(1)}:1 (under 3:1): ${describe(el)} ${style.borderTopColor} on ${back}`);
+}
 return problems;
 """
 

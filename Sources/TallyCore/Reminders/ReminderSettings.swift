@@ -35,8 +35,12 @@ public struct ReminderSettings: Codable, Equatable, Sendable {
     /// The window the reminders follow on the day of `now`: the typical one of the nights of the
     /// 7 days before it when that is chosen and there are any, otherwise the manual one.
     public func wakeWindow(asleep: [DateInterval], now: Date, zone: TimeZone) -> WakeWindow {
-        guard useSleepRecords, let typical = SleepWindow.typical(asleep: asleep, forDayOf: now, zone: zone) else { return window }
-        return typical
+        followedWindow(sleepRecords: useSleepRecords ? SleepWindow.typical(asleep: asleep, forDayOf: now, zone: zone) : nil)
+    }
+
+    /// The window the reminders follow, given the sleep records' typical one (nil without any).
+    public func followedWindow(sleepRecords typical: WakeWindow?) -> WakeWindow {
+        useSleepRecords ? typical ?? window : window
     }
 
     /// These settings with the window the reminders follow now (see `wakeWindow`).

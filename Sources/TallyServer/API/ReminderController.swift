@@ -50,7 +50,7 @@ struct RemindersJSON: Encodable {
     init(_ settings: ReminderSettings, hydration: HydrationService) async throws {
         self.settings = settings
         sleepRecordWindow = try await hydration.sleepRecordWindow()
-        followedWindow = try await hydration.followedReminderSettings().window
+        followedWindow = settings.followedWindow(sleepRecords: sleepRecordWindow)
     }
 
     private enum CodingKeys: String, CodingKey { case sleepRecordWindow, followedWindow }

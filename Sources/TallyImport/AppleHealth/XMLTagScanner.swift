@@ -23,7 +23,6 @@ struct XMLTagScanner {
     /// Apple's DTD is about 10 KB, a record with all its attributes well under 1 KB.
     static let longestConstruct = 1 << 20
 
-    let wanted: Set<String>
     /// The wanted elements whose end tag has been read: a cut-off file has not closed its root.
     private(set) var closed: Set<String> = []
     private var pending: [UInt8] = []
@@ -36,7 +35,6 @@ struct XMLTagScanner {
     /// tags of two types among the dozens of an export): the others are passed over without
     /// reading their attributes.
     init(wanted: Set<String>, only: [String: (attribute: String, values: Set<String>)] = [:]) {
-        self.wanted = wanted
         wantedBytes = wanted.map { ($0, Array($0.utf8)) }
         filters = only.mapValues { (Array("\($0.attribute)=".utf8), Set($0.values.map { Array($0.utf8) })) }
     }

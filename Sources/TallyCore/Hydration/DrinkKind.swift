@@ -26,7 +26,7 @@ public struct DrinkKind: Codable, Equatable, Sendable, Identifiable {
 
     /// Checks a user's kind before it is stored.
     public static func validate(name: String, factor: Double) throws -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = try UserText.trimmed(name, "A drink kind's name")
         guard !trimmed.isEmpty else { throw TallyError.invalid("A drink kind needs a name.") }
         guard trimmed.count <= maximumNameLength else {
             throw TallyError.invalid("A drink kind's name can be at most \(maximumNameLength) characters long.")

@@ -40,7 +40,7 @@ public struct Intake: Codable, Equatable, Sendable, Identifiable {
     public static let maximumNoteLength = 500
 
     public static func validate(note: String?) throws -> String? {
-        guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
+        guard let note, case let note = try UserText.trimmed(note, "A note", allowingLineBreaks: true), !note.isEmpty else { return nil }
         guard note.count <= maximumNoteLength else {
             throw TallyError.invalid("A note can be at most \(maximumNoteLength) characters long.")
         }

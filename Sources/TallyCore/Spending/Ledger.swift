@@ -40,7 +40,7 @@ public enum LedgerRules {
     public static let maximumCategoryLength = 50
 
     public static func validateLedgerName(_ name: String) throws -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = try UserText.trimmed(name, "A ledger's name")
         guard nameLength.contains(trimmed.count) else {
             throw TallyError.invalid("A ledger's name needs 1 to 100 characters.")
         }
@@ -49,7 +49,7 @@ public enum LedgerRules {
 
     /// The name trimmed; unique in its ledger regardless of case, since people pick payers by name.
     public static func validateMemberName(_ name: String, among others: [LedgerMember]) throws -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = try UserText.trimmed(name, "A member's name")
         guard memberNameLength.contains(trimmed.count) else {
             throw TallyError.invalid("A member's name needs 1 to 50 characters.")
         }
@@ -74,7 +74,8 @@ public enum LedgerRules {
 
     /// The description trimmed, or nil when empty.
     public static func validateDescription(_ text: String?) throws -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard let text, case let trimmed = try UserText.trimmed(text, "A description", allowingLineBreaks: true), !trimmed.isEmpty
+        else { return nil }
         guard trimmed.count <= maximumDescriptionLength else {
             throw TallyError.invalid("A description can be at most \(maximumDescriptionLength) characters long; this one has \(trimmed.count).")
         }
@@ -82,7 +83,7 @@ public enum LedgerRules {
     }
 
     public static func validateCategory(_ text: String?) throws -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard let text, case let trimmed = try UserText.trimmed(text, "A category"), !trimmed.isEmpty else { return nil }
         guard trimmed.count <= maximumCategoryLength else {
             throw TallyError.invalid("A category can be at most \(maximumCategoryLength) characters long.")
         }

@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The rules: values and pure functions, Foundation only, no I/O.
@@ -52,6 +53,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                // Posts push messages to the address that was checked, with no redirects.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.copy("Resources")]
         ),
@@ -73,6 +76,7 @@ let package = Package(
                 "TallyServer",
                 "TallyImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Fills a database with years of realistic data for the benchmarks in bench/.
@@ -100,6 +104,7 @@ let package = Package(
                 "TallyServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // Runs the built `tally` binary; reads its database with GRDB only to prove that a refused

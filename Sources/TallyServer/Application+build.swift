@@ -16,21 +16,32 @@ public func buildApplication(
     let accounts = AccountService(store: store, clock: clock, passwordCost: configuration.passwordCost,
                                   sessionLifetime: configuration.sessionLifetime)
     _ = ServerMetrics.registry // bootstraps swift-metrics before the first request is counted
-    let push = PushCenter(store: store, contact: configuration.pushContact)
-    let router = buildRouter(services: APIServices(store: store, clock: clock, accounts: accounts, push: push))
-    return Application(
+    let push = PushCenter(store: store, contact: configuration.pushContact, endpoints: configuration.pushEndpoints)
+    let router = buildRouter(services: APIServices(store: store, clock: clock, accounts: accounts, push: push),
+                             address: configuration.publicAddress)
+    let idle = configuration.idleTimeout.components
+    var application = Application(
         router: router,
+        server: .http1(configuration: .init(idleTimeout: .seconds(idle.seconds) + .nanoseconds(idle.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Tally"),
         services: configuration.sendsReminders ? [ReminderService(store: store, clock: clock, push: push)] : [],
         logger: logger
     )
+    application.beforeServerStarts {
+        let removed = HealthUpload.sweepLeftovers()
+        if removed > 0 { logger.info("Removed \(removed) temporary upload(s) left by an earlier run") }
+    }
+    return application
 }
 
 /// The routes, grouped by resource. Every route is in openapi.yaml (a test checks both ways).
-func buildRouter(services: APIServices) -> Router<TallyRequestContext> {
+func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()) -> Router<TallyRequestContext> {
     let router = Router(context: TallyRequestContext.self)
+    router.add(middleware: RequestOriginMiddleware(address: address))
+    router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: MetricsMiddleware())
+    router.add(middleware: ErrorPageMiddleware())
 
     router.get("health") { _, _ in JSONBody(["status": "ok"]) }
     router.get("metrics") { _, _ in

@@ -20,9 +20,27 @@ enum HealthUpload {
         return pool
     }()
 
+    static let temporaryPrefix = "tally-health-"
+
     /// A new temporary file's address, for one upload.
-    static func temporaryFile() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("tally-health-\(UUID().uuidString)")
+    static func temporaryFile(in folder: URL = FileManager.default.temporaryDirectory) -> URL {
+        folder.appendingPathComponent(temporaryPrefix + UUID().uuidString)
+    }
+
+    /// Removes the uploads that a server which crashed mid-import left behind: those untouched
+    /// for an hour (another server on this machine may be writing a newer one). Returns how many.
+    @discardableResult
+    static func sweepLeftovers(in folder: URL = FileManager.default.temporaryDirectory, now: Date = Date()) -> Int {
+        let files = FileManager.default
+        let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
+        var removed = 0
+        for name in names where name.hasPrefix(temporaryPrefix) {
+            let file = folder.appendingPathComponent(name)
+            guard let modified = (try? files.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(modified) > 3600, (try? files.removeItem(at: file)) != nil else { continue }
+            removed += 1
+        }
+        return removed
     }
 
     /// The answer when the upload cannot be stored (a full disk): the server's problem, said so.
@@ -46,7 +64,7 @@ enum HealthUpload {
     }
 
     private static func save<Body: AsyncSequence>(_ body: Body, to file: URL) async throws where Body.Element == ByteBuffer {
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw cannotStore() }
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw cannotStore() }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         var size: Int64 = 0

@@ -12,6 +12,12 @@ public struct ServerConfiguration: Sendable {
     /// Whether this server sends reminders (tests that do not want a background service turn
     /// it off).
     public var sendsReminders: Bool
+    /// The address people reach the server at, and the proxies whose forwarded headers count.
+    public var publicAddress = PublicAddress()
+    /// Which push endpoints the server may post to: public HTTPS ones only, but in tests.
+    public var pushEndpoints = PushEndpointPolicy.publicHTTPS
+    /// How long a connection may stay open with nothing to do.
+    public var idleTimeout: Duration = .seconds(60)
 
     public init(host: String = "127.0.0.1", port: Int = 8080, passwordCost: Int = 12,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600, pushContact: String = "mailto:tally@localhost",

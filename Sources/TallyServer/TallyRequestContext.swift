@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import NIOCore
+import TallyCore
 import TallyStore
 
 /// What a request carries through the server: who sent it, and how they proved it.
@@ -16,9 +18,14 @@ public struct TallyRequestContext: RequestContext {
     public var credential: Credential?
     /// The browser's CSRF token (from its cookie, or new), for the forms of a page.
     public var csrf: String?
+    /// How the request reached the server (set by `RequestOriginMiddleware`).
+    public var origin = RequestOrigin.unknown
+    /// The address at the other end of the connection.
+    let peer: IPAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        peer = source.channel.remoteAddress?.ipAddress.flatMap(IPAddress.init)
     }
 
     /// API bodies are small: a drink, a setting. Anything bigger is a mistake or an attack.
@@ -46,8 +53,7 @@ enum JSONCoding {
         // ISO 8601 with or without fractional seconds, as browsers' toISOString() writes them.
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            if let date = try? Date(text, strategy: .iso8601) { return date }
-            if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+            if let date = InternetTime.instant(text) { return date }
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath, debugDescription: "\(text) is not an ISO 8601 time such as 2025-03-30T08:15:00Z."))
         }

@@ -24,13 +24,18 @@ public struct ReminderRecipient: Sendable {
     public var subscriptions: [PushSubscription]
 }
 
+/// How many devices one person may have notifications on: each is a request the server makes
+/// on every reminder.
+public let pushSubscriptionLimit = 10
+
 /// Push subscriptions, the server's keys, and the record of reminders sent (H11).
 public protocol PushRepository: Sendable {
     /// The server's key called `name`, made by `make` and stored the first time: every
     /// instance on the database uses the same one.
     func serverKey(named name: String, orMake make: @escaping @Sendable () -> Data) async throws -> Data
-    /// Stores a subscription for the user (an endpoint seen before moves to them).
-    func savePushSubscription(_ subscription: PushSubscription, of user: UUID, at: Date) async throws
+    /// Stores a subscription for the user (an endpoint seen before moves to them), refused when
+    /// they already have `limit` others.
+    func savePushSubscription(_ subscription: PushSubscription, of user: UUID, at: Date, limit: Int) async throws
     /// Removes a subscription: the user's own (when `user` is given) or any (the push service
     /// said it is gone).
     func deletePushSubscription(endpoint: String, of user: UUID?) async throws

@@ -125,3 +125,21 @@ struct RefusedInputTests {
         }
     }
 }
+
+/// `tally serve` refuses an address it could not use, before it listens or opens anything.
+@Suite("refused server settings")
+struct RefusedServeSettingsTests {
+    @Test func publicURLAndTrustedProxies() throws {
+        let tally = try Sandbox()
+        try tally.ok(["drink", "250"])
+        for (args, expected) in [
+            (["serve", "--port", "1", "--public-url", "tally.example.com"], "public URL must be http(s)://HOST"),
+            (["serve", "--port", "1", "--public-url", "https://tally.example.com/app?x=1"], "public URL must be http(s)://HOST"),
+            (["serve", "--port", "1", "--trusted-proxy", "10.0.0.0/33"], "trusted proxy is an IP address or a range"),
+            (["serve", "--port", "1", "--trusted-proxy", "proxy.local"], "trusted proxy is an IP address or a range"),
+        ] {
+            let message = try tally.refused(args)
+            #expect(message.contains(expected), "\(args): \(message)")
+        }
+    }
+}

@@ -18,6 +18,9 @@ struct BadInputTests {
         Case(method: .post, path: "/api/v1/intakes", body: #"{}"#, status: .badRequest, says: "volumeMl is required"),
         Case(method: .post, path: "/api/v1/intakes", body: #"{"volumeMl": 250, "id": "nope"}"#, status: .badRequest, says: "The field id"),
         Case(method: .post, path: "/api/v1/intakes", body: #"{"volumeMl": 250, "at": "yesterday"}"#, status: .badRequest, says: "The field at is not valid"),
+        // Foundation rolled these over to 13:39 and March 1 instead of refusing them.
+        Case(method: .post, path: "/api/v1/intakes", body: #"{"volumeMl": 250, "at": "2025-06-14T12:99:00Z"}"#, status: .badRequest, says: "The field at is not valid"),
+        Case(method: .post, path: "/api/v1/intakes", body: #"{"volumeMl": 250, "at": "2025-02-29T12:00:00Z"}"#, status: .badRequest, says: "The field at is not valid"),
         Case(method: .post, path: "/api/v1/intakes", body: #"[250]"#, status: .badRequest, says: "must be an object"),
         // Out of range.
         Case(method: .post, path: "/api/v1/intakes", body: #"{"volumeMl": 0}"#, status: .badRequest, says: "more than 0"),

@@ -54,8 +54,8 @@ struct ReminderDeliveryTests {
     static func subscribedService(_ f: ServerFixture, endpoint: String, browser: P256.KeyAgreement.PrivateKey) async throws -> ReminderService {
         try await f.store.savePushSubscription(PushSubscription(
             endpoint: endpoint, p256dh: browser.publicKey.x963Representation, auth: WebPushMessage.randomBytes(16)),
-            of: f.ada.id, at: f.clock.now)
-        return ReminderService(store: f.store, clock: f.clock, push: PushCenter(store: f.store, contact: "mailto:tally@localhost"))
+            of: f.ada.id, at: f.clock.now, limit: pushSubscriptionLimit)
+        return ReminderService(store: f.store, clock: f.clock, push: PushCenter(store: f.store, contact: "mailto:tally@localhost", endpoints: .loopbackForTests))
     }
 
     @Test("H11: a due reminder is sent once by two servers sharing a database, and read by the browser")
@@ -72,8 +72,8 @@ struct ReminderDeliveryTests {
             let port = try #require(client.port)
             try await f.store.savePushSubscription(PushSubscription(
                 endpoint: "http://127.0.0.1:\(port)/push/ada-phone", p256dh: browser.publicKey.x963Representation, auth: auth),
-                of: f.ada.id, at: f.clock.now)
-            let push = PushCenter(store: f.store, contact: "mailto:tally@localhost")
+                of: f.ada.id, at: f.clock.now, limit: pushSubscriptionLimit)
+            let push = PushCenter(store: f.store, contact: "mailto:tally@localhost", endpoints: .loopbackForTests)
             let first = ReminderService(store: f.store, clock: f.clock, push: push)
             let second = ReminderService(store: f.store, clock: f.clock, push: push)
 

@@ -6,7 +6,7 @@ public enum EntryTime {
     /// `zone`), or an ISO 8601 instant with its offset ("2025-03-30T01:30:00Z").
     public static func instant(from text: String, now: Date, zone: TimeZone) throws -> Date {
         let text = text.trimmingCharacters(in: .whitespaces)
-        if let instant = isoInstant(text) { return instant }
+        if let instant = InternetTime.instant(text) { return instant }
         let calendar = Calendar.gregorian(zone)
         let dateAndTime = text.replacingOccurrences(of: "T", with: " ").split(separator: " ")
         let day: LocalDate?
@@ -31,13 +31,6 @@ public enum EntryTime {
         guard instant <= now.addingTimeInterval(60) else {
             throw TallyError.invalid("That time is in the future; log drinks when you have had them.")
         }
-    }
-
-    private static func isoInstant(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
     }
 
     private static func unreadable(_ text: String) -> TallyError {

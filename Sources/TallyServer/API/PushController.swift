@@ -24,7 +24,8 @@ struct PushController {
     @Sendable func subscribe(_ request: Request, context: TallyRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let body = try await request.decodeJSON(SubscriptionBody.self, context: context)
-        try await services.store.savePushSubscription(try body.subscription(), of: user.id, at: services.clock.now)
+        try await services.store.savePushSubscription(try body.subscription(policy: services.push.endpoints), of: user.id,
+                                                      at: services.clock.now, limit: pushSubscriptionLimit)
         return Response(status: .created)
     }
 
@@ -57,10 +58,8 @@ struct SubscriptionBody: Decodable {
         var auth: String
     }
 
-    func subscription() throws -> PushSubscription {
-        guard let url = URL(string: endpoint), ["https", "http"].contains(url.scheme ?? ""), url.host != nil else {
-            throw TallyError.invalid("The subscription's endpoint must be an http(s) URL.")
-        }
+    func subscription(policy: PushEndpointPolicy) throws -> PushSubscription {
+        _ = try PushEndpoint(endpoint, policy: policy)
         guard let p256dh = Data(base64URL: keys.p256dh), p256dh.count == 65, p256dh.first == 4 else {
             throw TallyError.invalid("keys.p256dh must be the browser's P-256 public key: 65 bytes, base64url.")
         }

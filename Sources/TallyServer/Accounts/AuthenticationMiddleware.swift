@@ -53,14 +53,10 @@ enum Cookies {
     static let session = "tally_session"
     static let csrf = "tally_csrf"
 
-    /// A cookie as Tally sets them: HttpOnly, SameSite=Lax, Secure when the request came over TLS.
+    /// A cookie as Tally sets them: HttpOnly, SameSite=Lax, Secure when the request came over TLS
+    /// (`RequestOrigin.isSecure`).
     static func make(_ name: String, value: String, maxAge: Int?, secure: Bool) -> Cookie {
         Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
-    }
-
-    /// Whether the request reached us over TLS, directly or through a proxy that says so.
-    static func isSecure(_ request: Request) -> Bool {
-        request.uri.scheme == .https || request.headers[HTTPField.Name("X-Forwarded-Proto")!] == "https"
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

@@ -9,6 +9,7 @@ import TallyStore
 struct PushCenter: Sendable {
     let store: any TallyStorage
     let contact: String
+    var endpoints = PushEndpointPolicy.publicHTTPS
 
     func vapid() async throws -> VAPID {
         let raw = try await store.serverKey(named: "vapid") { P256.Signing.PrivateKey().rawRepresentation }
@@ -16,6 +17,6 @@ struct PushCenter: Sendable {
     }
 
     func sender() async throws -> PushSender {
-        PushSender(vapid: try await vapid(), store: store)
+        PushSender(vapid: try await vapid(), store: store, policy: endpoints)
     }
 }

@@ -1,7 +1,7 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOPosix
 import TallyStore
 
 /// Sends push messages (RFC 8030): the payload encrypted for the subscription (RFC 8291) and
@@ -9,6 +9,7 @@ import TallyStore
 struct PushSender: Sendable {
     let vapid: VAPID
     let store: any TallyStorage
+    let policy: PushEndpointPolicy
 
     /// What the service worker shows.
     struct Notification: Encodable {
@@ -34,22 +35,34 @@ struct PushSender: Sendable {
         return accepted
     }
 
-    /// The push service's status, or 0 when it could not be reached.
+    /// The push service's status, or 0 when it could not be reached or may not be.
     private func post(_ notification: Notification, to subscription: PushSubscription, now: Date) async -> Int {
-        guard let endpoint = URL(string: subscription.endpoint),
+        guard let endpoint = try? PushEndpoint(subscription.endpoint, policy: policy),
               let body = try? WebPushMessage.encrypt(try JSONEncoder().encode(notification),
                                                      p256dh: subscription.p256dh, auth: subscription.auth),
-              let authorization = try? vapid.authorization(for: endpoint, now: now) else { return 0 }
-        var request = URLRequest(url: endpoint, timeoutInterval: 30)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue(authorization, forHTTPHeaderField: "Authorization")
-        request.setValue("aes128gcm", forHTTPHeaderField: "Content-Encoding")
-        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+              let authorization = try? vapid.authorization(for: endpoint.url, now: now),
+              let address = try? await endpoint.resolve(policy: policy) else { return 0 }
+        // Connects to the address just checked, not to whatever the name resolves to a moment
+        // later (DNS rebinding); TLS still checks the certificate against the name.
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
+                                                     timeout: .init(connect: .seconds(5), read: .seconds(10)))
+        configuration.dnsOverride = [endpoint.host: address.description]
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        var request = HTTPClientRequest(url: endpoint.url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: authorization)
+        request.headers.add(name: "Content-Encoding", value: "aes128gcm")
+        request.headers.add(name: "Content-Type", value: "application/octet-stream")
         // A reminder an hour late is no use.
-        request.setValue("3600", forHTTPHeaderField: "TTL")
-        request.setValue("normal", forHTTPHeaderField: "Urgency")
-        guard let (_, response) = try? await URLSession.shared.data(for: request) else { return 0 }
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
+        request.headers.add(name: "TTL", value: "3600")
+        request.headers.add(name: "Urgency", value: "normal")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        var status = 0
+        if let response = try? await client.execute(request, timeout: .seconds(15)) {
+            status = Int(response.status.code)
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+        }
+        try? await client.shutdown()
+        return status
     }
 }

@@ -21,7 +21,7 @@ struct FileUpload {
               let boundary = parameter("boundary", in: type) else {
             throw HTTPError(.unsupportedMediaType, message: "Send the file from the form on the settings page (multipart/form-data).")
         }
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw HealthUpload.cannotStore() }
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw HealthUpload.cannotStore() }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
 

@@ -223,7 +223,7 @@ struct SpendingWebController {
         let id = try ledger ?? context.parameters.ledger
         let page = LedgerSettingsPage(
             details: try await spending.ledger(id), activity: try await spending.activity(in: id, limit: 50),
-            zone: try await services.hydration(for: user).settings().zone, origin: Web.origin(request))
+            zone: try await services.hydration(for: user).settings().zone, origin: context.origin.origin)
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }
 

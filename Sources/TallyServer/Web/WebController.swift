@@ -230,7 +230,7 @@ struct WebController {
         }
         let secret = AccountService.newSecret()
         try await services.store.setCalendarSecret(hash: AccountService.hash(secret), of: user.id)
-        let url = Web.origin(request) + CalendarFeedController.path(secret)
+        let url = context.origin.origin + CalendarFeedController.path(secret)
         return try await settingsPage(request, context, calendarURL: url)
     }
 
@@ -246,7 +246,7 @@ struct WebController {
         let name = form["name"] ?? ""
         do {
             let (_, session) = try await services.accounts.signIn(name: name, password: form["password"] ?? "")
-            return signedIn(session, request, to: "/")
+            return signedIn(session, context, to: "/")
         } catch let error as TallyError {
             return Web.html(AccountPages.signIn(Web.pageContext(request, context), name: name, error: error.message), status: Web.status(of: error))
         }
@@ -265,7 +265,7 @@ struct WebController {
             _ = try await services.accounts.signUp(name: name, password: form["password"] ?? "", timeZone: zone)
             let (_, session) = try await services.accounts.signIn(name: name, password: form["password"] ?? "")
             // First sign-in: offer onboarding (H12).
-            return signedIn(session, request, to: "/onboarding")
+            return signedIn(session, context, to: "/onboarding")
         } catch let error as TallyError {
             return Web.html(AccountPages.signUp(Web.pageContext(request, context), name: name, error: error.message), status: Web.status(of: error))
         }
@@ -275,7 +275,12 @@ struct WebController {
         _ = try await Web.checkedForm(request, context)
         if let session = request.cookies[Cookies.session]?.value { try await services.accounts.signOut(session: session) }
         var response = Response.redirect(to: "/signin", type: .normal)
-        response.setCookie(Cookies.make(Cookies.session, value: "", maxAge: 0, secure: Cookies.isSecure(request)))
+        response.setCookie(Cookies.make(Cookies.session, value: "", maxAge: 0, secure: context.origin.isSecure))
+        // A shared device keeps nothing of this person: "storage" empties the service worker's
+        // page cache, the offline queue and the worker itself (and with it this device's push
+        // subscription); "cache" the HTTP cache. Not "cookies": that would reach every site of
+        // the domain, and the session cookie is already gone.
+        response.headers[HTTPField.Name("Clear-Site-Data")!] = #""cache", "storage""#
         return response
     }
 
@@ -346,28 +351,32 @@ struct WebController {
         return Response.redirect(to: location, type: .normal)
     }
 
-    private func signedIn(_ session: String, _ request: Request, to location: String) -> Response {
+    private func signedIn(_ session: String, _ context: TallyRequestContext, to location: String) -> Response {
         var response = Response.redirect(to: location, type: .normal)
         response.setCookie(Cookies.make(Cookies.session, value: session, maxAge: Int(services.accounts.sessionLifetime),
-                                        secure: Cookies.isSecure(request)))
+                                        secure: context.origin.isSecure))
         return response
     }
 }
 
-/// Gives every browser a CSRF token in a cookie, for its forms to repeat.
+/// Gives every browser a CSRF token in a cookie, for its forms to repeat, and marks whose page
+/// each answer is (`Web.pageOwnerHeader`).
 struct CSRFCookieMiddleware: RouterMiddleware {
     typealias Context = TallyRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
+        var response: Response
         if let existing = request.cookies[Cookies.csrf]?.value {
             context.csrf = existing
-            return try await next(request, context)
+            response = try await next(request, context)
+        } else {
+            let token = AccountService.newSecret()
+            context.csrf = token
+            response = try await next(request, context)
+            response.setCookie(Cookies.make(Cookies.csrf, value: token, maxAge: nil, secure: context.origin.isSecure))
         }
-        let token = AccountService.newSecret()
-        context.csrf = token
-        var response = try await next(request, context)
-        response.setCookie(Cookies.make(Cookies.csrf, value: token, maxAge: nil, secure: Cookies.isSecure(request)))
+        if let user = context.user { response.headers[Web.pageOwnerHeader] = Web.pageOwner(user) }
         return response
     }
 }

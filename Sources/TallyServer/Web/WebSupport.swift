@@ -1,7 +1,9 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import TallyCore
+import TallyStore
 
 /// What every web page handler shares: the checked form, the page context, the response.
 enum Web {
@@ -19,13 +21,18 @@ enum Web {
         }
     }
 
-    /// This server's address as the browser reached it, for links to copy (invites, calendars).
-    static func origin(_ request: Request) -> String {
-        "\(Cookies.isSecure(request) ? "https" : "http")://\(request.head.authority ?? "localhost")"
-    }
-
     static func pageContext(_ request: Request, _ context: TallyRequestContext) -> PageContext {
         PageContext(user: context.user, csrf: context.csrf ?? "", path: request.uri.path)
+    }
+
+    /// Names whose page a response is, without saying who: the service worker keeps the pages of
+    /// one person only and drops them when a page of someone else arrives (a shared device).
+    static let pageOwnerHeader = HTTPField.Name("Tally-Page-Owner")!
+
+    /// A stable value per person that cannot be traced back to them (the id is random, and hashed).
+    static func pageOwner(_ user: User) -> String {
+        SHA256.hash(data: Data("tally-page-owner:\(user.id.uuidString)".utf8)).prefix(16)
+            .map { String(format: "%02x", $0) }.joined()
     }
 
     static func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response {

@@ -14,8 +14,13 @@ extension SQLiteStore: PushRepository {
         }
     }
 
-    public func savePushSubscription(_ subscription: PushSubscription, of user: UUID, at: Date) async throws {
+    public func savePushSubscription(_ subscription: PushSubscription, of user: UUID, at: Date, limit: Int) async throws {
         try await write { db in
+            let others = try Int.fetchOne(db, sql: "SELECT count(*) FROM pushSubscription WHERE userId = ? AND endpoint != ?",
+                                          arguments: [user, subscription.endpoint]) ?? 0
+            guard others < limit else {
+                throw TallyError.conflict("Notifications are on for \(others) devices of yours, the most Tally sends to; turn them off on one first.")
+            }
             try db.execute(sql: """
                 INSERT INTO pushSubscription (endpoint, userId, p256dh, auth, createdAt) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (endpoint) DO UPDATE SET userId = excluded.userId, p256dh = excluded.p256dh, auth = excluded.auth

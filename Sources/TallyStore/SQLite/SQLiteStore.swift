@@ -19,11 +19,16 @@ public struct SQLiteStore: Sendable {
     }
 
     /// Opens (creating it and its folder if needed) the database file at `path`, in WAL mode so
-    /// that readers never wait for the writer, and brings its schema up to date.
+    /// that readers never wait for the writer, and brings its schema up to date. The file is
+    /// readable by its owner only: SQLite gives its WAL and shared-memory files the same mode.
     public static func open(path: String, access: Access = .pool) throws -> SQLiteStore {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try ownerOnly(path)
+        } catch let error as TallyError {
+            throw error
         } catch {
             throw TallyError.invalid("Cannot create the folder \(folder.path) for the database: \(error.localizedDescription)")
         }
@@ -40,6 +45,22 @@ public struct SQLiteStore: Sendable {
             }
         } catch let error as DatabaseError {
             throw TallyError.invalid("Cannot open the database at \(path): \(error.message ?? "\(error.resultCode)").")
+        }
+    }
+
+    /// Creates the database file with mode 0600, or takes group and others' access away from
+    /// an existing one and its WAL.
+    private static func ownerOnly(_ path: String) throws {
+        let files = FileManager.default
+        guard files.fileExists(atPath: path) else {
+            guard files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw TallyError.invalid("Cannot create the database at \(path): check that its folder is writable.")
+            }
+            return
+        }
+        for file in [path, path + "-wal", path + "-shm"] {
+            guard let mode = (try? files.attributesOfItem(atPath: file))?[.posixPermissions] as? Int, mode & 0o077 != 0 else { continue }
+            try? files.setAttributes([.posixPermissions: mode & 0o700], ofItemAtPath: file)
         }
     }
 

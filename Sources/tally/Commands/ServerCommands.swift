@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ServiceLifecycle
 import TallyCore
 import TallyServer
 import TallyStore
@@ -16,6 +17,13 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int?
     @Option(help: ArgumentHelp("The SQLite database file (env: TALLY_DATABASE).", valueName: "path"))
     var database: String?
+    @Option(help: ArgumentHelp("The address people reach Tally at, such as https://tally.example.com: invite and calendar links start with it, and with https cookies are Secure (env: TALLY_PUBLIC_URL).", valueName: "url"))
+    var publicURL: String?
+    @Option(help: ArgumentHelp("An address or range (10.0.0.0/8) of a reverse proxy whose X-Forwarded-For, -Proto and -Host headers count; repeat for several (env: TALLY_TRUSTED_PROXY, comma-separated).", valueName: "address"))
+    var trustedProxy: [String] = []
+
+    /// How long the requests in flight may take to finish after SIGTERM before the server stops anyway.
+    static let shutdownLimit: Duration = .seconds(30)
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
@@ -26,6 +34,16 @@ struct ServeCommand: AsyncParsableCommand {
             }
             var configuration = ServerConfiguration(host: host ?? environment["TALLY_HOST"] ?? "127.0.0.1", port: port)
             if let contact = environment["TALLY_PUSH_CONTACT"] { configuration.pushContact = contact }
+            let proxies = trustedProxy.isEmpty
+                ? (environment["TALLY_TRUSTED_PROXY"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                : trustedProxy
+            do {
+                configuration.publicAddress = try PublicAddress(url: publicURL ?? environment["TALLY_PUBLIC_URL"], trustedProxies: proxies)
+            } catch let error as PublicAddressError {
+                throw TallyError.invalid(error.description)
+            }
+            // Only the browser tests' push service lives on loopback: never set this on a server.
+            if environment["TALLY_TEST_PUSH_TO_LOOPBACK"] == "1" { configuration.pushEndpoints = .loopbackForTests }
             let path = DatabaseLocation.path(database)
             return (configuration, path, try SQLiteStore.open(path: path))
         }
@@ -33,7 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         logger.info("Tally serves http://\(configuration.host):\(configuration.port) from \(path)")
         let app = buildApplication(configuration: configuration, store: store, logger: logger)
-        try await app.runService()
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = Self.shutdownLimit
+        try await ServiceGroup(configuration: group).run()
     }
 }
 

@@ -1,0 +1,54 @@
+import Foundation
+
+/// An instant written as RFC 3339 / ISO 8601 with its offset: "2025-03-30T08:15:00+02:00",
+/// "2025-03-30T06:15:00.250Z". Read strictly: Foundation's parsers roll "12:99" over to 13:39
+/// and February 30 into March, so a typo would be stored as another time.
+public enum InternetTime {
+    public static func instant(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ digits: Int) -> Int? {
+            guard index + digits <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[index..<(index + digits)] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            index += digits
+            return value
+        }
+        func skip(_ characters: String) -> Bool {
+            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), skip("-"), let month = number(2), skip("-"), let day = number(2), skip("Tt"),
+              let hour = number(2), skip(":"), let minute = number(2), skip(":"), let second = number(2),
+              (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 59
+        else { return nil }
+        var nanoseconds = 0
+        if skip(".") {
+            let start = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            let digits = bytes[start..<index]
+            guard (1...9).contains(digits.count) else { return nil }
+            nanoseconds = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            for _ in digits.count..<9 { nanoseconds *= 10 }
+        }
+        var offset = 0
+        if !skip("Zz") {
+            guard index < bytes.count else { return nil }
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            guard skip("+-"), let hours = number(2), skip(":"), let minutes = number(2), hours <= 23, minutes <= 59 else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        }
+        guard index == bytes.count, let zone = TimeZone(secondsFromGMT: offset) else { return nil }
+        let calendar = Calendar.gregorian(zone)
+        let written = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        // A day the month does not have (April 31) comes back as another day: refused.
+        guard let date = calendar.date(from: written),
+              calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
+        else { return nil }
+        return date.addingTimeInterval(Double(nanoseconds) / 1e9)
+    }
+}

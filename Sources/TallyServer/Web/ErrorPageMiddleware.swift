@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import TallyCore
+
+/// What a request that failed gets: under /api/ a problem+json, elsewhere a page that says what
+/// happened, so that no address answers a bare error or a 500 to input it does not know. An
+/// unknown address, and a ledger or entry that is not the person's, get the same 404 page: the
+/// answer must not tell a foreign id from one that does not exist.
+struct ErrorPageMiddleware: RouterMiddleware {
+    typealias Context = TallyRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            var (status, detail) = ProblemMiddleware<Context>.describe(error)
+            if let error = error as? HTTPError, error.status == .notFound, error.body == nil {
+                detail = "There is nothing at \(request.uri.path); the API's addresses are listed in /openapi.yaml."
+            }
+            if status == .internalServerError {
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            if request.uri.path.hasPrefix("/api/") {
+                return ProblemMiddleware<Context>.response(status: status, detail: detail)
+            }
+            let page = PageContext(user: nil, csrf: "", path: request.uri.path)
+            return Web.html(status == .notFound ? Self.notFound(page) : Self.failure(page, status: status, detail: detail), status: status)
+        }
+    }
+
+    static func notFound(_ context: PageContext) -> HTML {
+        Layout.page("Not found", context, """
+        <h1>Not found</h1>
+        <p>There is nothing at this address, or it is not yours to see.</p>
+        <p><a href="/">Go to Today</a> · <a href="/spending">Spending</a></p>
+        """)
+    }
+
+    static func failure(_ context: PageContext, status: HTTPResponse.Status, detail: String) -> HTML {
+        Layout.page(status.reasonPhrase, context, """
+        <h1>\(status.reasonPhrase)</h1>
+        <p>\(detail)</p>
+        <p><a href="/">Go to Today</a></p>
+        """)
+    }
+}

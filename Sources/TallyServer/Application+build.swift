@@ -77,6 +77,7 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     BottleWebController(services: services).addRoutes(to: router)
     CalendarFeedController(services: services).addRoutes(to: router)
     AppShellController().addRoutes(to: router)
+    router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes)) // last: wraps only the not-found answer
     return router
 }
 

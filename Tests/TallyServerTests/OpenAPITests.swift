@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Yams
+import HTTPTypes
 import Hummingbird
 @testable import TallyServer
 
@@ -23,9 +24,7 @@ struct OpenAPITests {
         BottleWebController(services: services).addRoutes(to: pages)
         AppShellController().addRoutes(to: pages)
         let served = Self.names(buildRouter(services: services)).subtracting(Self.names(pages))
-        let yaml = try String(contentsOf: Self.documentURL, encoding: .utf8)
-        let document = try #require(try Yams.load(yaml: yaml) as? [String: Any])
-        let paths = try #require(document["paths"] as? [String: Any])
+        let paths = try #require(try Self.document()["paths"] as? [String: Any])
         let methods = ["get", "put", "post", "patch", "delete", "head", "options"]
         let documented = Set(paths.flatMap { path, item in
             ((item as? [String: Any]) ?? [:]).keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
@@ -33,6 +32,48 @@ struct OpenAPITests {
         #expect(served.subtracting(documented).sorted() == [], "routes missing from openapi.yaml")
         #expect(documented.subtracting(served).sorted() == [], "documented routes the server lacks")
         #expect(served.count > 20)
+    }
+
+    @Test("A documented address asked with a method it does not take answers 405 with Allow")
+    func undeclaredMethods() async throws {
+        let f = try await ServerFixture()
+        let token = f.adaToken
+        let methods: [HTTPRequest.Method] = [.get, .put, .post, .patch, .delete, .options, .trace]
+        let paths = try #require(try Self.document()["paths"] as? [String: Any]).mapValues { item in
+            Set(((item as? [String: Any]) ?? [:]).keys.map { $0.uppercased() }).intersection(methods.map(\.rawValue))
+        }
+        try await f.test { client in
+            for (path, declared) in paths {
+                // A real address for the pattern: any UUID, member or date will do for routing.
+                let address = path.replacingOccurrences(of: #"\{(id|ledger)\}"#, with: UUID().uuidString, options: .regularExpression)
+                    .replacingOccurrences(of: "{member}", with: "1").replacingOccurrences(of: "{date}", with: "2025-06-15")
+                    .replacingOccurrences(of: "{file}", with: "secret.ics")
+                for method in methods where !declared.contains(method.rawValue) {
+                    let answer = try await client.send(method, address, token: token)
+                    let detail = try answer.problem(.methodNotAllowed)
+                    #expect(detail.contains(method.rawValue), "\(method) \(path): \(detail)")
+                    #expect(answer.headers[.allow] == declared.sorted().joined(separator: ", "),
+                            "\(method) \(path)")
+                }
+            }
+        }
+    }
+
+    @Test("An address the server does not have is still a 404")
+    func unknownAddress() async throws {
+        let f = try await ServerFixture()
+        let token = f.adaToken
+        try await f.test { client in
+            let unknown = try await client.send(.put, "/api/v1/nothing-here", token: token)
+            #expect(unknown.status == .notFound)
+            let deeper = try await client.send(.get, "/api/v1/bottle/sip/extra", token: token)
+            #expect(deeper.status == .notFound)
+        }
+    }
+
+    static func document() throws -> [String: Any] {
+        let yaml = try String(contentsOf: documentURL, encoding: .utf8)
+        return try #require(try Yams.load(yaml: yaml) as? [String: Any])
     }
 
     /// "GET /api/v1/intakes/{id}" for each route, in the document's spelling.

@@ -2,10 +2,15 @@
 
 Nothing is built here: the tests use the binary that TALLY_BIN names (scripts/test sets it to the
 debug build's `tally`), by default .build/debug/tally of this repository.
+
+Every driver records the Content-Security-Policy violations of every page it opens, and a test
+fails when any happened (see `csp_violations`): the server's policy allows no inline script or
+style, and nothing may need it.
 """
 
 import base64
 import itertools
+import json
 import os
 import signal
 import socket
@@ -16,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,6 +57,8 @@ def server(tmp_path_factory):
     port = _free_port()
     log = open(folder / "serve.log", "wb")
     environment = {k: v for k, v in os.environ.items() if not k.startswith("TALLY_")}
+    # The push test's push service runs on 127.0.0.1, which a real server never posts to.
+    environment["TALLY_TEST_PUSH_TO_LOOPBACK"] = "1"
     process = subprocess.Popen(
         [str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--database", str(folder / "t.sqlite")],
         stdout=log, stderr=subprocess.STDOUT, env=environment)
@@ -89,6 +97,43 @@ def unique_name(request):
     return f"u{os.getpid() % 10000}-{next(_names)}-{request.node.callspec.id if hasattr(request.node, 'callspec') else 'x'}"[:32]
 
 
+# Runs before any script of each page: reports each violation on the console, where chromedriver
+# keeps it across navigations. Chrome's own console line says less (no sample), and is all there
+# is for pages without JavaScript, so both are read.
+CSP_MARK = "tally-csp-violation "
+CSP_LISTENER = """
+(() => {
+  const report = console.error.bind(console);
+  document.addEventListener("securitypolicyviolation", (event) => report("%s" + JSON.stringify({
+    page: event.documentURI, directive: event.effectiveDirective, blocked: event.blockedURI,
+    sample: event.sample, source: event.sourceFile, line: event.lineNumber,
+  })));
+})();
+""" % CSP_MARK
+
+
+def csp_violations(driver):
+    """The violations reported since the driver opened, as sentences naming the page, the
+    directive and what was blocked. Reading the log empties it: what is read is kept on the driver."""
+    seen = driver.__dict__.setdefault("csp_seen", [])
+    for entry in driver.get_log("browser"):
+        message = entry.get("message", "")
+        if CSP_MARK in message:
+            # The console line is the message as a JSON string literal: 'url line:col "text"'.
+            literal = message[message.index('"'):]
+            try:
+                text = json.loads(literal)
+            except ValueError:
+                text = literal.strip('"').replace('\\"', '"')
+            report = json.loads(text[text.index(CSP_MARK) + len(CSP_MARK):])
+            where = f" at {report['source']}:{report['line']}" if report.get("source") else ""
+            seen.append(f"{report['page']}: {report['directive']} blocked {report['blocked'] or '?'}"
+                        f" (sample {report['sample']!r}){where}")
+        elif "Content Security Policy" in message:
+            seen.append(f"(Chrome's console) {message}")
+    return list(seen)
+
+
 def make_driver(viewport, javascript=True):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
@@ -105,7 +150,9 @@ def make_driver(viewport, javascript=True):
         options.add_argument(f"--window-size={size['width']},{size['height']}")
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_LISTENER})
     driver.set_page_load_timeout(20)
     driver.command_executor.client_config.timeout = 30  # a stuck command fails in 30 s, not 3 × 120 s
     if viewport == "desktop":
@@ -118,7 +165,8 @@ def make_driver(viewport, javascript=True):
 
 @pytest.fixture
 def browser():
-    """Opens Chromium drivers (make(viewport, javascript=True)); quits them all after the test."""
+    """Opens Chromium drivers (make(viewport, javascript=True)); quits them all after the test,
+    and fails the test if any page of any of them violated the Content-Security-Policy."""
     drivers = []
 
     def make(viewport, javascript=True):
@@ -127,8 +175,16 @@ def browser():
         return driver
 
     yield make
+    violations = []
     for driver in drivers:
-        driver.quit()
+        try:
+            violations += csp_violations(driver)
+        except WebDriverException:
+            pass  # a browser that died has failed the test already
+        finally:
+            driver.quit()
+    if violations:
+        pytest.fail("Content-Security-Policy violations:\n  " + "\n  ".join(dict.fromkeys(violations)), pytrace=False)
 
 
 def screenshot(driver, name, full=True):

@@ -295,7 +295,8 @@ def test_the_slider_reaches_full_in_ounces(server, browser, unique_name):
     load(driver, server + "/settings")
     click(driver, driver.find_element(By.CSS_SELECTOR, "label[for='unit-oz']"))
     click(driver, driver.find_element(By.XPATH, "//section[@aria-labelledby='general-title']//button"))
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#unit-oz:checked"))
+    # The saved page, not the tapped radio of the page before it (that is checked at once).
+    wait(driver, lambda d: "saved" in d.current_url and d.find_elements(By.CSS_SELECTOR, "#unit-oz:checked"))
     load(driver, server + "/bottle")
     slider = driver.find_element(By.ID, "level")
     driver.execute_script("""

@@ -471,7 +471,9 @@ def test_without_javascript(server, browser, unique_name):
     fill(driver, "#name", name)
     fill(driver, "#password", "wrong password 1")
     click(driver, driver.find_element(By.XPATH, "//main//button[normalize-space()='Sign in']"))
-    assert driver.find_element(By.CSS_SELECTOR, "main .message.error").text.strip() != ""
+    # Waited for: the refusal is a new page, and the click may return before it arrives.
+    refusal = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "main .message.error"))
+    assert refusal.text.strip() != ""
     fill(driver, "#password", "correct horse 1")
     click(driver, driver.find_element(By.XPATH, "//main//button[normalize-space()='Sign in']"))
     wait(driver, lambda d: d.current_url.rstrip("/") == server, timeout=20)

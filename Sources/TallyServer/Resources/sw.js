@@ -2,10 +2,15 @@
 // installed app opens offline. Pages come from the network first (they are the user's data) and
 // fall back to the copy kept from the last visit; the API is never cached: drinks logged offline
 // wait in the page's queue (app.js) until the connection returns.
+//
+// Pages belong to one person. The server names whose page an answer is (Tally-Page-Owner, an
+// opaque value per person), and the kept pages live in a cache named for that person: a page of
+// someone else, or a page for nobody (signed out), drops them before anything is kept, so that a
+// shared device never shows one person's pages (with their invite codes) to the next.
 "use strict";
 
 const SHELL = "tally-shell-v2";
-const PAGES = "tally-pages-v1";
+const PAGES = "tally-pages-v2-"; // + the owner
 const SHELL_FILES = ["/static/app.css", "/static/app.js", "/static/icon.svg", "/static/icon-192.png", "/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
@@ -14,12 +19,31 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
+    // Earlier versions kept pages without knowing whose they were: they go.
     for (const name of await caches.keys()) {
-      if (![SHELL, PAGES].includes(name)) await caches.delete(name);
+      if (name !== SHELL && !name.startsWith(PAGES)) await caches.delete(name);
     }
     await self.clients.claim();
   })());
 });
+
+// The cache for `owner`'s pages, after dropping every other person's; null for nobody.
+async function pagesOf(owner) {
+  for (const name of await caches.keys()) {
+    if (name.startsWith(PAGES) && name !== PAGES + owner) await caches.delete(name);
+  }
+  return owner ? caches.open(PAGES + owner) : null;
+}
+
+async function keptPage(request) {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PAGES)) continue;
+    const cache = await caches.open(name);
+    const page = (await cache.match(request)) ?? (await cache.match("/"));
+    if (page) return page;
+  }
+  return null;
+}
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
@@ -27,15 +51,20 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
   if (request.mode === "navigate") {
     event.respondWith((async () => {
+      let response;
       try {
-        const response = await fetch(request);
-        if (response.ok) (await caches.open(PAGES)).put(request, response.clone());
-        return response;
+        response = await fetch(request);
       } catch (error) {
-        const cached = (await caches.match(request)) ?? (await caches.match("/"));
-        return cached ?? new Response("<h1>Offline</h1><p>Tally needs the network for this page.</p>",
+        return (await keptPage(request)) ?? new Response("<h1>Offline</h1><p>Tally needs the network for this page.</p>",
           { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
       }
+      // A redirect (opaque here) and a refusal say nothing about who is signed in.
+      if (response.ok && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) {
+        // Settled before the page is shown, so that the page never sees another person's cache.
+        const cache = await pagesOf(response.headers.get("Tally-Page-Owner") ?? "");
+        if (cache) event.waitUntil(cache.put(request, response.clone()));
+      }
+      return response;
     })());
     return;
   }

@@ -127,7 +127,10 @@ function enhanceCustomDialog(root) {
   const form = details.querySelector("form");
   const dialog = document.createElement("dialog");
   dialog.setAttribute("aria-labelledby", "custom-title");
-  dialog.innerHTML = '<h2 id="custom-title">Custom amount</h2>';
+  const title = document.createElement("h2");
+  title.id = "custom-title";
+  title.textContent = "Custom amount";
+  dialog.append(title);
   dialog.append(form);
   const cancel = document.createElement("button");
   cancel.type = "button";
@@ -146,23 +149,55 @@ function enhanceCustomDialog(root) {
   followMode(form);
 }
 
+// Who is signed in: the server's id of the person, asked while online and remembered for the
+// pages that are opened offline.
+const me = {
+  key: "tally-user",
+  asked: null,
+  // Asks the server: the id, or null when it cannot answer (offline) or nobody is signed in.
+  async ask() {
+    try {
+      const { id } = await api("GET", "/api/v1/me");
+      localStorage.setItem(this.key, id);
+      showConnection();
+      return id;
+    } catch (_) {
+      return null;
+    }
+  },
+  // The same, asked once for this page while it succeeds.
+  async now() {
+    this.asked ??= this.ask().then((id) => { if (!id) this.asked = null; return id; });
+    return this.asked;
+  },
+  last() { return localStorage.getItem(this.key); },
+};
+
 // Drinks logged without a connection wait on the device, each with the id it was given, and
 // are sent when the connection returns: the server records an id once, so a drink is neither
-// lost nor counted twice, however often the sending is tried.
+// lost nor counted twice, however often the sending is tried. Each drink names who logged it
+// and is sent only while that person is signed in: on a shared device, one person's drinks are
+// never counted as another's.
 const outbox = {
   key: "tally-outbox",
   all() {
     try { return JSON.parse(localStorage.getItem(this.key) ?? "[]"); } catch (_) { return []; }
   },
+  mine() { return this.all().filter((item) => item.owner && item.owner === me.last()); },
   save(items) { localStorage.setItem(this.key, JSON.stringify(items)); showConnection(); },
-  add(item) { this.save([...this.all(), item]); },
+  async add(item) {
+    const owner = (await me.now()) ?? me.last();
+    this.save([...this.all(), { ...item, owner }]);
+  },
   sending: false,
   async flush() {
     if (this.sending || !navigator.onLine || this.all().length === 0) return;
     this.sending = true;
     let sent = 0;
     try {
-      for (const item of this.all()) {
+      // Asked again: another tab may have signed someone else in since this page was opened.
+      const owner = await me.ask();
+      for (const item of this.all().filter((item) => owner && item.owner === owner)) {
         try {
           await api(item.method, item.path, item.body);
         } catch (error) {
@@ -182,7 +217,7 @@ const outbox = {
 function showConnection() {
   const banner = document.getElementById("offline");
   if (!banner) return;
-  const waiting = outbox.all().length;
+  const waiting = outbox.mine().length;
   const drinks = waiting === 1 ? "1 drink waits" : `${waiting} drinks wait`;
   if (!navigator.onLine) {
     banner.textContent = "You are offline." + (waiting ? ` ${drinks} to be sent.` : " Drinks you log are kept and sent later.");
@@ -202,7 +237,7 @@ function enhanceForms(root) {
       const { method, path, body } = actions[kind](form);
       const drink = path === "/api/v1/intakes";
       if (drink && !navigator.onLine) {
-        outbox.add({ method, path, body });
+        await outbox.add({ method, path, body });
         form.closest("dialog")?.close();
         say("Kept on this device: it is sent when you are online.", false);
         return;
@@ -218,7 +253,7 @@ function enhanceForms(root) {
       } catch (error) {
         // The network went away on the way: keep the drink for later, with its id.
         if (drink && error instanceof TypeError) {
-          outbox.add({ method, path, body });
+          await outbox.add({ method, path, body });
           form.closest("dialog")?.close();
           say("Kept on this device: it is sent when you are online.", false);
           return;
@@ -246,7 +281,7 @@ function enhanceGoalPreview(root) {
       if (!form.elements.age.value || !form.elements.weight.value) return;
       try {
         const goal = await api("POST", "/api/v1/goal/calculate", body);
-        output.innerHTML = "";
+        output.replaceChildren();
         for (const text of [`Base ${Math.round(goal.baseMl)} ml (${goal.mlPerKg} ml per kg)`, `+ activity ${goal.bonusMl} ml`]) {
           const span = document.createElement("span");
           span.textContent = text;
@@ -387,6 +422,31 @@ function enhancePush(root) {
   });
 }
 
+// Signing out leaves nothing of the person on the device: the drinks still waiting are sent
+// first (they would be lost), then the kept pages and the queue go. The server's answer clears
+// the site's storage too (Clear-Site-Data), and the service worker drops pages that are not the
+// signed-in person's; this covers a browser that ignores the header.
+function enhanceSignOut(root) {
+  for (const form of root.querySelectorAll('form[action="/signout"]')) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      if (!navigator.onLine) {
+        say("You are offline: signing out needs the connection.", true);
+        return;
+      }
+      await outbox.flush();
+      try {
+        for (const name of await caches.keys()) {
+          if (name.startsWith("tally-pages-")) await caches.delete(name);
+        }
+      } catch (_) {} // no Cache Storage (an insecure origin): nothing was kept
+      localStorage.removeItem(outbox.key);
+      localStorage.removeItem(me.key);
+      form.submit();
+    });
+  }
+}
+
 function enhance(root) {
   enhancePush(root);
   enhanceLevelSliders(root);
@@ -402,8 +462,13 @@ window.addEventListener("offline", showConnection);
 
 document.addEventListener("DOMContentLoaded", () => {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+  // A page for nobody (signed out) forgets who was signed in; a page where drinks can be logged
+  // asks, so that a drink logged after the connection goes knows whose it is.
+  if (!document.querySelector('form[action="/signout"]')) localStorage.removeItem(me.key);
+  else if (document.querySelector("form[data-api]") && navigator.onLine) me.now();
   showConnection();
   outbox.flush();
+  enhanceSignOut(document);
   for (const field of document.querySelectorAll("input[data-time-zone]")) {
     field.value = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
   }

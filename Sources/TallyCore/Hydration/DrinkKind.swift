@@ -26,10 +26,10 @@ public struct DrinkKind: Codable, Equatable, Sendable, Identifiable {
 
     /// Checks a user's kind before it is stored.
     public static func validate(name: String, factor: Double) throws -> String {
-        let trimmed = try UserText.trimmed(name, "A drink kind's name")
+        let trimmed = try UserText.name(name, "A drink kind's name")
         guard !trimmed.isEmpty else { throw TallyError.invalid("A drink kind needs a name.") }
-        guard trimmed.count <= maximumNameLength else {
-            throw TallyError.invalid("A drink kind's name can be at most \(maximumNameLength) characters long.")
+        guard UserText.fits(trimmed, maximumLength: maximumNameLength) else {
+            throw TallyError.invalid("A drink kind's name can be at most \(maximumNameLength) characters long (and \(UserText.maximumBytes(forLength: maximumNameLength)) bytes of UTF-8).")
         }
         guard factor.isFinite, factorRange.contains(factor) else {
             throw TallyError.invalid("A hydration factor must be between 0 and 1.5; \(factor) is not.")

@@ -40,20 +40,21 @@ public enum LedgerRules {
     public static let maximumCategoryLength = 50
 
     public static func validateLedgerName(_ name: String) throws -> String {
-        let trimmed = try UserText.trimmed(name, "A ledger's name")
-        guard nameLength.contains(trimmed.count) else {
-            throw TallyError.invalid("A ledger's name needs 1 to 100 characters.")
+        let trimmed = try UserText.name(name, "A ledger's name")
+        guard !trimmed.isEmpty, UserText.fits(trimmed, maximumLength: nameLength.upperBound) else {
+            throw TallyError.invalid("A ledger's name needs 1 to 100 characters, and at most \(UserText.maximumBytes(forLength: nameLength.upperBound)) bytes of UTF-8 (an accented letter or an emoji takes several).")
         }
         return trimmed
     }
 
-    /// The name trimmed; unique in its ledger regardless of case, since people pick payers by name.
+    /// The name trimmed; unique in its ledger regardless of case and composition, since people
+    /// pick payers by name.
     public static func validateMemberName(_ name: String, among others: [LedgerMember]) throws -> String {
-        let trimmed = try UserText.trimmed(name, "A member's name")
-        guard memberNameLength.contains(trimmed.count) else {
-            throw TallyError.invalid("A member's name needs 1 to 50 characters.")
+        let trimmed = try UserText.name(name, "A member's name")
+        guard !trimmed.isEmpty, UserText.fits(trimmed, maximumLength: memberNameLength.upperBound) else {
+            throw TallyError.invalid("A member's name needs 1 to 50 characters, and at most \(UserText.maximumBytes(forLength: memberNameLength.upperBound)) bytes of UTF-8 (an accented letter or an emoji takes several).")
         }
-        if others.contains(where: { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }) {
+        if others.contains(where: { UserText.sameName($0.name, trimmed) }) {
             throw TallyError.conflict("This ledger already has a member called \(trimmed): pick another name.")
         }
         return trimmed
@@ -74,26 +75,26 @@ public enum LedgerRules {
 
     /// The description trimmed, or nil when empty.
     public static func validateDescription(_ text: String?) throws -> String? {
-        guard let text, case let trimmed = try UserText.trimmed(text, "A description", allowingLineBreaks: true), !trimmed.isEmpty
+        guard let text, case let trimmed = try UserText.freeText(text, "A description"), !trimmed.isEmpty
         else { return nil }
-        guard trimmed.count <= maximumDescriptionLength else {
-            throw TallyError.invalid("A description can be at most \(maximumDescriptionLength) characters long; this one has \(trimmed.count).")
+        guard UserText.fits(trimmed, maximumLength: maximumDescriptionLength) else {
+            throw TallyError.invalid("A description can be at most \(maximumDescriptionLength) characters long (and \(UserText.maximumBytes(forLength: maximumDescriptionLength)) bytes of UTF-8); this one has \(trimmed.count) characters in \(trimmed.utf8.count) bytes.")
         }
         return trimmed
     }
 
     public static func validateCategory(_ text: String?) throws -> String? {
-        guard let text, case let trimmed = try UserText.trimmed(text, "A category"), !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= maximumCategoryLength else {
-            throw TallyError.invalid("A category can be at most \(maximumCategoryLength) characters long.")
+        guard let text, case let trimmed = try UserText.name(text, "A category"), !trimmed.isEmpty else { return nil }
+        guard UserText.fits(trimmed, maximumLength: maximumCategoryLength) else {
+            throw TallyError.invalid("A category can be at most \(maximumCategoryLength) characters long (and \(UserText.maximumBytes(forLength: maximumCategoryLength)) bytes of UTF-8).")
         }
         return trimmed
     }
 
-    /// The member called `name` (any case), or an error that lists the members there are.
+    /// The member called `name` (any case or composition), or an error that lists the members there are.
     public static func member(named name: String, in members: [LedgerMember]) throws -> LedgerMember {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let member = members.first(where: { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }) {
+        if let member = members.first(where: { UserText.sameName($0.name, trimmed) }) {
             return member
         }
         throw TallyError.invalid("\"\(trimmed)\" is not a member of this ledger: use one of \(members.map(\.name).joined(separator: ", ")).")

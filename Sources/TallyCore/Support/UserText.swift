@@ -3,15 +3,93 @@ import Foundation
 /// Text a person types that others read back: names, notes, descriptions. The one place that
 /// says what such text may hold.
 public enum UserText {
-    /// The text without surrounding white space, refused when it holds a control character.
-    /// A NUL would cut the stored text short; the others (escape, bell, backspace) only hide or
-    /// garble what other people see. Notes and descriptions may keep tabs and line breaks.
+    /// A name (a ledger's, a member's, a drink kind's, a category): trimmed, in Unicode's
+    /// composed form (NFC), refused when it holds a control character or an invisible format
+    /// character. Names are what people pick each other by, so nothing in them may hide.
+    public static func name(_ text: String, _ what: String) throws -> String {
+        let name = normalized(text)
+        try refuseControlCharacters(in: name, what, allowing: [])
+        if name.unicodeScalars.indices.contains(where: { !isAllowedInName(name.unicodeScalars, at: $0) }) {
+            throw TallyError.invalid("\(what) cannot hold invisible formatting characters such as zero-width spaces or direction marks; remove them and try again.")
+        }
+        return name
+    }
+
+    /// Free text (a note, a description): trimmed, in composed form (NFC), and with tabs and line
+    /// breaks allowed. Other format characters are kept, since Persian and Indic writing needs
+    /// the zero-width joiners and right-to-left text its marks, but not the bidi embeddings,
+    /// overrides and isolates: they reorder the text after them, so what others read is not
+    /// what it says (and one left open would spill into the page around it).
+    public static func freeText(_ text: String, _ what: String) throws -> String {
+        let text = normalized(text)
+        try refuseControlCharacters(in: text, what, allowing: ["\t", "\n", "\r"])
+        if text.unicodeScalars.contains(where: bidiControls.contains) {
+            throw TallyError.invalid("\(what) cannot hold bidirectional override characters, which reorder the text others read; remove them and try again.")
+        }
+        return text
+    }
+
+    /// A name, or with `allowingLineBreaks` free text.
     public static func trimmed(_ text: String, _ what: String, allowingLineBreaks: Bool = false) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let allowed: Set<Unicode.Scalar> = allowingLineBreaks ? ["\t", "\n", "\r"] : []
-        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !allowed.contains($0) }) {
+        allowingLineBreaks ? try freeText(text, what) : try name(text, what)
+    }
+
+    /// The most bytes of UTF-8 a text of `maximumLength` characters may take: four a character,
+    /// enough for any letter or emoji, while one character carrying thousands of combining marks
+    /// (a screenful of "Zalgo" text, or megabytes) is refused.
+    public static func maximumBytes(forLength maximumLength: Int) -> Int { 4 * maximumLength }
+
+    /// Whether `text` fits the length rule: at most `maximumLength` characters and
+    /// `maximumBytes(forLength:)` bytes.
+    public static func fits(_ text: String, maximumLength: Int) -> Bool {
+        text.count <= maximumLength && text.utf8.count <= maximumBytes(forLength: maximumLength)
+    }
+
+    /// What two names are compared by: composed, case-folded and without the characters that
+    /// show nothing, so that "Zoë" typed on two keyboards, "ZOË" and "Zo\u{00EB}" are one name.
+    public static func comparisonKey(_ name: String) -> String {
+        let folded = name.precomposedStringWithCanonicalMapping
+            .folding(options: .caseInsensitive, locale: nil)
+            .precomposedStringWithCanonicalMapping
+        return String(String.UnicodeScalarView(folded.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint }))
+    }
+
+    /// Whether two names are the same name to a reader.
+    public static func sameName(_ a: String, _ b: String) -> Bool {
+        comparisonKey(a) == comparisonKey(b)
+    }
+
+    // MARK: - The rules
+
+    private static func normalized(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+    }
+
+    /// A NUL would cut the stored text short; the other control characters (escape, bell,
+    /// backspace) only hide or garble what other people see.
+    private static func refuseControlCharacters(in text: String, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws {
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !allowed.contains($0) }) {
             throw TallyError.invalid("\(what) cannot hold control characters such as NUL or escape; remove them and try again.")
         }
-        return trimmed
+    }
+
+    /// U+202A–202E (embeddings and overrides) and U+2066–2069 (isolates).
+    private static let bidiControls: Set<Unicode.Scalar> = Set((0x202A...0x202E).compactMap(Unicode.Scalar.init)
+        + (0x2066...0x2069).compactMap(Unicode.Scalar.init))
+
+    /// Format characters (general category Cf) are refused in names, with one exception: the
+    /// joiners (U+200C, U+200D) and the emoji tag characters (U+E0020–E007F) right after a
+    /// character that is not ASCII. There they join something visible: the members of an emoji
+    /// sequence such as 👩‍👩‍👧 or 🏴󠁧󠁢󠁳󠁣󠁴󠁿, or the letters of Persian and Indic names. After ASCII, at
+    /// the start, or after another format character they only make a name look like another
+    /// (and `comparisonKey` ignores them anyway). U+FE0F, the emoji presentation selector, is a
+    /// mark, not a format character, and needs no exception.
+    private static func isAllowedInName(_ scalars: String.UnicodeScalarView, at index: String.UnicodeScalarView.Index) -> Bool {
+        let scalar = scalars[index]
+        guard scalar.properties.generalCategory == .format else { return true }
+        let joins = scalar == "\u{200C}" || scalar == "\u{200D}" || (0xE0020...0xE007F).contains(scalar.value)
+        guard joins, index > scalars.startIndex else { return false }
+        let previous = scalars[scalars.index(before: index)]
+        return !previous.isASCII && (previous.properties.generalCategory != .format || (0xE0020...0xE007F).contains(previous.value))
     }
 }

@@ -97,7 +97,7 @@ struct SplitTests {
                                       note: nil, createdAt: Date(), members: members)
         }
         let long = String(repeating: "x", count: 201)
-        #expect(throws: TallyError.invalid("A description can be at most 200 characters long; this one has 201.")) {
+        #expect(throws: TallyError.invalid("A description can be at most 200 characters long (and 800 bytes of UTF-8); this one has 201 characters in 201 bytes.")) {
             try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payer: 1, date: LocalDate(year: 2026, month: 1, day: 1)!,
                               description: long, category: nil, split: .equal([1, 2]), createdAt: Date(), members: members)
         }

@@ -59,8 +59,10 @@ public enum IHateMoneyExport {
         } catch let error as DecodingError {
             throw TallyError.invalid("This is not an IHateMoney JSON export: \(describe(error)).")
         }
+        var people = PeopleNamed()
         return try rows.enumerated().map { index, row in
-            try bill(row: index + 1, what: row.what, billType: row.bill_type ?? "Expense", amount: row.amount,
+            try people.add([row.payer_name] + row.owers)
+            return try bill(row: index + 1, what: row.what, billType: row.bill_type ?? "Expense", amount: row.amount,
                      currency: row.currency ?? "XXX", date: row.date, payer: row.payer_name,
                      payerWeight: row.payer_weight ?? 1, owers: row.owers)
         }
@@ -84,6 +86,7 @@ public enum IHateMoneyExport {
             throw TallyError.invalid("This is not an IHateMoney CSV export: the header lacks \(missing.joined(separator: ", ")); it needs \(columns.joined(separator: ",")).")
         }
         var bills: [IHateMoneyBill] = []
+        var people = PeopleNamed()
         var row = 1
         while let fields = reader.next() {
             row += 1
@@ -98,6 +101,7 @@ public enum IHateMoneyExport {
                 throw TallyError.invalid("Row \(row): \"\(field("payer_weight") ?? "")\" is not a weight.")
             }
             let owers = (field("owers") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            try people.add([unguarded(field("payer_name") ?? "")] + owers.map(unguarded))
             bills.append(try bill(row: row, what: unguarded(field("what") ?? ""), billType: field("bill_type") ?? "Expense",
                                   amount: amount, currency: field("currency") ?? "XXX", date: field("date") ?? "",
                                   payer: unguarded(field("payer_name") ?? ""), payerWeight: weight, owers: owers.map(unguarded)))
@@ -132,6 +136,19 @@ public enum IHateMoneyExport {
                 : "\(context.codingPath.map { $0.intValue.map { "bill \($0 + 1)" } ?? $0.stringValue }.joined(separator: ", ")) is not what IHateMoney writes"
         @unknown default:
             "\(error)"
+        }
+    }
+}
+
+/// The people an export names, counted as it is read, so that an export naming more people than
+/// a ledger may have as members is refused at the first one too many, not after reading (and
+/// matching up) all of them.
+private struct PeopleNamed {
+    private var seen: Set<String> = []
+
+    mutating func add(_ names: [String]) throws {
+        for name in names where seen.insert(UserText.comparisonKey(name)).inserted && seen.count > LedgerRules.maximumMembers {
+            throw TallyError.invalid("This export names more than \(LedgerRules.maximumMembers) people, and a ledger can have at most \(LedgerRules.maximumMembers) members (the first one too many is \"\(name)\").")
         }
     }
 }

@@ -62,7 +62,7 @@ public struct IHateMoneyImporter: Sendable {
                                 amount: item.amount, date: bill.date, note: bill.what, createdAt: createdAt, members: details.members)
         }
         let owers = try bill.owers.map { try LedgerRules.member(named: $0, in: details.members).id }
-        let owerWeights = bill.owers.map { weights[$0.lowercased()] ?? 1 }
+        let owerWeights = bill.owers.map { weights[UserText.comparisonKey($0)] ?? 1 }
         let split = Set(owerWeights).count == 1
             ? try Split.equal(owers)
             : try Split(method: .shares, parts: zip(owers, owerWeights).map { SplitPart(member: $0, value: $1) })
@@ -111,11 +111,13 @@ public struct IHateMoneyImporter: Sendable {
         return try Currency(code: code)
     }
 
-    /// Members in the order they first appear, oldest bill first.
+    /// Members in the order they first appear, oldest bill first; names that differ only by
+    /// case or composition are one member, as in the ledger.
     private func orderedNames(_ bills: [IHateMoneyBill]) -> [String] {
         var names: [String] = []
+        var seen: Set<String> = []
         for bill in bills {
-            for name in [bill.payerName] + bill.owers where !names.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
+            for name in [bill.payerName] + bill.owers where seen.insert(UserText.comparisonKey(name)).inserted {
                 names.append(name)
             }
         }
@@ -126,7 +128,7 @@ public struct IHateMoneyImporter: Sendable {
     /// export does not say theirs).
     private func memberWeights(_ bills: [IHateMoneyBill]) -> [String: Decimal] {
         var weights: [String: Decimal] = [:]
-        for bill in bills { weights[bill.payerName.lowercased()] = bill.payerWeight }
+        for bill in bills { weights[UserText.comparisonKey(bill.payerName)] = bill.payerWeight }
         return weights
     }
 }

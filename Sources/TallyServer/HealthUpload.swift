@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOPosix
 import TallyCore
 import TallyImport
@@ -78,5 +79,46 @@ enum HealthUpload {
         guard size > 0 else {
             throw HTTPError(.badRequest, message: "The upload is empty: send Apple Health's export.zip or export.xml as the body.")
         }
+    }
+}
+
+/// The Apple Health imports under way on this server. An import takes a core, gigabytes of disk
+/// and minutes, so a person has one at a time and the server a few: beyond that the upload is
+/// refused (429 with Retry-After) before a byte of it is stored.
+final class HealthImports: Sendable {
+    /// Imports at once on the whole server.
+    let serverWide: Int
+    /// Seconds to wait before trying again: an ordinary export takes well under a minute.
+    static let retryAfter = 60
+
+    private let importing = NIOLockedValueBox(Set<UUID>())
+
+    init(serverWide: Int = 2) {
+        self.serverWide = serverWide
+    }
+
+    /// Runs `body` as the user's import, or refuses it when they or the server have enough.
+    func run<T>(for user: UUID, _ body: () async throws -> T) async throws -> T {
+        try reserve(for: user)
+        defer { release(user) }
+        return try await body()
+    }
+
+    func reserve(for user: UUID) throws {
+        try importing.withLockedValue { importing in
+            guard !importing.contains(user) else {
+                throw TallyError(.tooManyRequests, "You are already importing an Apple Health export; wait until it has finished, then try again.",
+                                 retryAfter: Self.retryAfter)
+            }
+            guard importing.count < serverWide else {
+                throw TallyError(.tooManyRequests, "The server is busy importing other Apple Health exports; try again in a minute.",
+                                 retryAfter: Self.retryAfter)
+            }
+            importing.insert(user)
+        }
+    }
+
+    func release(_ user: UUID) {
+        _ = importing.withLockedValue { $0.remove(user) }
     }
 }

@@ -9,4 +9,11 @@ enum ServerMetrics {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         return registry
     }()
+
+    /// Push messages (reminders, test notifications) that a push service did not take: no
+    /// answer within the timeouts, or an error status other than "gone".
+    static let pushFailures: Metrics.Counter = {
+        _ = registry // a counter made before the bootstrap would count nowhere
+        return Metrics.Counter(label: "tally_push_failures_total")
+    }()
 }

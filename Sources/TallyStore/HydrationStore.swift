@@ -121,7 +121,9 @@ public protocol ReminderRepository: Sendable {
 /// Records brought in from Apple Health (A2): water as drinks, and the asleep intervals that give
 /// the reminders' wake window (H11).
 public protocol HealthRecordRepository: Sendable {
-    /// Stores the drinks and asleep intervals in one transaction, all or nothing. A drink whose id
+    /// Stores the drinks and asleep intervals in one transaction, all or nothing (an importer
+    /// sends a large export in batches, one call each, so that other writes wait for a batch,
+    /// never for the whole export). A drink whose id
     /// was imported before (even if it has been deleted since) or is stored already, and an
     /// interval stored already, are passed over, so importing the same export again adds
     /// nothing. Returns how many drinks and intervals were new.

@@ -3,6 +3,7 @@ import Testing
 import TallyCore
 import TallyStore
 @testable import TallyImport
+import ZIPFoundation
 
 /// A2: Apple Health's export (Fixtures/apple-health, from scripts/apple-health-fixtures, in the
 /// shape iOS 16 writes it) brought in as drinks and asleep intervals.
@@ -186,6 +187,46 @@ struct AppleHealthImportTests {
         }
     }
 
+    /// A zip whose export.xml is a valid export padded with `padding` bytes of white space: a
+    /// few kilobytes that unpack to megabytes. With `claiming`, the zip's headers say the entry
+    /// unpacks to that many bytes instead, as a crafted zip may.
+    static func bomb(padding: Int, claiming claimed: UInt32? = nil) throws -> URL {
+        let xml = Data(("<HealthData>" + String(repeating: " ", count: padding) + "</HealthData>\n").utf8)
+        let archive = try Archive(accessMode: .create)
+        try archive.addEntry(with: "apple_health_export/export.xml", type: .file, uncompressedSize: Int64(xml.count),
+                             compressionMethod: .deflate) { position, size in xml.subdata(in: Int(position)..<Int(position) + size) }
+        var bytes = [UInt8](try #require(archive.data))
+        if let claimed {
+            // The uncompressed size: at offset 22 of the local header, 24 of the central one.
+            for (signature, offset) in [([0x50, 0x4B, 0x03, 0x04] as [UInt8], 22), ([0x50, 0x4B, 0x01, 0x02], 24)] {
+                let start = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == signature })
+                withUnsafeBytes(of: claimed.littleEndian) { bytes.replaceSubrange(start + offset..<start + offset + 4, with: $0) }
+            }
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-\(UUID()).zip")
+        try Data(bytes).write(to: file)
+        return file
+    }
+
+    @Test("A2: a zip that unpacks to more than the cap is refused once the cap is reached, whatever it claims",
+          arguments: [nil, 1000] as [UInt32?])
+    func zipBomb(_ claimed: UInt32?) throws {
+        let file = try Self.bomb(padding: 64 << 20, claiming: claimed)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        #expect(size < 1 << 20, "a small file")
+        let started = ContinuousClock.now
+        #expect(throws: TallyError.invalid("The export.xml in this zip unpacks to more than 1 MB, more than any Apple Health export: it is not one Tally reads.")) {
+            try AppleHealthExport.read(contentsOf: file, maximumUncompressedBytes: 1 << 20)
+        }
+        // Reading all 64 MB through the scanner takes far longer than stopping at 1 MB.
+        #expect(ContinuousClock.now - started < .seconds(2))
+        // Within the cap, the same zip is an (empty) export.
+        let small = try Self.bomb(padding: 1000)
+        defer { try? FileManager.default.removeItem(at: small) }
+        #expect(try AppleHealthExport.read(contentsOf: small, maximumUncompressedBytes: 1 << 20).water.isEmpty)
+    }
+
     @Test("A2: dates as Apple Health writes them", arguments: [
         ("2024-03-31 07:45:10 +0200", "2024-03-31T05:45:10Z", "2024-03-31"),
         ("2024-12-31 23:30:00 -0500", "2025-01-01T04:30:00Z", "2024-12-31"),
@@ -231,6 +272,27 @@ struct AppleHealthImportTests {
         let drinks = try await store.entries(on: LocalDate("2024-04-02")!, of: hydration.user)
         guard case .intake(let drink)? = drinks.first else { Issue.record("no drink on 2 April"); return }
         #expect(drink.source == .import && drink.kindName == "water")
+    }
+
+    @Test("A2: an import is stored in batches: a failure halfway keeps the batches before it, and importing again finishes it")
+    func batches() async throws {
+        let (ada, store) = try await Self.hydration()
+        let directory = UserDirectory(store: store, clock: FixedClock(Self.afterwards))
+        let bob = directory.hydration(for: try await directory.user(named: "bob", timeZone: "Europe/Berlin"))
+        let export = try AppleHealthExport.read(contentsOf: Self.fixture("export.xml"))
+        // bob already has a drink with the id ada's third drink gets: her second batch fails.
+        let third = export.water.filter { (try? EntryVolume.validate($0.volumeMl, unit: .ml)) != nil }.sorted { $0.start < $1.start }[2]
+        let taken = try await bob.logDrink(.init(volumeMl: 100, id: AppleHealthImporter.drinkID(third.key, user: ada.user))).intake
+        let importer = AppleHealthImporter(hydration: ada, batchSize: 2)
+        await #expect(throws: TallyError.self) { try await importer.importExport(export) }
+        #expect(try await store.dailyTotals(of: ada.user, from: nil, through: nil).count == 2, "the first batch is kept")
+
+        _ = try await bob.deleteEntry(id: taken.id)
+        let resumed = try await importer.importExport(export)
+        #expect(resumed == .init(drinksAdded: 3, drinksAlreadyThere: 2, sleepRecordsAdded: 21, skipped: 1))
+        #expect(try await AppleHealthImporter(hydration: ada, batchSize: 2).importExport(export)
+                == .init(drinksAdded: 0, drinksAlreadyThere: 5, sleepRecordsAdded: 0, skipped: 1))
+        #expect(try await store.dailyTotals(of: ada.user, from: nil, through: nil).count == 5)
     }
 
     @Test("A2: a drink deleted after an import stays deleted when the export is imported again")

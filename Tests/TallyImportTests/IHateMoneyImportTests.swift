@@ -61,6 +61,41 @@ struct IHateMoneyImportTests {
         }
     }
 
+    /// An export naming `count` people, each in a bill of their own.
+    static func crowd(_ count: Int, format: IHateMoneyExport.Format) -> Data {
+        switch format {
+        case .json:
+            let bills = (0..<count).map { #"{"what":"Snack","amount":1.0,"currency":"EUR","date":"2024-02-20","payer_name":"Person \#($0)","payer_weight":1.0,"owers":["Person \#($0)"]}"# }
+            return Data(("[" + bills.joined(separator: ",") + "]").utf8)
+        case .csv:
+            let rows = (0..<count).map { "Snack,Expense,1.0,EUR,2024-02-20,Person \($0),1.0,Person \($0)" }
+            return Data((IHateMoneyExport.columns.joined(separator: ",") + "\n" + rows.joined(separator: "\n")).utf8)
+        }
+    }
+
+    @Test("S6: an export naming 100,000 people is refused quickly, while it is read", arguments: IHateMoneyExport.Format.allCases)
+    func tooManyPeople(_ format: IHateMoneyExport.Format) throws {
+        let export = Self.crowd(100_000, format: format)
+        let started = ContinuousClock.now
+        #expect(throws: TallyError.invalid("This export names more than 50 people, and a ledger can have at most 50 members (the first one too many is \"Person 50\").")) {
+            try IHateMoneyExport.bills(from: export)
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test("S6: names that differ only by case or composition are one member")
+    func oneMemberPerName() async throws {
+        let spending = try await Self.service()
+        let bills = [
+            IHateMoneyBill(what: "Tea", billType: "Expense", amount: 4, currency: "EUR", date: LocalDate("2024-02-20")!,
+                           payerName: "Zo\u{00EB}", payerWeight: 1, owers: ["ZOE\u{0308}", "Sam"]),
+            IHateMoneyBill(what: "Cake", billType: "Expense", amount: 6, currency: "EUR", date: LocalDate("2024-02-21")!,
+                           payerName: "sam", payerWeight: 1, owers: ["zoe\u{0308}", "SAM"]),
+        ]
+        let report = try await IHateMoneyImporter(spending: spending).importBills(bills, into: nil, name: "Tea", currency: nil)
+        #expect(report.newMembers.count == 2)
+    }
+
     @Test("S6: importing the same export again, in either format, adds nothing twice")
     func reimport() async throws {
         let spending = try await Self.service()

@@ -62,6 +62,36 @@ struct HealthImportAPITests {
         }
     }
 
+    @Test("A2: one import at a time per person and two on the server; beyond that, 429 with Retry-After")
+    func oneAtATime() async throws {
+        let f = try await ServerFixture(now: Self.now)
+        let imports = HealthImports(serverWide: 2)
+        let services = APIServices(store: f.store, clock: f.clock, accounts: f.accounts,
+                                   push: PushCenter(store: f.store, contact: "mailto:tally@localhost"), healthImports: imports)
+        try await Application(router: buildRouter(services: services)).test(.router) { client in
+            // ada's first import is under way: her second is refused, bob's goes ahead
+            try imports.reserve(for: f.ada.id)
+            let again = try await upload(client, try Self.export(), token: f.adaToken)
+            #expect(try again.problem(.tooManyRequests).contains("already importing"))
+            #expect(again.headers[.retryAfter] == "60")
+            #expect(try await upload(client, try Self.export(), token: f.bobToken).status == .created)
+
+            // two imports under way on the server: bob waits too
+            let someoneElse = UUID()
+            try imports.reserve(for: someoneElse)
+            let busy = try await upload(client, try Self.export(), token: f.bobToken)
+            #expect(try busy.problem(.tooManyRequests).contains("busy importing"))
+            #expect(busy.headers[.retryAfter] == "60")
+
+            // once they finish, ada imports (and a refused or finished import frees its place)
+            imports.release(f.ada.id)
+            imports.release(someoneElse)
+            #expect(try await upload(client, try Self.export(), token: f.adaToken).status == .created)
+            #expect(try await upload(client, Data("not an export".utf8), token: f.adaToken).status == .badRequest)
+            #expect(try await upload(client, try Self.export(), token: f.adaToken).status == .ok)
+        }
+    }
+
     @Test("H11: the reminders show the sleep records' window, and follow it once chosen, in the calendar too")
     func remindersFollowSleep() async throws {
         let f = try await ServerFixture(now: Self.now)

@@ -17,6 +17,19 @@ struct ReminderDeliveryTests {
     actor Inbox {
         var messages: [(path: String, authorization: String, body: Data)] = []
         func add(_ path: String, _ authorization: String, _ body: Data) { messages.append((path, authorization, body)) }
+
+        /// /hang/… answers only once the test releases it (a push service that never answers).
+        var released = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        func waitForRelease() async {
+            if released { return }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        func release() {
+            released = true
+            waiting.forEach { $0.resume() }
+            waiting = []
+        }
     }
 
     /// A push service: /push/… accepts (201), /gone/… says the subscription is gone (410).
@@ -28,6 +41,11 @@ struct ReminderDeliveryTests {
             return Response(status: .created)
         }
         router.post("gone/:id") { _, _ -> Response in Response(status: .gone) }
+        router.post("broken/:id") { _, _ -> Response in Response(status: .internalServerError) }
+        router.post("hang/:id") { _, _ -> Response in
+            await inbox.waitForRelease()
+            return Response(status: .created)
+        }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
@@ -148,6 +166,66 @@ struct ReminderDeliveryTests {
             let service = try await Self.subscribedService(f, endpoint: endpoint, browser: browser)
             _ = await service.tick(from: f.clock.now, to: f.clock.now.addingTimeInterval(60))
             #expect(try await f.store.pushSubscriptions(of: f.ada.id).isEmpty)
+        }
+    }
+
+    /// Subscribes `user` at `endpoint` with a fresh browser key.
+    static func subscribe(_ f: ServerFixture, _ user: User, at endpoint: String) async throws {
+        try await f.store.savePushSubscription(PushSubscription(
+            endpoint: endpoint, p256dh: P256.KeyAgreement.PrivateKey().publicKey.x963Representation, auth: WebPushMessage.randomBytes(16)),
+            of: user.id, at: f.clock.now, limit: pushSubscriptionLimit)
+    }
+
+    /// The value of `tally_push_failures_total` in /metrics now.
+    static func pushFailures() -> Double {
+        let text = String(decoding: ServerMetrics.registry.emitToBuffer(), as: UTF8.self)
+        return text.split(separator: "\n").first { $0.hasPrefix("tally_push_failures_total") }
+            .flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
+    }
+
+    @Test("H11: a push service that never answers does not hold back another person's reminder")
+    func hangingService() async throws {
+        let f = try await ServerFixture(now: "2026-01-10T09:59:30Z")
+        for user in [f.ada, f.bob] {
+            _ = try await HydrationService(store: f.store, clock: f.clock, user: user.id)
+                .saveReminderSettings(ReminderSettings(enabled: true, window: .standard, frequency: 3, smartThresholdHours: nil))
+        }
+        let inbox = Inbox()
+        try await Self.pushService(inbox).test(.live) { client in
+            let port = try #require(client.port)
+            // ada's phone's push service hangs; bob's answers
+            try await Self.subscribe(f, f.ada, at: "http://127.0.0.1:\(port)/hang/ada-phone")
+            try await Self.subscribe(f, f.bob, at: "http://127.0.0.1:\(port)/push/bob-phone")
+            let service = ReminderService(store: f.store, clock: f.clock,
+                                          push: PushCenter(store: f.store, contact: "mailto:tally@localhost", endpoints: .loopbackForTests))
+            let started = ContinuousClock.now
+            let tick = Task { await service.tick(from: f.clock.now, to: f.clock.now.addingTimeInterval(60)) }
+            while await inbox.messages.isEmpty, ContinuousClock.now - started < .seconds(8) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let bobWaited = ContinuousClock.now - started
+            await inbox.release()
+            #expect(await tick.value == 2)
+            #expect(await inbox.messages.map(\.path) == ["/push/bob-phone"])
+            #expect(bobWaited < .seconds(3), "bob's reminder waited \(bobWaited) for ada's push service")
+        }
+    }
+
+    @Test("H11: a push service's refusal is counted in /metrics")
+    func failureCounted() async throws {
+        let f = try await ServerFixture(now: "2026-01-10T09:59:30Z")
+        _ = try await HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+            .saveReminderSettings(ReminderSettings(enabled: true, window: .standard, frequency: 3, smartThresholdHours: nil))
+        try await Self.pushService(Inbox()).test(.live) { client in
+            let port = try #require(client.port)
+            try await Self.subscribe(f, f.ada, at: "http://127.0.0.1:\(port)/broken/ada-phone")
+            let service = ReminderService(store: f.store, clock: f.clock,
+                                          push: PushCenter(store: f.store, contact: "mailto:tally@localhost", endpoints: .loopbackForTests))
+            let before = Self.pushFailures()
+            #expect(await service.tick(from: f.clock.now, to: f.clock.now.addingTimeInterval(60)) == 1)
+            // other tests may fail pushes at the same time: at least ours is counted
+            #expect(Self.pushFailures() >= before + 1)
+            #expect(try await f.store.pushSubscriptions(of: f.ada.id).count == 1, "a refusal is not a gone subscription")
         }
     }
 

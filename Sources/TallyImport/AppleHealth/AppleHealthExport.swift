@@ -105,9 +105,15 @@ public struct AppleHealthExport: Sendable {
 }
 
 extension AppleHealthExport {
+    /// The most bytes an `export.xml` in a zip may unpack to. The exports of many years of an
+    /// Apple Watch are a few GB; a zip bomb (a small file that inflates a thousandfold) stops
+    /// here, after a minute or so of reading, instead of taking a core for hours.
+    public static let maximumUncompressedBytes: Int64 = 16 << 30
+
     /// Reads `export.zip` (as the Health app shares it) or the `export.xml` inside it, streaming:
-    /// memory grows with the water and sleep records, not with the file.
-    public static func read(contentsOf file: URL) throws -> AppleHealthExport {
+    /// memory grows with the water and sleep records, not with the file. A zip's export.xml may
+    /// unpack to at most `maximumUncompressedBytes`.
+    public static func read(contentsOf file: URL, maximumUncompressedBytes: Int64 = maximumUncompressedBytes) throws -> AppleHealthExport {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: file) } catch {
             throw FileManager.default.fileExists(atPath: file.path) ? TallyError.invalid("Cannot read \(file.path): \(error.localizedDescription)")
@@ -118,7 +124,7 @@ extension AppleHealthExport {
         guard !magic.isEmpty else { throw TallyError.invalid("The file is empty: choose Apple Health's export.zip or export.xml.") }
         var reader = Reader()
         if magic.elementsEqual([0x50, 0x4B, 0x03, 0x04]) {
-            try reader.readZip(file)
+            try reader.readZip(file, maximumUncompressedBytes: maximumUncompressedBytes)
         } else {
             try reader.readXML(file)
         }
@@ -168,7 +174,7 @@ extension AppleHealthExport {
             }
         }
 
-        mutating func readZip(_ file: URL) throws {
+        mutating func readZip(_ file: URL, maximumUncompressedBytes: Int64) throws {
             let archive: Archive
             do { archive = try Archive(url: file, accessMode: .read) } catch {
                 throw TallyError.invalid("The zip file cannot be opened: \(error.localizedDescription)")
@@ -177,13 +183,27 @@ extension AppleHealthExport {
             guard let entry = archive.first(where: { $0.type == .file && ($0.path as NSString).lastPathComponent == "export.xml" }) else {
                 throw TallyError.invalid("The zip file has no export.xml: share the whole export from the Health app.")
             }
+            // The size the zip declares is checked first, and the bytes that come out are counted
+            // as well, since a crafted zip can declare anything.
+            let tooBig = TallyError.invalid("The export.xml in this zip unpacks to more than \(Self.readableSize(maximumUncompressedBytes)), more than any Apple Health export: it is not one Tally reads.")
+            guard entry.uncompressedSize <= UInt64(maximumUncompressedBytes) else { throw tooBig }
+            var unpacked: Int64 = 0
             do {
-                _ = try archive.extract(entry, bufferSize: 1 << 20) { chunk in try feed(chunk) }
+                _ = try archive.extract(entry, bufferSize: 1 << 20) { chunk in
+                    unpacked += Int64(chunk.count)
+                    guard unpacked <= maximumUncompressedBytes else { throw tooBig }
+                    try feed(chunk)
+                }
             } catch let error as TallyError {
                 throw error
             } catch {
                 throw TallyError.invalid("The zip file is damaged: \(error.localizedDescription)")
             }
+        }
+
+        /// "16 GB", or "1 MB" for the small caps of tests.
+        static func readableSize(_ bytes: Int64) -> String {
+            bytes >= 1 << 30 ? "\(bytes >> 30) GB" : "\(max(1, bytes >> 20)) MB"
         }
     }
 }

@@ -10,9 +10,15 @@ import TallyStore
 /// adds nothing twice.
 public struct AppleHealthImporter: Sendable {
     public let hydration: HydrationService
+    /// Records stored per transaction. An export can hold a million records, and one
+    /// transaction for all of them would hold every other person's writes for as long.
+    public var batchSize: Int
 
-    public init(hydration: HydrationService) {
+    public static let defaultBatchSize = 5_000
+
+    public init(hydration: HydrationService, batchSize: Int = defaultBatchSize) {
         self.hydration = hydration
+        self.batchSize = max(1, batchSize)
     }
 
     public struct Report: Codable, Equatable, Sendable {
@@ -49,7 +55,10 @@ public struct AppleHealthImporter: Sendable {
         }
     }
 
-    /// Imports `export` in one transaction: all of it or, on an error, nothing.
+    /// Imports `export`, `batchSize` records to a transaction, oldest drinks first. An error
+    /// halfway keeps the batches stored before it: importing the same export again is safe and
+    /// finishes the job, since what was stored is recognised and not added twice (and a drink
+    /// deleted in between stays deleted).
     public func importExport(_ export: AppleHealthExport) async throws -> Report {
         let now = hydration.clock.now
         let water = try HydrationService.activeKind(named: DrinkKind.defaultName, among: try await hydration.drinkKinds())
@@ -63,10 +72,19 @@ public struct AppleHealthImporter: Sendable {
         let asleep = export.asleep.filter { $0.end <= now }
         // The same record twice in one export (as some exports have) is one drink.
         let unique = Dictionary(drinks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let added = try await hydration.store.importHealthRecords(drinks: Array(unique.values).sorted { $0.at < $1.at },
-                                                                   asleep: asleep, of: user)
+        var added = (drinks: 0, asleep: 0)
+        for batch in Self.batches(Array(unique.values).sorted { $0.at < $1.at }, size: batchSize) {
+            added.drinks += try await hydration.store.importHealthRecords(drinks: batch, asleep: [], of: user).drinks
+        }
+        for batch in Self.batches(asleep, size: batchSize) {
+            added.asleep += try await hydration.store.importHealthRecords(drinks: [], asleep: batch, of: user).asleep
+        }
         return Report(drinksAdded: added.drinks, drinksAlreadyThere: unique.count - added.drinks, sleepRecordsAdded: added.asleep,
                       skipped: export.unreadable + (export.water.count - drinks.count) + (export.asleep.count - asleep.count))
+    }
+
+    private static func batches<Element>(_ elements: [Element], size: Int) -> [[Element]] {
+        stride(from: 0, to: elements.count, by: size).map { Array(elements[$0..<min($0 + size, elements.count)]) }
     }
 
     /// The drink's id: a name-based UUID of the record's key in the user's namespace.

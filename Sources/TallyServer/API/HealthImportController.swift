@@ -15,7 +15,9 @@ struct HealthImportController {
     /// The body is `export.zip` as the Health app shares it, or the `export.xml` inside it.
     @Sendable func importAppleHealth(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<AppleHealthImporter.Report> {
         let hydration = try services.hydration(context)
-        let report = try await HealthUpload.importing(request.body, into: hydration)
+        let report = try await services.healthImports.run(for: hydration.user) {
+            try await HealthUpload.importing(request.body, into: hydration)
+        }
         return JSONBody(report, status: report.drinksAdded + report.sleepRecordsAdded > 0 ? .created : .ok)
     }
 }

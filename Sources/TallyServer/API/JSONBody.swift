@@ -26,6 +26,8 @@ struct APIServices: Sendable {
     let clock: any WallClock
     let accounts: AccountService
     let push: PushCenter
+    /// Shared by every copy: the Apple Health imports under way on this server.
+    var healthImports = HealthImports()
 
     func hydration(_ context: TallyRequestContext) throws -> HydrationService {
         hydration(for: try context.requireUser())

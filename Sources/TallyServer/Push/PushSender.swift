@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import NIOPosix
 import TallyStore
@@ -10,6 +11,7 @@ struct PushSender: Sendable {
     let vapid: VAPID
     let store: any TallyStorage
     let policy: PushEndpointPolicy
+    var logger = Logger(label: "tally.push")
 
     /// What the service worker shows.
     struct Notification: Encodable {
@@ -20,19 +22,49 @@ struct PushSender: Sendable {
 
     static let reminder = Notification(title: "Tally", body: "Time for a glass of water.", url: "/")
 
-    /// Sends `notification` to every subscription of the user; a subscription the push service
-    /// says is gone (404, 410) is removed. Returns how many push services accepted it.
+    /// How many push services are waited for at once: enough that a few dead endpoints (each
+    /// held up to the 15 s timeout) cannot delay everyone else's reminders, few enough not to
+    /// open hundreds of connections at the top of a minute.
+    static let concurrentSends = 16
+
+    /// Sends `notification` to every subscription, several at a time; a subscription the push
+    /// service says is gone (404, 410) is removed, and any other failure is logged (by the push
+    /// service's host: the endpoint's path is the subscription's secret) and counted in
+    /// `tally_push_failures_total`. Returns how many push services accepted it.
     @discardableResult
     func send(_ notification: Notification, to subscriptions: [PushSubscription], now: Date) async -> Int {
-        var accepted = 0
-        for subscription in subscriptions {
-            switch await post(notification, to: subscription, now: now) {
-            case 200..<300: accepted += 1
-            case 404, 410: try? await store.deletePushSubscription(endpoint: subscription.endpoint, of: nil)
-            default: break
+        await withTaskGroup(of: Bool.self) { group in
+            var waiting = subscriptions.makeIterator()
+            func sendNext() {
+                guard let subscription = waiting.next() else { return }
+                group.addTask { await deliver(notification, to: subscription, now: now) }
             }
+            for _ in 0..<Self.concurrentSends { sendNext() }
+            var accepted = 0
+            while let wasAccepted = await group.next() {
+                if wasAccepted { accepted += 1 }
+                sendNext()
+            }
+            return accepted
         }
-        return accepted
+    }
+
+    /// Posts to one subscription and deals with the answer; true when the push service took it.
+    private func deliver(_ notification: Notification, to subscription: PushSubscription, now: Date) async -> Bool {
+        let status = await post(notification, to: subscription, now: now)
+        switch status {
+        case 200..<300:
+            return true
+        case 404, 410:
+            try? await store.deletePushSubscription(endpoint: subscription.endpoint, of: nil)
+        default:
+            ServerMetrics.pushFailures.increment()
+            logger.warning("A push service did not take a notification.", metadata: [
+                "push.host": "\(URL(string: subscription.endpoint)?.host ?? "?")",
+                "push.status": "\(status == 0 ? "no answer" : String(status))",
+            ])
+        }
+        return false
     }
 
     /// The push service's status, or 0 when it could not be reached or may not be.

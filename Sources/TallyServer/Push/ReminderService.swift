@@ -43,13 +43,16 @@ struct ReminderService: Service {
         guard let recipients = try? await store.reminderRecipients(), !recipients.isEmpty,
               let sender = try? await push.sender() else { return 0 }
         var sent = 0
+        var subscriptions: [PushSubscription] = []
         for recipient in recipients {
             for key in await dueKeys(recipient, from: previous, to: now)
             where (try? await store.claimReminder(key: key, at: now)) == true {
-                await sender.send(PushSender.reminder, to: recipient.subscriptions, now: now)
+                subscriptions += recipient.subscriptions
                 sent += 1
             }
         }
+        // All at once, a few at a time: one person's dead push service holds back no one else.
+        await sender.send(PushSender.reminder, to: subscriptions, now: now)
         return sent
     }
 

@@ -2,16 +2,25 @@ import Foundation
 import Hummingbird
 import TallyCore
 import TallyImport
+import TallyStore
 
 extension WebController {
     /// The settings page's Apple Health upload (A2): a plain file form, streamed to disk once
     /// its CSRF token (sent before the file) has been checked.
     @Sendable func importAppleHealth(_ request: Request, context: TallyRequestContext) async throws -> Response {
         guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+        do {
+            return try await services.healthImports.run(for: user.id) { try await receiveAndImport(request, context, user: user) }
+        } catch let error as TallyError {
+            return try await settingsPage(request, context, error: error)
+        }
+    }
+
+    private func receiveAndImport(_ request: Request, _ context: TallyRequestContext, user: User) async throws -> Response {
         let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         let upload = try await FileUpload.receive(request, fileField: "export", to: file, maxSize: HealthUpload.maxSize) { fields in
-            try Web.checkCSRF(request, sent: fields["csrf"])
+            try Web.checkCSRF(context, sent: fields["csrf"])
         }
         do {
             guard upload.fileSize > 0 else { throw TallyError.invalid("Choose the export.zip that the Health app shared, then Import.") }

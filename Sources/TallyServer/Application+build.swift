@@ -75,6 +75,7 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     WebController(services: services).addRoutes(to: router)
     SpendingWebController(services: services).addRoutes(to: router)
     BottleWebController(services: services).addRoutes(to: router)
+    AccountWebController(services: services).addRoutes(to: router)
     CalendarFeedController(services: services).addRoutes(to: router)
     AppShellController().addRoutes(to: router)
     router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes)) // last: wraps only the not-found answer

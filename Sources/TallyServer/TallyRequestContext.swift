@@ -16,8 +16,11 @@ public struct TallyRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var user: User?
     public var credential: Credential?
-    /// The browser's CSRF token (from its cookie, or new), for the forms of a page.
+    /// The browser's CSRF token, for the forms of a page: bound to its session when signed in,
+    /// else from its cookie (or new).
     public var csrf: String?
+    /// The secret of the browser's session, when it is signed in with one.
+    public var session: String?
     /// How the request reached the server (set by `RequestOriginMiddleware`).
     public var origin = RequestOrigin.unknown
     /// The address at the other end of the connection.

@@ -6,16 +6,72 @@ public struct Account: Equatable, Sendable {
     public var user: User
     public var passwordHash: String
     public var isAdmin: Bool
-    /// Failed sign-ins since the last successful one, for the slow-down.
-    public var failedSignIns: Int
-    public var lastFailedSignInAt: Date?
+    /// When the admin disabled the account: its sessions are gone and its tokens refused.
+    public var disabledAt: Date?
 
-    public init(user: User, passwordHash: String, isAdmin: Bool, failedSignIns: Int = 0, lastFailedSignInAt: Date? = nil) {
+    public init(user: User, passwordHash: String, isAdmin: Bool, disabledAt: Date? = nil) {
         self.user = user
         self.passwordHash = passwordHash
         self.isAdmin = isAdmin
-        self.failedSignIns = failedSignIns
-        self.lastFailedSignInAt = lastFailedSignInAt
+        self.disabledAt = disabledAt
+    }
+}
+
+/// Who may create an account on a server that already has one (A1).
+public enum SignUpMode: String, Codable, Sendable, CaseIterable {
+    /// Anyone who can reach the server.
+    case open
+    /// Whoever has a server invite the admin made.
+    case invite
+    /// Nobody: the admin creates accounts.
+    case closed
+
+    /// After the first account: a server on the internet is not open to all unless its admin says so.
+    public static let standard = SignUpMode.invite
+}
+
+/// How an account comes to be.
+public enum AccountCreation: Sendable {
+    /// By the person, through sign-up: the server's mode applies (the hash of their invite code, if any).
+    case signUp(inviteHash: Data?)
+    /// By the admin, on the server's own database (`tally user create`).
+    case byAdmin
+}
+
+/// A server invite as listed: never its code, which is shown once and stored hashed.
+public struct SignUpInviteInfo: Codable, Equatable, Sendable {
+    public var id: String
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var usesLeft: Int
+
+    public init(id: String, createdAt: Date, expiresAt: Date, usesLeft: Int) {
+        self.id = id
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.usesLeft = usesLeft
+    }
+}
+
+/// A signed-in browser as listed: its id is derived from the session's hash, never the secret.
+public struct SessionInfo: Codable, Equatable, Sendable {
+    public var id: String
+    public var device: String
+    public var createdAt: Date
+    public var lastSeenAt: Date?
+    public var expiresAt: Date
+
+    public init(id: String, device: String, createdAt: Date, lastSeenAt: Date?, expiresAt: Date) {
+        self.id = id
+        self.device = device
+        self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt
+        self.expiresAt = expiresAt
+    }
+
+    /// The listed id of a session: the first bytes of its hash, which say nothing of the secret.
+    public static func id(of tokenHash: Data) -> String {
+        tokenHash.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }
 
@@ -25,37 +81,89 @@ public struct APITokenInfo: Codable, Equatable, Sendable, Identifiable {
     public var name: String
     public var createdAt: Date
     public var revokedAt: Date?
+    public var expiresAt: Date?
+    public var lastUsedAt: Date?
 
-    public init(id: UUID, name: String, createdAt: Date, revokedAt: Date? = nil) {
+    public init(id: UUID, name: String, createdAt: Date, revokedAt: Date? = nil, expiresAt: Date? = nil, lastUsedAt: Date? = nil) {
         self.id = id
         self.name = name
         self.createdAt = createdAt
         self.revokedAt = revokedAt
+        self.expiresAt = expiresAt
+        self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// The user behind a session or a token, and when it was last seen (touched at most every few
+/// minutes, so that reading who is asking does not become a write on every request).
+public struct Credentialed: Sendable {
+    public var user: User
+    public var lastSeenAt: Date?
+
+    public init(user: User, lastSeenAt: Date?) {
+        self.user = user
+        self.lastSeenAt = lastSeenAt
+    }
+}
+
+/// One key the sign-in throttle counts attempts under, and how many it allows before slowing.
+public struct ThrottleKey: Sendable {
+    public var key: String
+    public var freeAttempts: Int
+
+    public init(_ key: String, freeAttempts: Int) {
+        self.key = key
+        self.freeAttempts = freeAttempts
     }
 }
 
 /// Accounts, sessions and API tokens (A1). Secrets are stored only as hashes: `tokenHash` is
 /// the SHA-256 of the secret the client holds.
 public protocol AccountRepository: Sendable {
-    /// Stores a user with a password; the first account of a store becomes its admin. Returns
-    /// the account as stored.
-    func createAccount(_ user: User, passwordHash: String, settings: HydrationSettings, kinds: [DrinkKind]) async throws -> Account
+    /// Stores a user with a password; the first account of a store becomes its admin, whatever
+    /// the mode. A sign-up after it is refused when the mode does not let it in, and uses up one
+    /// use of its invite, in the same transaction. Returns the account as stored.
+    func createAccount(_ user: User, passwordHash: String, settings: HydrationSettings, kinds: [DrinkKind],
+                       by creation: AccountCreation, now: Date) async throws -> Account
     /// Gives an existing user (such as the CLI's local one) a password.
     func setPassword(of user: UUID, to passwordHash: String) async throws
     func account(named name: String) async throws -> Account?
     func accounts() async throws -> [Account]
-    func recordFailedSignIn(of user: UUID, at: Date) async throws
-    func resetFailedSignIns(of user: UUID) async throws
+    /// Disables (a date) or enables (nil) an account; disabling ends its sessions.
+    func setDisabled(_ user: UUID, at: Date?) async throws
 
-    func createSession(tokenHash: Data, of user: UUID, createdAt: Date, expiresAt: Date) async throws
-    /// The user of an unexpired session.
-    func sessionUser(tokenHash: Data, now: Date) async throws -> User?
+    func signUpMode() async throws -> SignUpMode
+    func setSignUpMode(_ mode: SignUpMode) async throws
+    func createSignUpInvite(codeHash: Data, createdAt: Date, expiresAt: Date, uses: Int) async throws -> SignUpInviteInfo
+    /// The invites that can still be used.
+    func signUpInvites(now: Date) async throws -> [SignUpInviteInfo]
+    func deleteSignUpInvite(id: String) async throws
+
+    /// Records a sign-in attempt under each key before its password is checked, refusing it
+    /// (too many requests) when a key has had more than its free attempts recently. Atomic, so
+    /// that parallel guesses cannot all pass the check before any is recorded.
+    func reserveSignInAttempt(_ keys: [ThrottleKey], now: Date) async throws
+    /// After a sign-in succeeded: forgets the attempts under `account`, and the one attempt
+    /// reserved `at` under each of `others` (a client address counts failures, not a household's
+    /// daily sign-ins).
+    func signInSucceeded(account: String, others: [String], at: Date) async throws
+
+    /// Creates a session; `replacing` (the browser's previous one, if any) is deleted with it.
+    func createSession(tokenHash: Data, of user: UUID, device: String, createdAt: Date, expiresAt: Date, replacing: Data?) async throws
+    /// The user of an unexpired session of an enabled account.
+    func sessionUser(tokenHash: Data, now: Date) async throws -> Credentialed?
+    func touchSession(tokenHash: Data, at: Date) async throws
     func deleteSession(tokenHash: Data) async throws
+    func sessions(of user: UUID, now: Date) async throws -> [SessionInfo]
+    /// Ends every session of the user but `except`; returns how many ended.
+    @discardableResult
+    func deleteSessions(of user: UUID, except: Data?) async throws -> Int
 
     func createAPIToken(_ token: APITokenInfo, tokenHash: Data, of user: UUID) async throws
     func apiTokens(of user: UUID) async throws -> [APITokenInfo]
     /// Revokes one of the user's tokens; another user's token is not found.
     func revokeAPIToken(id: UUID, of user: UUID, at: Date) async throws
-    /// The user of a token that is not revoked.
-    func tokenUser(tokenHash: Data) async throws -> User?
+    /// The user of a token that is neither revoked nor expired, of an enabled account.
+    func tokenUser(tokenHash: Data, now: Date) async throws -> Credentialed?
+    func touchAPIToken(tokenHash: Data, at: Date) async throws
 }

@@ -177,7 +177,7 @@ private func exitCode(_ kind: TallyError.Kind) -> Int32 {
     case .notFound: 2
     case .conflict: 3
     case .unauthorized: 4
-    case .tooManyRequests: 5
+    case .tooManyRequests, .busy: 5
     }
 }
 

@@ -22,7 +22,7 @@ struct Tally: AsyncParsableCommand {
             GoalCommand.self, ProfileCommand.self, KindsCommand.self, PresetsCommand.self, SettingsCommand.self,
             LedgerCommand.self, SpendCommand.self, PayCommand.self, BalanceCommand.self, SettleCommand.self, ExpensesCommand.self,
             ImportCommand.self, ExportCommand.self,
-            ServeCommand.self, UserCommand.self, TokenCommand.self,
+            ServeCommand.self, UserCommand.self, TokenCommand.self, ServerAdminCommand.self,
         ]
     )
 

@@ -59,42 +59,68 @@ struct AuthTests {
         }
     }
 
-    @Test("A session cookie works for reads; changes need the CSRF token too")
+    @Test("A session cookie works for reads; changes need the session's CSRF token too")
     func sessionAndCSRF() async throws {
         let f = try await ServerFixture()
         let session = try await f.accounts.signIn(name: "ada", password: "correct horse").session
+        let csrf = try await f.accounts.csrfToken(forSession: session)
         try await f.test { client in
-            let cookie: HTTPFields = [.cookie: "tally_session=\(session); tally_csrf=abc123"]
+            let cookie: HTTPFields = [.cookie: "tally_session=\(session)"]
             #expect(try await client.send(.get, "/api/v1/today", token: nil, headers: cookie).status == .ok)
             try await client.send(.post, "/api/v1/intakes", token: nil, json: #"{"volumeMl": 250}"#, headers: cookie).problem(.forbidden)
             var wrong = cookie
-            wrong[HTTPField.Name("X-CSRF-Token")!] = "abc124"
+            wrong[HTTPField.Name("X-CSRF-Token")!] = csrf + "x"
             try await client.send(.post, "/api/v1/intakes", token: nil, json: #"{"volumeMl": 250}"#, headers: wrong).problem(.forbidden)
             var right = cookie
-            right[HTTPField.Name("X-CSRF-Token")!] = "abc123"
+            right[HTTPField.Name("X-CSRF-Token")!] = csrf
             #expect(try await client.send(.post, "/api/v1/intakes", token: nil, json: #"{"volumeMl": 250}"#, headers: right).status == .created)
             try await f.accounts.signOut(session: session)
             try await client.send(.get, "/api/v1/today", token: nil, headers: cookie).problem(.unauthorized)
         }
     }
 
-    @Test("A1: repeated failed sign-ins slow down, and a success resets the count")
+    @Test("A1: repeated sign-in attempts slow down, and a success resets the count")
     func slowDown() async throws {
         let f = try await ServerFixture()
-        for _ in 0..<SignInThrottle.freeFailures {
+        for _ in 0..<SignInThrottle.freeAttemptsPerAccount {
             await #expect(throws: TallyError(.unauthorized, "The user name or the password is wrong.")) {
                 try await f.accounts.signIn(name: "ada", password: "wrong password")
             }
         }
         // Even the right password must wait now.
         let error = try await #require(throws: TallyError.self) { try await f.accounts.signIn(name: "ada", password: "correct horse") }
-        #expect(error.kind == .tooManyRequests && error.message.contains("try again in 1 seconds"))
+        #expect(error.kind == .tooManyRequests && error.message.contains("try again in 1 second") && error.retryAfter == 1)
         f.clock.advance(by: 2)
         _ = try await f.accounts.signIn(name: "ada", password: "correct horse")
-        #expect(try await f.store.account(named: "ada")?.failedSignIns == 0)
+        // The count starts again after a success.
+        await #expect(throws: TallyError(.unauthorized, "The user name or the password is wrong.")) {
+            try await f.accounts.signIn(name: "ada", password: "wrong password")
+        }
         // Unknown names get the same answer as a wrong password.
         await #expect(throws: TallyError(.unauthorized, "The user name or the password is wrong.")) {
             try await f.accounts.signIn(name: "nobody", password: "whatever1")
+        }
+    }
+
+    @Test("A1: one client address is slowed after its free attempts, whichever names it tries")
+    func slowDownPerAddress() async throws {
+        let f = try await ServerFixture()
+        for index in 0..<SignInThrottle.freeAttemptsPerAddress {
+            _ = try? await f.accounts.signIn(name: "name\(index)", password: "wrong password", client: "203.0.113.9")
+        }
+        let error = try await #require(throws: TallyError.self) {
+            try await f.accounts.signIn(name: "ada", password: "correct horse", client: "203.0.113.9")
+        }
+        #expect(error.kind == .tooManyRequests)
+        _ = try await f.accounts.signIn(name: "ada", password: "correct horse", client: "198.51.100.1")
+    }
+
+    @Test("A1: a household behind one address signs in as often as it likes: only failures count against the address")
+    func successesDoNotCountAgainstTheAddress() async throws {
+        let f = try await ServerFixture()
+        for _ in 0..<(3 * SignInThrottle.freeAttemptsPerAddress) {
+            _ = try await f.accounts.signIn(name: "ada", password: "correct horse", client: "203.0.113.9")
+            _ = try await f.accounts.signIn(name: "bob", password: "battery staple", client: "203.0.113.9")
         }
     }
 

@@ -22,6 +22,7 @@ struct OpenAPITests {
         WebController(services: services).addRoutes(to: pages)
         SpendingWebController(services: services).addRoutes(to: pages)
         BottleWebController(services: services).addRoutes(to: pages)
+        AccountWebController(services: services).addRoutes(to: pages)
         AppShellController().addRoutes(to: pages)
         let served = Self.names(buildRouter(services: services)).subtracting(Self.names(pages))
         let paths = try #require(try Self.document()["paths"] as? [String: Any])

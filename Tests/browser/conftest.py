@@ -59,6 +59,9 @@ def server(tmp_path_factory):
     environment = {k: v for k, v in os.environ.items() if not k.startswith("TALLY_")}
     # The push test's push service runs on 127.0.0.1, which a real server never posts to.
     environment["TALLY_TEST_PUSH_TO_LOOPBACK"] = "1"
+    # The tests sign many people up through the pages: sign-up is open on this server.
+    subprocess.run([str(binary), "server", "signup", "open", "--database", str(folder / "t.sqlite")],
+                   check=True, capture_output=True, env=environment)
     process = subprocess.Popen(
         [str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--database", str(folder / "t.sqlite")],
         stdout=log, stderr=subprocess.STDOUT, env=environment)

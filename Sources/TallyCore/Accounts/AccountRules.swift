@@ -28,17 +28,23 @@ public enum AccountRules {
     }
 }
 
-/// The slow-down after repeated failed sign-ins (A1): the first few failures cost nothing, then
-/// each one doubles the wait before the next try, up to 15 minutes.
+/// The slow-down after repeated failed sign-ins (A1): the first few attempts cost nothing, then
+/// each one doubles the wait before the next try, up to 15 minutes. Counted per account and
+/// per client address, each with its own number of free attempts.
 public enum SignInThrottle {
-    public static let freeFailures = 5
+    /// Per account name: a person who mistypes a few times is not slowed.
+    public static let freeAttemptsPerAccount = 5
+    /// Per client address: a household behind one address signs in often.
+    public static let freeAttemptsPerAddress = 20
     public static let longestWait: TimeInterval = 15 * 60
+    /// Attempts older than this are forgotten.
+    public static let memory: TimeInterval = 24 * 3600
 
-    /// How long from `now` the account must wait before another try, or nil if it may try now.
-    public static func wait(failures: Int, lastFailure: Date?, now: Date) -> TimeInterval? {
-        guard failures >= freeFailures, let lastFailure else { return nil }
-        let wait = min(longestWait, pow(2, Double(failures - freeFailures)))
-        let remaining = lastFailure.addingTimeInterval(wait).timeIntervalSince(now)
+    /// How long from `now` the key must wait before another try, or nil if it may try now.
+    public static func wait(attempts: Int, lastAttempt: Date?, now: Date, free: Int) -> TimeInterval? {
+        guard attempts >= free, let lastAttempt else { return nil }
+        let wait = min(longestWait, pow(2, Double(attempts - free)))
+        let remaining = lastAttempt.addingTimeInterval(wait).timeIntervalSince(now)
         return remaining > 0 ? remaining : nil
     }
 }

@@ -15,14 +15,19 @@ public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
         case unauthorized
         /// Too many tries in too short a time: wait and try again.
         case tooManyRequests
+        /// The server has too much to do right now: try again shortly.
+        case busy
     }
 
     public let kind: Kind
     public let message: String
+    /// For `tooManyRequests` and `busy`: how many seconds to wait before trying again.
+    public let retryAfter: Int?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, retryAfter: Int? = nil) {
         self.kind = kind
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     public static func invalid(_ message: String) -> TallyError { TallyError(.invalidInput, message) }

@@ -97,6 +97,13 @@ struct FactorSetChange: Decodable {
 
 struct NewToken: Decodable {
     var name: String
+    /// Nil: the token never expires.
+    var expiresInDays: Int?
+}
+
+struct PasswordChange: Decodable {
+    var current: String
+    var new: String
 }
 
 struct CreatedToken: Encodable {

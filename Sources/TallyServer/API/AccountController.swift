@@ -12,6 +12,9 @@ struct AccountController {
         group.get("tokens", use: tokens)
         group.post("tokens", use: createToken)
         group.delete("tokens/:id", use: revokeToken)
+        group.put("me/password", use: changePassword)
+        group.get("sessions", use: sessions)
+        group.delete("sessions", use: signOutElsewhere)
     }
 
     @Sendable func me(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<Me> {
@@ -27,7 +30,8 @@ struct AccountController {
     @Sendable func createToken(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<CreatedToken> {
         let user = try context.requireUser()
         let body = try await request.decodeJSON(NewToken.self, context: context)
-        let (info, secret) = try await services.accounts.createAPIToken(for: user, name: body.name)
+        let (info, secret) = try await services.accounts.createAPIToken(
+            for: user, name: body.name, lifetime: body.expiresInDays.map { TimeInterval($0) * 86_400 })
         return JSONBody(CreatedToken(token: info, secret: secret), status: .created)
     }
 
@@ -35,5 +39,23 @@ struct AccountController {
         let user = try context.requireUser()
         try await services.accounts.revokeAPIToken(id: try context.parameters.id("token"), of: user)
         return Response(status: .noContent)
+    }
+
+    /// Every session but the one asking ends: someone who knew the old password is signed out.
+    @Sendable func changePassword(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<[String: Int]> {
+        let user = try context.requireUser()
+        let body = try await request.decodeJSON(PasswordChange.self, context: context)
+        let ended = try await services.accounts.changePassword(of: user, current: body.current, new: body.new, keeping: context.session)
+        return JSONBody(["signedOut": ended])
+    }
+
+    @Sendable func sessions(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<[SessionInfo]> {
+        JSONBody(try await services.accounts.sessions(of: try context.requireUser()))
+    }
+
+    /// Signs out every browser of the user but the one asking.
+    @Sendable func signOutElsewhere(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<[String: Int]> {
+        let ended = try await services.accounts.signOutEverywhere(try context.requireUser(), except: context.session)
+        return JSONBody(["signedOut": ended])
     }
 }

@@ -22,15 +22,16 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             if status == .internalServerError {
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             }
-            return Self.response(status: status, detail: detail)
+            return Self.response(status: status, detail: detail, retryAfter: (error as? TallyError)?.retryAfter)
         }
     }
 
-    static func response(status: HTTPResponse.Status, detail: String) -> Response {
+    static func response(status: HTTPResponse.Status, detail: String, retryAfter: Int? = nil) -> Response {
         let problem = Problem(title: status.reasonPhrase, status: status.code, detail: detail)
         let body = (try? JSONCoding.encoder.encode(problem)) ?? Data()
-        return Response(status: status, headers: [.contentType: "application/problem+json"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        var headers: HTTPFields = [.contentType: "application/problem+json"]
+        if let retryAfter { headers[.retryAfter] = String(max(1, retryAfter)) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     static func describe(_ error: any Error) -> (HTTPResponse.Status, String) {
@@ -42,6 +43,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             case .conflict: return (.conflict, error.message)
             case .unauthorized: return (.unauthorized, error.message)
             case .tooManyRequests: return (.tooManyRequests, error.message)
+            case .busy: return (.serviceUnavailable, error.message)
             }
         case let error as DecodingError:
             return (.badRequest, describe(error))

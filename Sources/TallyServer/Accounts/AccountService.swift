@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import HummingbirdBcrypt
 import TallyCore
 import TallyStore
 
@@ -9,59 +8,88 @@ import TallyStore
 public struct AccountService: Sendable {
     public let store: any TallyStorage
     public let clock: any WallClock
-    public let passwordCost: Int
     public let sessionLifetime: TimeInterval
+    let hasher: PasswordHasher
+    let secrets: ServerSecrets
 
     public init(store: any TallyStorage, clock: any WallClock, passwordCost: Int = 12,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600) {
         self.store = store
         self.clock = clock
-        self.passwordCost = passwordCost
         self.sessionLifetime = sessionLifetime
+        hasher = PasswordHasher(cost: passwordCost)
+        secrets = ServerSecrets(store: store)
     }
+
+    public var passwordCost: Int { hasher.cost }
 
     // MARK: - Accounts
 
-    /// Creates an account; the first one on a fresh server is the admin.
-    public func signUp(name: String, password: String, timeZone: String? = nil) async throws -> Account {
+    /// Creates an account through sign-up: the first one on a fresh server is the admin; after
+    /// it, the server's sign-up mode decides, and `invite` is the code of a server invite.
+    public func signUp(name: String, password: String, timeZone: String? = nil, invite: String? = nil) async throws -> Account {
+        let code = invite.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        return try await create(name: name, password: password, timeZone: timeZone, by: .signUp(inviteHash: code.map(Self.hash)))
+    }
+
+    /// Creates an account as the server's admin does, whatever the sign-up mode.
+    public func createAccount(name: String, password: String, timeZone: String? = nil) async throws -> Account {
+        try await create(name: name, password: password, timeZone: timeZone, by: .byAdmin)
+    }
+
+    private func create(name: String, password: String, timeZone: String?, by creation: AccountCreation) async throws -> Account {
         let name = try AccountRules.validateName(name)
         try AccountRules.validatePassword(password)
         // Checked, and kept as given: Foundation on Linux names UTC's TimeZone "GMT".
         let zone = try timeZone.map(UserTimeZone.validated) ?? UserTimeZone.systemDefault
-        let hash = await hashPassword(password)
+        let hash = try await hasher.hash(password)
         return try await store.createAccount(
             User(name: name, createdAt: clock.now), passwordHash: hash,
-            settings: HydrationSettings(timeZone: zone), kinds: DrinkFactorSet.builtInKinds())
+            settings: HydrationSettings(timeZone: zone), kinds: DrinkFactorSet.builtInKinds(), by: creation, now: clock.now)
     }
 
     /// Gives an existing user a new password.
     public func setPassword(of user: User, to password: String) async throws {
         try AccountRules.validatePassword(password)
-        try await store.setPassword(of: user.id, to: await hashPassword(password))
+        try await store.setPassword(of: user.id, to: try await hasher.hash(password))
     }
 
-    /// Checks a name and password, slowing down repeated failures; returns the account and a new
-    /// session's secret.
-    public func signIn(name: String, password: String) async throws -> (account: Account, session: String) {
-        let wrong = TallyError(.unauthorized, "The user name or the password is wrong.")
-        guard let account = try await store.account(named: name.trimmingCharacters(in: .whitespaces)) else {
-            // Spend the time a real check takes, so that timing does not tell which names exist.
-            _ = await verify(password, hash: Self.decoyHash)
-            throw wrong
+    /// A person's own change of password: the current one must be right; every other session
+    /// ends (someone who knew the old password is signed out). Returns how many ended.
+    public func changePassword(of user: User, current: String, new: String, keeping session: String?) async throws -> Int {
+        try AccountRules.validatePassword(new)
+        let account = try await store.account(named: user.name)
+        guard try await hasher.verify(current, against: account?.passwordHash) else {
+            throw TallyError.invalid("The current password is wrong; the password was not changed.")
         }
-        let now = clock.now
-        if let wait = SignInThrottle.wait(failures: account.failedSignIns, lastFailure: account.lastFailedSignInAt, now: now) {
-            throw TallyError(.tooManyRequests,
-                             "Too many failed sign-ins for \(account.user.name); try again in \(Int(wait.rounded(.up))) seconds.")
+        try await store.setPassword(of: user.id, to: try await hasher.hash(new))
+        return try await store.deleteSessions(of: user.id, except: session.map(Self.hash))
+    }
+
+    /// Checks a name and password, throttled per name and per client address before the slow
+    /// hash is reached; returns the account and a new session's secret. Every refusal reads the
+    /// same whether the name exists or not, and costs the same.
+    public func signIn(name: String, password: String, client: String? = nil, device: String = "a browser",
+                       replacing previous: String? = nil) async throws -> (account: Account, session: String) {
+        let name = name.trimmingCharacters(in: .whitespaces)
+        let accountKey = "account:" + name.lowercased()
+        var keys = [ThrottleKey(accountKey, freeAttempts: SignInThrottle.freeAttemptsPerAccount)]
+        if let client { keys.append(ThrottleKey("address:" + client, freeAttempts: SignInThrottle.freeAttemptsPerAddress)) }
+        let attempted = clock.now
+        try await store.reserveSignInAttempt(keys, now: attempted)
+        let account = try await store.account(named: name)
+        guard try await hasher.verify(password, against: account?.passwordHash), let account else {
+            throw TallyError(.unauthorized, "The user name or the password is wrong.")
         }
-        guard await verify(password, hash: account.passwordHash) else {
-            try await store.recordFailedSignIn(of: account.user.id, at: now)
-            throw wrong
+        guard account.disabledAt == nil else {
+            throw TallyError(.unauthorized, "This account is disabled: ask the server's admin.")
         }
-        try await store.resetFailedSignIns(of: account.user.id)
+        try await store.signInSucceeded(account: accountKey, others: keys.dropFirst().map(\.key), at: attempted)
         let secret = Self.newSecret()
-        try await store.createSession(tokenHash: Self.hash(secret), of: account.user.id,
-                                      createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime))
+        let now = clock.now
+        try await store.createSession(tokenHash: Self.hash(secret), of: account.user.id, device: String(device.prefix(120)),
+                                      createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime),
+                                      replacing: previous.map(Self.hash))
         return (account, secret)
     }
 
@@ -69,23 +97,48 @@ public struct AccountService: Sendable {
         try await store.deleteSession(tokenHash: Self.hash(session))
     }
 
+    /// Ends every session of the user but `session` (the one asking); returns how many ended.
+    public func signOutEverywhere(_ user: User, except session: String?) async throws -> Int {
+        try await store.deleteSessions(of: user.id, except: session.map(Self.hash))
+    }
+
+    public func sessions(of user: User) async throws -> [SessionInfo] {
+        try await store.sessions(of: user.id, now: clock.now)
+    }
+
     public func user(forSession secret: String) async throws -> User? {
-        try await store.sessionUser(tokenHash: Self.hash(secret), now: clock.now)
+        let hash = Self.hash(secret)
+        guard let found = try await store.sessionUser(tokenHash: hash, now: clock.now) else { return nil }
+        if isStale(found.lastSeenAt) { try await store.touchSession(tokenHash: hash, at: clock.now) }
+        return found.user
+    }
+
+    /// The CSRF token of a session: an HMAC of its secret with the server's key, so that only a
+    /// page served to that session knows it (a cookie planted from elsewhere is worth nothing).
+    public func csrfToken(forSession secret: String) async throws -> String {
+        let key = SymmetricKey(data: try await secrets.csrfKey())
+        return Data(HMAC<SHA256>.authenticationCode(for: Data(secret.utf8), using: key)).base64URL
     }
 
     // MARK: - API tokens
 
-    /// A new token: the secret is returned once and never stored.
-    public func createAPIToken(for user: User, name: String) async throws -> (info: APITokenInfo, secret: String) {
+    /// A new token: the secret is returned once and never stored. `lifetime` nil: it never expires.
+    public func createAPIToken(for user: User, name: String, lifetime: TimeInterval? = nil) async throws -> (info: APITokenInfo, secret: String) {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...60).contains(name.count) else {
             throw TallyError.invalid("A token needs a name of 1 to 60 characters, such as \"laptop\".")
         }
-        let info = APITokenInfo(id: UUID(), name: name, createdAt: clock.now)
+        if let lifetime, !(Self.tokenLifetime.contains(lifetime)) {
+            throw TallyError.invalid("A token can expire after 1 to 3650 days.")
+        }
+        let now = clock.now
+        let info = APITokenInfo(id: UUID(), name: name, createdAt: now, expiresAt: lifetime.map(now.addingTimeInterval))
         let secret = "tally_" + Self.newSecret()
         try await store.createAPIToken(info, tokenHash: Self.hash(secret), of: user.id)
         return (info, secret)
     }
+
+    static let tokenLifetime: ClosedRange<TimeInterval> = 86_400...(3650 * 86_400)
 
     public func apiTokens(of user: User) async throws -> [APITokenInfo] {
         try await store.apiTokens(of: user.id)
@@ -96,7 +149,44 @@ public struct AccountService: Sendable {
     }
 
     public func user(forAPIToken secret: String) async throws -> User? {
-        try await store.tokenUser(tokenHash: Self.hash(secret))
+        let hash = Self.hash(secret)
+        guard let found = try await store.tokenUser(tokenHash: hash, now: clock.now) else { return nil }
+        if isStale(found.lastSeenAt) { try await store.touchAPIToken(tokenHash: hash, at: clock.now) }
+        return found.user
+    }
+
+    /// "Last seen" is kept to five minutes, so that reading who asks is not a write each time.
+    private func isStale(_ lastSeen: Date?) -> Bool {
+        lastSeen.map { clock.now.timeIntervalSince($0) > 300 } ?? true
+    }
+
+    // MARK: - The admin's powers
+
+    /// Who may sign up now: anyone while the server has no account (the first becomes its admin).
+    public func signUpMode() async throws -> SignUpMode {
+        try await store.accounts().isEmpty ? .open : try await store.signUpMode()
+    }
+
+    public func setDisabled(_ name: String, _ disabled: Bool) async throws -> Account {
+        guard let account = try await store.account(named: name) else {
+            throw TallyError.notFound("There is no account named \(name).")
+        }
+        if disabled, account.isAdmin {
+            throw TallyError.conflict("\(name) is the server's admin and cannot be disabled.")
+        }
+        try await store.setDisabled(account.user.id, at: disabled ? clock.now : nil)
+        return try await store.account(named: name) ?? account
+    }
+
+    /// A server invite for sign-up: the code is returned once and stored hashed.
+    public func createSignUpInvite(days: Int, uses: Int) async throws -> (info: SignUpInviteInfo, code: String) {
+        guard (1...90).contains(days) else { throw TallyError.invalid("An invite can last 1 to 90 days.") }
+        guard (1...100).contains(uses) else { throw TallyError.invalid("An invite can be used 1 to 100 times.") }
+        let code = Self.newSecret()
+        let now = clock.now
+        let info = try await store.createSignUpInvite(codeHash: Self.hash(code), createdAt: now,
+                                                      expiresAt: now.addingTimeInterval(Double(days) * 86_400), uses: uses)
+        return (info, code)
     }
 
     // MARK: - Secrets
@@ -105,30 +195,13 @@ public struct AccountService: Sendable {
         Data(SHA256.hash(data: Data(secret.utf8)))
     }
 
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
     /// 256 random bits, base64url without padding: safe in cookies, headers and URLs.
     static func newSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    private static let decoyHash = Bcrypt.hash("not a password of anyone", cost: 4)
-
-    // bcrypt takes a quarter of a second on purpose: keep it off Swift's few cooperative threads.
-    private func hashPassword(_ password: String) async -> String {
-        let cost = passwordCost
-        return await offloaded { Bcrypt.hash(password, cost: UInt8(cost)) }
-    }
-
-    private func verify(_ password: String, hash: String) async -> Bool {
-        await offloaded { Bcrypt.verify(password, hash: hash) }
-    }
-
-    private func offloaded<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
-        }
+        Data(randomBytes(32)).base64URL
     }
 }

@@ -23,14 +23,16 @@ struct AuthenticationMiddleware: RouterMiddleware {
                   let user = try await accounts.user(forSession: session) {
             context.user = user
             context.credential = .session
+            context.session = session
+            context.csrf = try await accounts.csrfToken(forSession: session)
         }
         return try await next(request, context)
     }
 }
 
 /// Requests made with a session cookie that change something must prove they come from Tally's
-/// own pages: the CSRF token of the `tally_csrf` cookie, repeated in a form field or a header
-/// (the double-submit pattern; the cookies are also SameSite=Lax).
+/// own pages: the session's CSRF token (an HMAC of the session, which only its pages carry) in
+/// the X-CSRF-Token header. The cookies are also SameSite=Lax.
 struct CSRFMiddleware: RouterMiddleware {
     typealias Context = TallyRequestContext
     static let header = HTTPField.Name("X-CSRF-Token")!
@@ -38,8 +40,7 @@ struct CSRFMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let safe: Set<HTTPRequest.Method> = [.get, .head, .options]
         if context.credential == .session, !safe.contains(request.method) {
-            guard let expected = request.cookies[Cookies.csrf]?.value,
-                  let sent = request.headers[Self.header],
+            guard let expected = context.csrf, let sent = request.headers[Self.header],
                   Cookies.constantTimeEqual(expected, sent) else {
                 throw HTTPError(.forbidden, message: "This request lacks its CSRF token; reload the page and try again.")
             }

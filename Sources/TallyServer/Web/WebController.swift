@@ -245,16 +245,25 @@ struct WebController {
         let form = try await Web.checkedForm(request, context)
         let name = form["name"] ?? ""
         do {
-            let (_, session) = try await services.accounts.signIn(name: name, password: form["password"] ?? "")
+            let session = try await newSession(name: name, password: form["password"] ?? "", request, context)
             return signedIn(session, context, to: "/")
         } catch let error as TallyError {
             return Web.html(AccountPages.signIn(Web.pageContext(request, context), name: name, error: error.message), status: Web.status(of: error))
         }
     }
 
+    /// A new session for the browser, replacing the one it had; throttled per name and per address.
+    private func newSession(name: String, password: String, _ request: Request, _ context: TallyRequestContext) async throws -> String {
+        try await services.accounts.signIn(
+            name: name, password: password, client: context.origin.client?.description,
+            device: DeviceName.from(userAgent: request.headers[.userAgent]), replacing: request.cookies[Cookies.session]?.value).session
+    }
+
     @Sendable func signUpPage(_ request: Request, context: TallyRequestContext) async throws -> Response {
         if context.user != nil { return Response.redirect(to: "/", type: .normal) }
-        return Web.html(AccountPages.signUp(Web.pageContext(request, context)))
+        let mode = try await services.accounts.signUpMode()
+        return Web.html(AccountPages.signUp(Web.pageContext(request, context), mode: mode,
+                                            invite: request.uri.queryParameters.get("invite") ?? ""))
     }
 
     @Sendable func signUp(_ request: Request, context: TallyRequestContext) async throws -> Response {
@@ -262,12 +271,14 @@ struct WebController {
         let name = form["name"] ?? ""
         do {
             let zone = form["timeZone"].flatMap { try? UserTimeZone.validated($0) }
-            _ = try await services.accounts.signUp(name: name, password: form["password"] ?? "", timeZone: zone)
-            let (_, session) = try await services.accounts.signIn(name: name, password: form["password"] ?? "")
+            _ = try await services.accounts.signUp(name: name, password: form["password"] ?? "", timeZone: zone, invite: form["invite"])
+            let session = try await newSession(name: name, password: form["password"] ?? "", request, context)
             // First sign-in: offer onboarding (H12).
             return signedIn(session, context, to: "/onboarding")
         } catch let error as TallyError {
-            return Web.html(AccountPages.signUp(Web.pageContext(request, context), name: name, error: error.message), status: Web.status(of: error))
+            let mode = try await services.accounts.signUpMode()
+            return Web.html(AccountPages.signUp(Web.pageContext(request, context), mode: mode, name: name, invite: form["invite"] ?? "",
+                                                error: error.message), status: Web.status(of: error))
         }
     }
 
@@ -359,15 +370,18 @@ struct WebController {
     }
 }
 
-/// Gives every browser a CSRF token in a cookie, for its forms to repeat, and marks whose page
-/// each answer is (`Web.pageOwnerHeader`).
+/// Gives a browser that is not signed in a CSRF token in a cookie, for the sign-in and sign-up
+/// forms to repeat (a signed-in browser's token is bound to its session, see
+/// `AuthenticationMiddleware`), and marks whose page each answer is (`Web.pageOwnerHeader`).
 struct CSRFCookieMiddleware: RouterMiddleware {
     typealias Context = TallyRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         var response: Response
-        if let existing = request.cookies[Cookies.csrf]?.value {
+        if context.csrf != nil {
+            response = try await next(request, context)
+        } else if let existing = request.cookies[Cookies.csrf]?.value {
             context.csrf = existing
             response = try await next(request, context)
         } else {

@@ -10,13 +10,14 @@ enum Web {
     /// The posted form, refused unless it repeats the CSRF cookie.
     static func checkedForm(_ request: Request, _ context: TallyRequestContext, limit: Int? = nil) async throws -> FormFields {
         let form = try await FormFields.read(request, context, limit: limit)
-        try checkCSRF(request, sent: form["csrf"])
+        try checkCSRF(context, sent: form["csrf"])
         return form
     }
 
-    /// Refuses a form whose CSRF token is not the one in the browser's cookie.
-    static func checkCSRF(_ request: Request, sent: String?) throws {
-        guard let cookie = request.cookies[Cookies.csrf]?.value, let sent, Cookies.constantTimeEqual(cookie, sent) else {
+    /// Refuses a form whose CSRF token is not the browser's: its session's, or (signed out) the
+    /// one in its cookie.
+    static func checkCSRF(_ context: TallyRequestContext, sent: String?) throws {
+        guard let expected = context.csrf, let sent, Cookies.constantTimeEqual(expected, sent) else {
             throw HTTPError(.forbidden, message: "This form has expired; go back, reload the page and try again.")
         }
     }

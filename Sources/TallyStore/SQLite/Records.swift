@@ -18,8 +18,7 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     var activity: String?
     var passwordHash: String?
     var isAdmin: Bool
-    var failedSignIns: Int
-    var lastFailedSignInAt: Date?
+    var disabledAt: Date?
     var bottleCapacityMl: Double?
     var bottleLevelMl: Double?
     var bottleSipMl: Double?
@@ -38,7 +37,6 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
         unit = settings.unit.rawValue
         timeZone = settings.timeZone
         isAdmin = false
-        failedSignIns = 0
         apply(settings)
     }
 
@@ -61,8 +59,7 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
 
     var account: Account? {
         passwordHash.map {
-            Account(user: user, passwordHash: $0, isAdmin: isAdmin,
-                    failedSignIns: failedSignIns, lastFailedSignInAt: lastFailedSignInAt)
+            Account(user: user, passwordHash: $0, isAdmin: isAdmin, disabledAt: disabledAt)
         }
     }
 

@@ -3,15 +3,38 @@ import GRDB
 import TallyCore
 
 extension SQLiteStore: AccountRepository {
-    public func createAccount(_ user: User, passwordHash: String, settings: HydrationSettings,
-                              kinds: [DrinkKind]) async throws -> Account {
+    public func createAccount(_ user: User, passwordHash: String, settings: HydrationSettings, kinds: [DrinkKind],
+                              by creation: AccountCreation, now: Date) async throws -> Account {
         try await write { db in
             var record = UserRecord(user, settings: settings)
             record.passwordHash = passwordHash
-            // The first account of a fresh server becomes its admin (A1).
-            record.isAdmin = try UserRecord.filter(sql: "passwordHash IS NOT NULL").fetchCount(db) == 0
+            // The first account of a fresh server becomes its admin (A1), however it came.
+            let first = try UserRecord.filter(sql: "passwordHash IS NOT NULL").fetchCount(db) == 0
+            record.isAdmin = first
+            if !first, case .signUp(let inviteHash) = creation {
+                try Self.admitSignUp(inviteHash: inviteHash, now: now, db)
+            }
             try Self.insertUser(record, kinds: kinds, db)
             return record.account!
+        }
+    }
+
+    /// Lets a sign-up through the server's mode, using up one use of its invite.
+    private static func admitSignUp(inviteHash: Data?, now: Date, _ db: Database) throws {
+        switch try signUpMode(db) {
+        case .open:
+            return
+        case .closed:
+            throw TallyError.conflict("Sign-up is closed on this server: ask its admin for an account.")
+        case .invite:
+            guard let inviteHash else {
+                throw TallyError.invalid("This server takes new accounts by invite only: open the invite link you were given, or ask its admin for one.")
+            }
+            try db.execute(sql: "UPDATE signUpInvite SET usesLeft = usesLeft - 1 WHERE codeHash = ? AND usesLeft > 0 AND expiresAt > ?",
+                           arguments: [inviteHash, now])
+            guard db.changesCount == 1 else {
+                throw TallyError.invalid("This invite is not valid any more (expired or used up): ask the server's admin for a new one.")
+            }
         }
     }
 
@@ -35,54 +58,152 @@ extension SQLiteStore: AccountRepository {
         }
     }
 
-    public func recordFailedSignIn(of user: UUID, at: Date) async throws {
+    public func setDisabled(_ user: UUID, at: Date?) async throws {
         try await write { db in
-            try db.execute(sql: "UPDATE user SET failedSignIns = failedSignIns + 1, lastFailedSignInAt = ? WHERE id = ?",
-                           arguments: [at, user])
+            try db.execute(sql: "UPDATE user SET disabledAt = ? WHERE id = ? AND passwordHash IS NOT NULL", arguments: [at, user])
+            guard db.changesCount == 1 else { throw TallyError.notFound("There is no account with the id \(user).") }
+            if at != nil { try db.execute(sql: "DELETE FROM session WHERE userId = ?", arguments: [user]) }
         }
     }
 
-    public func resetFailedSignIns(of user: UUID) async throws {
+    // MARK: - Sign-up
+
+    private static let signUpModeName = "signUpMode"
+
+    private static func signUpMode(_ db: Database) throws -> SignUpMode {
+        try String.fetchOne(db, sql: "SELECT value FROM serverSetting WHERE name = ?", arguments: [signUpModeName])
+            .flatMap(SignUpMode.init(rawValue:)) ?? .standard
+    }
+
+    public func signUpMode() async throws -> SignUpMode {
+        try await read { db in try Self.signUpMode(db) }
+    }
+
+    public func setSignUpMode(_ mode: SignUpMode) async throws {
         try await write { db in
-            try db.execute(sql: "UPDATE user SET failedSignIns = 0, lastFailedSignInAt = NULL WHERE id = ? AND failedSignIns > 0",
-                           arguments: [user])
+            try db.execute(sql: "INSERT INTO serverSetting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                           arguments: [Self.signUpModeName, mode.rawValue])
         }
     }
 
-    public func createSession(tokenHash: Data, of user: UUID, createdAt: Date, expiresAt: Date) async throws {
+    public func createSignUpInvite(codeHash: Data, createdAt: Date, expiresAt: Date, uses: Int) async throws -> SignUpInviteInfo {
+        try await write { db in
+            // Spent and expired invites go whenever a new one comes.
+            try db.execute(sql: "DELETE FROM signUpInvite WHERE usesLeft <= 0 OR expiresAt <= ?", arguments: [createdAt])
+            try db.execute(sql: "INSERT INTO signUpInvite (codeHash, createdAt, expiresAt, usesLeft) VALUES (?, ?, ?, ?)",
+                           arguments: [codeHash, createdAt, expiresAt, uses])
+            return SignUpInviteInfo(id: SessionInfo.id(of: codeHash), createdAt: createdAt, expiresAt: expiresAt, usesLeft: uses)
+        }
+    }
+
+    public func signUpInvites(now: Date) async throws -> [SignUpInviteInfo] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM signUpInvite WHERE usesLeft > 0 AND expiresAt > ? ORDER BY createdAt", arguments: [now])
+                .map { SignUpInviteInfo(id: SessionInfo.id(of: $0["codeHash"]), createdAt: $0["createdAt"],
+                                        expiresAt: $0["expiresAt"], usesLeft: $0["usesLeft"]) }
+        }
+    }
+
+    public func deleteSignUpInvite(id: String) async throws {
+        try await write { db in
+            let hashes = try Data.fetchAll(db, sql: "SELECT codeHash FROM signUpInvite").filter { SessionInfo.id(of: $0) == id }
+            guard let hash = hashes.first else { throw TallyError.notFound("There is no invite with the id \(id).") }
+            try db.execute(sql: "DELETE FROM signUpInvite WHERE codeHash = ?", arguments: [hash])
+        }
+    }
+
+    // MARK: - The sign-in throttle
+
+    public func reserveSignInAttempt(_ keys: [ThrottleKey], now: Date) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM signInAttempt WHERE at < ?", arguments: [now.addingTimeInterval(-SignInThrottle.memory)])
+            for key in keys {
+                let row = try Row.fetchOne(db, sql: "SELECT count(*) AS attempts, max(at) AS last FROM signInAttempt WHERE key = ?",
+                                           arguments: [key.key])
+                let attempts: Int = row?["attempts"] ?? 0
+                if let wait = SignInThrottle.wait(attempts: attempts, lastAttempt: row?["last"], now: now, free: key.freeAttempts) {
+                    let seconds = Int(wait.rounded(.up))
+                    throw TallyError(.tooManyRequests, "Too many sign-in attempts; try again in \(seconds) second\(seconds == 1 ? "" : "s").",
+                                     retryAfter: seconds)
+                }
+            }
+            for key in keys {
+                try db.execute(sql: "INSERT INTO signInAttempt (key, at) VALUES (?, ?)", arguments: [key.key, now])
+            }
+        }
+    }
+
+    public func signInSucceeded(account: String, others: [String], at: Date) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM signInAttempt WHERE key = ?", arguments: [account])
+            for key in others {
+                try db.execute(sql: "DELETE FROM signInAttempt WHERE id = (SELECT max(id) FROM signInAttempt WHERE key = ? AND at = ?)",
+                               arguments: [key, at])
+            }
+        }
+    }
+
+    // MARK: - Sessions
+
+    public func createSession(tokenHash: Data, of user: UUID, device: String, createdAt: Date, expiresAt: Date,
+                              replacing: Data?) async throws {
         try await write { db in
             // Expired sessions go whenever a new one comes, so the table does not grow forever.
-            try db.execute(sql: "DELETE FROM session WHERE expiresAt < ?", arguments: [createdAt])
-            try db.execute(sql: "INSERT INTO session (tokenHash, userId, createdAt, expiresAt) VALUES (?, ?, ?, ?)",
-                           arguments: [tokenHash, user, createdAt, expiresAt])
+            try db.execute(sql: "DELETE FROM session WHERE expiresAt < ? OR tokenHash = ?", arguments: [createdAt, replacing])
+            try db.execute(sql: """
+                INSERT INTO session (tokenHash, userId, createdAt, expiresAt, lastSeenAt, device) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [tokenHash, user, createdAt, expiresAt, createdAt, device])
         }
     }
 
-    public func sessionUser(tokenHash: Data, now: Date) async throws -> User? {
+    public func sessionUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
         try await read { db in
-            try UserRecord.fetchOne(db.cachedStatement(sql: """
-                SELECT user.* FROM session JOIN user ON user.id = session.userId
-                WHERE session.tokenHash = ? AND session.expiresAt > ?
-                """), arguments: [tokenHash, now])?.user
+            try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT user.*, session.lastSeenAt AS seen FROM session JOIN user ON user.id = session.userId
+                WHERE session.tokenHash = ? AND session.expiresAt > ? AND user.disabledAt IS NULL
+                """), arguments: [tokenHash, now])
+                .map { Credentialed(user: try UserRecord(row: $0).user, lastSeenAt: $0["seen"]) }
         }
+    }
+
+    public func touchSession(tokenHash: Data, at: Date) async throws {
+        try await write { db in try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE tokenHash = ?", arguments: [at, tokenHash]) }
     }
 
     public func deleteSession(tokenHash: Data) async throws {
         try await write { db in try db.execute(sql: "DELETE FROM session WHERE tokenHash = ?", arguments: [tokenHash]) }
     }
 
+    public func sessions(of user: UUID, now: Date) async throws -> [SessionInfo] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM session WHERE userId = ? AND expiresAt > ? ORDER BY lastSeenAt DESC",
+                             arguments: [user, now])
+                .map { SessionInfo(id: SessionInfo.id(of: $0["tokenHash"]), device: $0["device"] ?? "a browser",
+                                   createdAt: $0["createdAt"], lastSeenAt: $0["lastSeenAt"], expiresAt: $0["expiresAt"]) }
+        }
+    }
+
+    public func deleteSessions(of user: UUID, except: Data?) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM session WHERE userId = ? AND tokenHash IS NOT ?", arguments: [user, except])
+            return db.changesCount
+        }
+    }
+
+    // MARK: - API tokens
+
     public func createAPIToken(_ token: APITokenInfo, tokenHash: Data, of user: UUID) async throws {
         try await write { db in
-            try db.execute(sql: "INSERT INTO apiToken (id, userId, name, tokenHash, createdAt) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [token.id, user, token.name, tokenHash, token.createdAt])
+            try db.execute(sql: "INSERT INTO apiToken (id, userId, name, tokenHash, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [token.id, user, token.name, tokenHash, token.createdAt, token.expiresAt])
         }
     }
 
     public func apiTokens(of user: UUID) async throws -> [APITokenInfo] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, createdAt, revokedAt FROM apiToken WHERE userId = ? ORDER BY createdAt",
-                             arguments: [user])
-                .map { APITokenInfo(id: $0["id"], name: $0["name"], createdAt: $0["createdAt"], revokedAt: $0["revokedAt"]) }
+            try Row.fetchAll(db, sql: "SELECT * FROM apiToken WHERE userId = ? ORDER BY createdAt", arguments: [user])
+                .map { APITokenInfo(id: $0["id"], name: $0["name"], createdAt: $0["createdAt"], revokedAt: $0["revokedAt"],
+                                    expiresAt: $0["expiresAt"], lastUsedAt: $0["lastUsedAt"]) }
         }
     }
 
@@ -94,12 +215,18 @@ extension SQLiteStore: AccountRepository {
         }
     }
 
-    public func tokenUser(tokenHash: Data) async throws -> User? {
+    public func tokenUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
         try await read { db in
-            try UserRecord.fetchOne(db.cachedStatement(sql: """
-                SELECT user.* FROM apiToken JOIN user ON user.id = apiToken.userId
+            try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT user.*, apiToken.lastUsedAt AS seen FROM apiToken JOIN user ON user.id = apiToken.userId
                 WHERE apiToken.tokenHash = ? AND apiToken.revokedAt IS NULL
-                """), arguments: [tokenHash])?.user
+                AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > ?) AND user.disabledAt IS NULL
+                """), arguments: [tokenHash, now])
+                .map { Credentialed(user: try UserRecord(row: $0).user, lastSeenAt: $0["seen"]) }
         }
+    }
+
+    public func touchAPIToken(tokenHash: Data, at: Date) async throws {
+        try await write { db in try db.execute(sql: "UPDATE apiToken SET lastUsedAt = ? WHERE tokenHash = ?", arguments: [at, tokenHash]) }
     }
 }

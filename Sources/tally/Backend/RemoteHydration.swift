@@ -350,6 +350,7 @@ struct APIClient: Sendable {
         case 404: return TallyError.notFound(detail)
         case 409: return TallyError.conflict(detail)
         case 429: return TallyError(.tooManyRequests, detail)
+        case 503: return TallyError(.busy, detail)
         case 400..<500: return TallyError.invalid(detail)
         default: return RemoteFailure(detail)
         }

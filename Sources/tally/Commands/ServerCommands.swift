@@ -60,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage the accounts of a server's database.",
-        subcommands: [Create.self, List.self, Password.self], defaultSubcommand: List.self)
+        subcommands: [Create.self, List.self, Password.self, Disable.self, Enable.self], defaultSubcommand: List.self)
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -73,7 +73,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let accounts = try AccountService(store: openStore(options), clock: SystemClock())
-                let account = try await accounts.signUp(name: name, password: try readPassword(), timeZone: timeZone)
+                let account = try await accounts.createAccount(name: name, password: try readPassword(), timeZone: timeZone)
                 try emitPlain(AccountView(account), options) {
                     "Created \(account.user.name)\(account.isAdmin ? ", the admin of this server" : "")."
                 }
@@ -90,7 +90,8 @@ struct UserCommand: AsyncParsableCommand {
                 let accounts = try await openStore(options).accounts()
                 try emitPlain(accounts.map(AccountView.init), options) {
                     accounts.isEmpty ? "No accounts yet: create one with `tally user create NAME`."
-                        : accounts.map { "\($0.user.name)\($0.isAdmin ? " (admin)" : "")" }.joined(separator: "\n")
+                        : accounts.map { "\($0.user.name)\($0.isAdmin ? " (admin)" : "")\($0.disabledAt == nil ? "" : " (disabled)")" }
+                            .joined(separator: "\n")
                 }
             }
         }
@@ -114,6 +115,86 @@ struct UserCommand: AsyncParsableCommand {
     }
 }
 
+extension UserCommand {
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disable an account: its sessions end and its tokens stop working at once; its data stays.")
+        @Argument(help: ArgumentHelp("The user name.", valueName: "name")) var name: String
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws { try await setDisabled(name, true, options) }
+    }
+
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Enable a disabled account again.")
+        @Argument(help: ArgumentHelp("The user name.", valueName: "name")) var name: String
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws { try await setDisabled(name, false, options) }
+    }
+
+    private static func setDisabled(_ name: String, _ disabled: Bool, _ options: CommonOptions) async throws {
+        try await reportingErrors {
+            let account = try await AccountService(store: try openStore(options), clock: SystemClock()).setDisabled(name, disabled)
+            try emitPlain(AccountView(account), options) { "\(disabled ? "Disabled" : "Enabled") \(account.user.name)." }
+        }
+    }
+}
+
+/// The server's own settings, on its database: who may sign up, and invites for those who may.
+struct ServerAdminCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server", abstract: "Who may sign up on the server whose database this is.",
+        subcommands: [SignUp.self, Invite.self])
+
+    struct SignUp: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "signup",
+            abstract: "Show or set the sign-up mode: open (anyone), invite (with a server invite) or closed.",
+            discussion: "The first account can always sign up, and becomes the admin; after it the mode is invite unless set.")
+        @Argument(help: ArgumentHelp("open, invite or closed; nothing to show the mode.", valueName: "mode")) var mode: String?
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try openStore(options)
+                if let mode {
+                    guard let chosen = SignUpMode(rawValue: mode.lowercased()) else {
+                        throw TallyError.invalid("The sign-up mode is open, invite or closed; \"\(mode)\" is not.")
+                    }
+                    try await store.setSignUpMode(chosen)
+                }
+                let current = try await store.signUpMode()
+                try emitPlain(["signUp": current.rawValue], options) {
+                    switch current {
+                    case .open: "Sign-up is open: anyone who reaches the server can create an account."
+                    case .invite: "Sign-up is by invite: create one with `tally server invite`."
+                    case .closed: "Sign-up is closed: create accounts with `tally user create NAME`."
+                    }
+                }
+            }
+        }
+    }
+
+    struct Invite: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a server invite for sign-up; its code is shown once.")
+        @Option(help: ArgumentHelp("How many days it works (1–90).", valueName: "days")) var days = 7
+        @Option(help: ArgumentHelp("How many accounts it can create (1–100).", valueName: "uses")) var uses = 1
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let (info, code) = try await AccountService(store: try openStore(options), clock: SystemClock())
+                    .createSignUpInvite(days: days, uses: uses)
+                try emitPlain(["code": code, "expiresAt": info.expiresAt.formatted(.iso8601), "uses": String(info.usesLeft)], options) {
+                    "\(code)\nOpen /signup?invite=\(code) on the server, or type the code there. It works \(uses == 1 ? "once" : "\(uses) times"), until \(info.expiresAt.formatted(.iso8601))."
+                }
+            }
+        }
+    }
+}
+
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token", abstract: "Manage personal API tokens, for `tally --server` and scripts.",
@@ -122,20 +203,37 @@ struct TokenCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a token; it is shown once.")
         @Option(help: ArgumentHelp("What it is for (default: cli).", valueName: "label")) var name = "cli"
+        @Option(help: ArgumentHelp("When it stops working: a number of days, such as 90d (default: never).", valueName: "days"))
+        var expires: String?
         @OptionGroup var options: CommonOptions
 
         func run() async throws {
             try await reportingErrors {
                 let store = try openStore(options)
                 let owner = try await account(options, store)
-                let (info, secret) = try await AccountService(store: store, clock: SystemClock()).createAPIToken(for: owner, name: name)
-                try emitPlain(["id": info.id.uuidString, "name": info.name, "secret": secret], options) {
-                    "\(secret)\nKeep it: it is shown only this once. (id \(info.id))"
+                let lifetime = try expires.map(TokenCommand.days)
+                let (info, secret) = try await AccountService(store: store, clock: SystemClock())
+                    .createAPIToken(for: owner, name: name, lifetime: lifetime)
+                var shown = ["id": info.id.uuidString, "name": info.name, "secret": secret]
+                shown["expiresAt"] = info.expiresAt?.formatted(.iso8601)
+                try emitPlain(shown, options) {
+                    "\(secret)\nKeep it: it is shown only this once. (id \(info.id)\(info.expiresAt.map { ", until \($0.formatted(.iso8601))" } ?? ""))"
                 }
             }
         }
     }
 
+    /// "90d" or "90" as seconds.
+    static func days(_ text: String) throws -> TimeInterval {
+        let digits = text.lowercased().hasSuffix("d") ? String(text.dropLast()) : text
+        guard let days = Int(digits), (1...3650).contains(days) else {
+            throw TallyError.invalid("--expires takes a number of days from 1 to 3650, such as 90d; \"\(text)\" is not.")
+        }
+        return TimeInterval(days) * 86_400
+    }
+}
+
+extension TokenCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List a user's tokens.")
         @OptionGroup var options: CommonOptions
@@ -146,7 +244,10 @@ struct TokenCommand: AsyncParsableCommand {
                 let tokens = try await store.apiTokens(of: try await account(options, store).id)
                 try emitPlain(tokens, options) {
                     tokens.isEmpty ? "No tokens." : tokens.map {
-                        "\($0.id)  \($0.name)  created \($0.createdAt.formatted(.iso8601))\($0.revokedAt == nil ? "" : "  revoked")"
+                        "\($0.id)  \($0.name)  created \($0.createdAt.formatted(.iso8601))"
+                            + ($0.lastUsedAt.map { "  last used \($0.formatted(.iso8601))" } ?? "  never used")
+                            + ($0.expiresAt.map { "  expires \($0.formatted(.iso8601))" } ?? "")
+                            + ($0.revokedAt == nil ? "" : "  revoked")
                     }.joined(separator: "\n")
                 }
             }
@@ -172,16 +273,18 @@ struct TokenCommand: AsyncParsableCommand {
 struct AccountView: Encodable {
     var name: String
     var isAdmin: Bool
+    var disabled: Bool
     init(_ account: Account) {
         name = account.user.name
         isAdmin = account.isAdmin
+        disabled = account.disabledAt != nil
     }
 }
 
 private func openStore(_ options: CommonOptions) throws -> SQLiteStore {
     // Accounts and tokens are managed where the server's database is, never through the API.
     guard options.server == nil, options.token == nil else {
-        throw TallyError.invalid("`tally user` and `tally token` work on the server's database itself: run them with --database, without --server or --token.")
+        throw TallyError.invalid("`tally user`, `tally token` and `tally server` work on the server's database itself: run them with --database, without --server or --token.")
     }
     return try SQLiteStore.open(path: DatabaseLocation.path(options.database), access: .singleConnection)
 }

@@ -19,11 +19,27 @@ enum AccountPages {
         """)
     }
 
-    static func signUp(_ context: PageContext, name: String = "", error: String? = nil) -> HTML {
-        Layout.page("Create an account", context, error: error, """
+    /// The sign-up form as the server's mode allows it: with an invite field when invites are
+    /// needed, a sentence instead of the form when sign-up is closed (A1).
+    static func signUp(_ context: PageContext, mode: SignUpMode, name: String = "", invite: String = "", error: String? = nil) -> HTML {
+        guard mode != .closed else {
+            return Layout.page("Create an account", context, error: error, """
+            <h1>Create an account</h1>
+            <p>This server does not take new accounts: ask its admin to create one for you.</p>
+            <p>Have an account? <a href="/signin">Sign in</a>.</p>
+            """)
+        }
+        let inviteField: HTML = mode == .invite ? """
+        <label for="invite">Invite code</label>
+        <input id="invite" name="invite" required autocomplete="off" autocapitalize="none" spellcheck="false" value="\(invite)"
+               aria-describedby="invite-help">
+        <p id="invite-help" class="help">This server takes new accounts by invite: the code is in the link you were given.</p>
+        """ : ""
+        return Layout.page("Create an account", context, error: error, """
         <h1>Create an account</h1>
         <form method="post" action="/signup" class="stack">
         \(Layout.csrfField(context))
+        \(inviteField)
         <label for="name">User name</label>
         <input id="name" name="name" autocomplete="username" required minlength="3" maxlength="32"
                pattern="[A-Za-z0-9._-]{3,32}" aria-describedby="name-help" value="\(name)" autocapitalize="none">

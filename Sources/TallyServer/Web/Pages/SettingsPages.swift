@@ -14,6 +14,7 @@ struct SettingsPage {
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
         Layout.page("Settings", context, notice: notice, error: error, """
         <h1>Settings</h1>
+        <p><a href="/account">Your account</a>: password, where you are signed in, API tokens.</p>
         \(profileSection(context))
         \(goalSection(context))
         \(generalSection(context))

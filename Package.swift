@@ -34,7 +34,8 @@ let package = Package(
         // Persistence (repository protocols, SQLite) and the application services over it.
         .target(
             name: "TallyStore",
-            dependencies: ["TallyCore", .product(name: "GRDB", package: "GRDB.swift")]
+            // Crypto: ledger invite codes are kept as SHA-256 hashes.
+            dependencies: ["TallyCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The HTTP server: the JSON API, the web app, accounts and sessions.
         .target(
@@ -52,6 +53,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 // Posts push messages to the address that was checked, with no redirects.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -6,20 +6,51 @@ public struct LedgerDetails: Equatable, Sendable {
     public var ledger: Ledger
     /// In the order they joined.
     public var members: [LedgerMember]
-    /// The open invite's code, if any.
-    public var inviteCode: String?
+    /// The member marked as the owner; `owner` is who counts as the owner.
+    public var ownerID: MemberID?
+    /// The invite, if one was opened and not revoked (it may have expired).
+    public var invite: LedgerInvite?
+    /// The code of an invite opened by this very change: never stored, so shown only once.
+    public var newInviteCode: String?
     /// Whether any expense or payment was ever recorded (which fixes the currency).
     public var hasEntries: Bool
 
-    public init(ledger: Ledger, members: [LedgerMember], inviteCode: String?, hasEntries: Bool) {
+    public init(ledger: Ledger, members: [LedgerMember], ownerID: MemberID?, invite: LedgerInvite?, hasEntries: Bool) {
         self.ledger = ledger
         self.members = members
-        self.inviteCode = inviteCode
+        self.ownerID = ownerID
+        self.invite = invite
         self.hasEntries = hasEntries
     }
 
     /// The member the user acts as.
     public func member(of user: UUID) -> LedgerMember? { members.first { $0.userID == user } }
+
+    /// The member who looks after the ledger (S1).
+    public var owner: LedgerMember? { LedgerOwnership.owner(marked: ownerID, among: members) }
+
+    /// Refuses `user` unless they own the ledger; `action` as in "Only Ada, who owns this ledger, can remove members."
+    public func requireOwner(_ user: UUID, to action: String) throws {
+        try LedgerOwnership.requireOwner(owner, user: user, to: action)
+    }
+}
+
+/// An open invite to a ledger: only the hash of its code is kept (S1).
+public struct LedgerInvite: Equatable, Sendable {
+    public var codeHash: Data
+    public var createdAt: Date
+    public var expiresAt: Date
+    /// How many more people may join with it.
+    public var usesLeft: Int
+
+    public init(codeHash: Data, createdAt: Date, expiresAt: Date, usesLeft: Int) {
+        self.codeHash = codeHash
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.usesLeft = usesLeft
+    }
+
+    public func isValid(at now: Date) -> Bool { now < expiresAt && usesLeft > 0 }
 }
 
 /// One line of a ledger's activity log (S5): who did what, when.
@@ -54,23 +85,25 @@ public struct ActivityNote: Sendable {
 /// Every call names the user who asks, and a ledger the user is not a member of is not found
 /// (S1): the check runs inside the call's transaction.
 public protocol LedgerRepository: Sendable {
-    /// Stores a new ledger with its members; `user` becomes the member at `linkedMember`.
+    /// Stores a new ledger with its members; `user` becomes the member at `linkedMember`, and its owner.
     func createLedger(_ ledger: Ledger, memberNames: [String], user: UUID, linkedMember: Int) async throws -> LedgerDetails
     /// The ledgers `user` is a member of, newest first.
     func ledgers(of user: UUID) async throws -> [LedgerDetails]
     func ledger(_ id: UUID, of user: UUID) async throws -> LedgerDetails
 
-    /// Applies `change` to the ledger and its members in one transaction: members whose id is
-    /// 0 are added, members missing from the result are removed (only when nothing refers to
-    /// them), the rest are updated.
+    /// Applies `change` to the ledger, its owner, invite and members in one transaction: members
+    /// whose id is 0 are added, members missing from the result are removed (only when nothing
+    /// refers to them), the rest are updated.
     func changeLedger(_ id: UUID, of user: UUID, at: Date,
                       _ change: @escaping @Sendable (inout LedgerDetails) throws -> [ActivityNote]) async throws -> LedgerDetails
-    /// The ledger whose open invite code is `code`, for the person invited to see before joining;
-    /// nil when no ledger has it (never made, revoked or replaced).
-    func invitedLedger(code: String) async throws -> LedgerDetails?
-    /// Links `user` to a member of the ledger whose invite code is `code`: the member `chooser`
-    /// picks from the ledger as it stands, inside the transaction.
-    func join(code: String, user: UUID, at: Date,
+    /// The ledger an invite opens, for the person invited to see before joining; nil when no
+    /// valid invite has the code whose hash is `codeHash` (never made, revoked, replaced,
+    /// expired or used up).
+    func invitedLedger(codeHash: Data, at: Date) async throws -> LedgerDetails?
+    /// Links `user` to a member of the ledger whose valid invite has `codeHash`, using up one of
+    /// its uses: the member `chooser` picks from the ledger as it stands, inside the
+    /// transaction. A user who is already a member gets the ledger and uses nothing up.
+    func join(codeHash: Data, user: UUID, at: Date,
               _ chooser: @escaping @Sendable (LedgerDetails) throws -> (member: LedgerMember, note: ActivityNote)) async throws -> LedgerDetails
 
     /// Adds the entry `build` makes from the ledger as it stands inside the transaction, so that
@@ -94,7 +127,7 @@ public protocol LedgerRepository: Sendable {
     func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity]
 }
 
-/// Where an import goes: a new ledger (the user becomes its first member) or one of theirs.
+/// Where an import goes: a new ledger (the user becomes its first member and owner) or one of theirs.
 public enum ImportTarget: Sendable {
     case new(Ledger)
     case existing(UUID)

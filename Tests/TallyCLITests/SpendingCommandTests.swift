@@ -128,7 +128,27 @@ struct SpendingCommandTests {
         #expect(try tally.ok(["balance"]).stdout.contains("Person 1 owes Person 2 10.00 EUR."))
         try tally.ok(["ledger", "invite", "--revoke"])
         try tally.ok(["ledger", "list", "--user", "kim"]) // a user is created on first use
-        #expect(try tally.refused(["ledger", "join", code, "--user", "kim"], exit: 2).contains("ask for a new invite"))
+        #expect(try tally.refused(["ledger", "join", code, "--user", "kim"], exit: 2).contains("This invite is not valid any more; ask for a new one."))
+    }
+
+    // S1: the joiner picks who they are; only the owner invites and removes, until they hand the ledger on.
+    @Test func ownerAndChoice() throws {
+        let tally = try Sandbox(now: "2026-11-21T10:00:00Z")
+        try tally.ok(["ledger", "create", "Trip", "--member", "Alex", "--member", "Sam", "--member", "Kim"])
+        let opened = try tally.object(["ledger", "invite", "--days", "3", "--uses", "2"])
+        let code = try #require(opened["inviteCode"] as? String)
+        #expect((opened["invite"] as? [String: Any])?["usesLeft"] as? Int == 2)
+        #expect(try tally.refused(["ledger", "invite", "--days", "31"]).contains("1 to 30 days"))
+        try tally.ok(["ledger", "list", "--user", "sam"]) // a user is created on first use
+        #expect(try tally.refused(["ledger", "join", code, "--user", "sam"]) == "Say who you are in Trip: one of Sam, Kim, or someone new.")
+        #expect(try tally.ok(["ledger", "join", code, "--as", "kim", "--user", "sam"]).stdout.contains("You are Kim in Trip (EUR)."))
+        #expect(try tally.refused(["ledger", "members", "remove", "Sam", "--user", "sam"], exit: 3) == "Only Alex, who owns this ledger, can remove members.")
+        #expect(try tally.refused(["ledger", "invite", "--user", "sam"], exit: 3).contains("can open an invite"))
+        // Handed on: Kim (sam's account) owns it now.
+        #expect(try tally.refused(["ledger", "owner", "Sam"], exit: 3).contains("Nobody has joined as Sam yet"))
+        #expect(try tally.ok(["ledger", "owner", "Kim"]).stdout.contains("Kim (joined, owner)"))
+        #expect(try tally.ok(["ledger", "invite", "--user", "sam"]).stdout.contains("It is shown only this once."))
+        #expect(try tally.refused(["ledger", "invite", "--revoke"], exit: 3) == "Only Kim, who owns this ledger, can revoke the invite.")
     }
 
     // S6: IHateMoney's real exports import once, in either format; the export reads back.

@@ -463,7 +463,11 @@ struct SpendingAPITests {
         Case(.patch, "/api/v1/ledgers/{home}", #"{"currency": "ZZZ"}"#, says: "not a currency"),
         Case(.post, "/api/v1/ledgers/{home}/members", #"{"name": " "}"#, says: "1 to 50 characters"),
         Case(.patch, "/api/v1/ledgers/{home}/members/{p2}", #"{"name": "\#(longText)"}"#, says: "1 to 50 characters"),
-        Case(.post, "/api/v1/ledgers/join", #"{"code": "ZZZZ-ZZZZ-ZZZZ"}"#, .notFound, says: "invite code"),
+        Case(.post, "/api/v1/ledgers/join", #"{"code": "ZZZZ-ZZZZ-ZZZZ"}"#, .notFound, says: "This invite is not valid any more; ask for a new one."),
+        Case(.post, "/api/v1/ledgers/{home}/invite", #"{"days": 31}"#, says: "1 to 30 days"),
+        Case(.post, "/api/v1/ledgers/{home}/invite", #"{"uses": 0}"#, says: "1 to 50 people"),
+        Case(.put, "/api/v1/ledgers/{home}/owner", #"{"member": {p2}}"#, .conflict, says: "only a member with an account can own the ledger"),
+        Case(.put, "/api/v1/ledgers/{home}/owner", #"{"member": 999999}"#, says: "not in this ledger"),
         // Query parameters and ids.
         Case(.get, "/api/v1/ledgers/{home}/entries?limit=0", nil, says: "between 1 and 500"),
         Case(.get, "/api/v1/ledgers/{home}/entries?cursor=-1", nil, says: "cursor"),
@@ -560,6 +564,7 @@ struct SpendingAPITests {
                 (.delete, "\(a)/members/\(p2)", nil),
                 (.post, "\(a)/invite", nil),
                 (.delete, "\(a)/invite", nil),
+                (.put, "\(a)/owner", #"{"member": \#(p1)}"#),
                 (.post, "\(a)/expenses", #"{"amount": "1.00"}"#),
                 (.post, "\(a)/expenses", #"{"amount": "1.00", "payer": \#(p1)}"#),
                 (.post, "\(a)/payments", #"{"from": \#(p1), "to": \#(p2), "amount": "1.00"}"#),
@@ -656,7 +661,15 @@ struct LedgerReply: Decodable, Equatable {
     var currency: String
     var createdAt: Date
     var members: [Member]
+    var owner: Int64?
+    var invite: Invite?
     var inviteCode: String?
+
+    struct Invite: Decodable, Equatable {
+        var createdAt: Date
+        var expiresAt: Date
+        var usesLeft: Int
+    }
 }
 
 struct LedgerListReply: Decodable {

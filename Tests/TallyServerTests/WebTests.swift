@@ -17,13 +17,22 @@ struct WebTests {
 
         init(_ client: TestClientProtocol) { self.client = client }
 
-        var csrf: String { cookies["tally_csrf"] ?? "" }
+        /// The CSRF token of the last page read, and the session it was read under: signed in, the
+        /// token is the session's (in the page), not the cookie's.
+        private var pageCSRF: (token: String, session: String?)?
+
+        var csrf: String {
+            guard let pageCSRF, pageCSRF.session == cookies["tally_session"] else { return cookies["tally_csrf"] ?? "" }
+            return pageCSRF.token
+        }
 
         func get(_ path: String) async throws -> Answer {
             try await request(.get, path, form: nil)
         }
 
         func post(_ path: String, _ fields: [String: String], csrf override: String? = nil) async throws -> Answer {
+            // Signed in since the last page: a page of the new session carries its token.
+            if override == nil, let session = cookies["tally_session"], pageCSRF?.session != session { _ = try await get("/account") }
             var fields = fields
             fields["csrf"] = override ?? csrf
             let body = fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
@@ -33,6 +42,7 @@ struct WebTests {
 
         /// A form with a file (`multipart/form-data`), as a browser sends a file input.
         func post(_ path: String, _ fields: [String: String], file name: String, _ contents: Data, csrf override: String? = nil) async throws -> Answer {
+            if override == nil, let session = cookies["tally_session"], pageCSRF?.session != session { _ = try await get("/account") }
             let boundary = "----TallyTestBoundary\(UUID().uuidString)"
             var body = Data()
             for (key, value) in fields.merging(["csrf": override ?? csrf], uniquingKeysWith: { $1 }) {
@@ -54,6 +64,10 @@ struct WebTests {
             if body != nil { headers[.contentType] = type }
             let answer = try await client.execute(uri: path, method: method, headers: headers, body: body) {
                 Answer(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body))
+            }
+            if let range = answer.text.range(of: #"<meta name="csrf-token" content=""#),
+               let end = answer.text[range.upperBound...].firstIndex(of: "\""), end > range.upperBound {
+                pageCSRF = (String(answer.text[range.upperBound..<end]), cookies["tally_session"])
             }
             for cookie in answer.headers[values: .setCookie] {
                 let pair = cookie.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
@@ -79,7 +93,68 @@ struct WebTests {
             #expect(page.text.contains("value=\"\(code)\""))
             _ = try await client.send(.delete, "/api/v1/ledgers/\(ledger.id)/invite", token: f.adaToken)
             let stopped = try await browser.get("/join/\(code)")
-            #expect(stopped.text.contains("No ledger has this invite code") && !stopped.text.contains("Garden"))
+            #expect(stopped.text.contains("This invite is not valid any more; ask for a new one.") && !stopped.text.contains("Garden"))
+        }
+    }
+
+    @Test("S1: the invite page asks who you are: a member nobody has joined as, or someone new")
+    func joinAsChosenMember() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            // setup: ada's ledger with three members bob could be
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Trip", "currency": "EUR", "members": ["Alex", "Sam", "Kim", "Lee"]}"#)
+            let opened = try await client.send(.post, "/api/v1/ledgers/\(ledger.id)/invite", token: f.adaToken)
+            let code = try #require(try opened.decode(LedgerReply.self).inviteCode)
+            let kim = ledger.members[2].id
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "bob", "password": "battery staple"])
+
+            // act: the link
+            let page = try await browser.get("/join/\(code)")
+
+            // check: a radio per free member and one for someone new, none ticked among several
+            for member in ledger.members.dropFirst() {
+                #expect(page.text.contains(#"<input type="radio" name="member" id="join-as-\#(member.id)" value="\#(member.id)" required>"#), "\(page.text)")
+            }
+            #expect(page.text.contains(#"value="new" required>"#) && page.text.contains("Who are you in Trip?"))
+            #expect(!page.text.contains("join-as-\(ledger.members[0].id)"))
+
+            // act: no choice (the code typed on the start page) leads to the choice; then Kim
+            let typed = try await browser.post("/spending/join", ["code": code.lowercased()])
+            #expect(typed.status == .seeOther && typed.headers[.location] == "/join/\(code)")
+            let joined = try await browser.post("/spending/join", ["code": code, "member": String(kim)])
+
+            // check: bob is Kim, not the first free member
+            #expect(joined.headers[.location] == "/spending/\(ledger.id)", "\(joined.text)")
+            let bobs = try await client.send(.get, "/api/v1/ledgers/\(ledger.id)", token: f.bobToken).decode(LedgerReply.self)
+            #expect(bobs.members.first { $0.isYou }?.name == "Kim")
+            // The settings page offers bob no invite and no removal: those are ada's.
+            let settings = try await browser.get("/spending/\(ledger.id)/settings")
+            #expect(settings.text.contains("Only Alex, who owns this ledger, can invite people."), "\(settings.text)")
+            #expect(!settings.text.contains("Create an invite") && !settings.text.contains("aria-label=\"Remove Sam\""))
+            #expect(settings.text.contains("<p id=\"owner\">Alex</p>"))
+        }
+    }
+
+    @Test("S1: a new invite's code is on the page that opened it, with the owner's terms, and nowhere after")
+    func inviteShownOnce() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR"}"#)
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let before = try await browser.get("/spending/\(ledger.id)/settings")
+            #expect(before.text.contains("By default an invite lasts 7 days and lets one person join"), "\(before.text)")
+
+            let opened = try await browser.post("/spending/\(ledger.id)/invite", ["action": "open", "days": "3", "uses": "2"])
+
+            #expect(opened.status == .ok)
+            let code = try #require(opened.text.firstMatch(of: /<strong class="code">([A-Z0-9-]{14})<\/strong>/)?.1)
+            #expect(opened.text.contains("An invite is open until 2025-06-18 12:00, for 2 more people."), "\(opened.text)")
+            let later = try await browser.get("/spending/\(ledger.id)/settings")
+            #expect(!later.text.contains(String(code)) && later.text.contains("An invite is open until"))
         }
     }
 

@@ -19,7 +19,7 @@ struct LedgerFixture {
     /// A EUR ledger that Alex created and Sam joined as Person 2.
     func shared() async throws -> LedgerDetails {
         let ledger = try await alex.createLedger(name: "Home", currency: "EUR")
-        let code = try await alex.openInvite(ledger.ledger.id).inviteCode!
+        let code = try await alex.openInvite(ledger.ledger.id).newInviteCode!
         return try await sam.join(code: code)
     }
 
@@ -71,11 +71,11 @@ struct LedgerContractTests {
     func invite(_ kind: StoreKind) async throws {
         let l = try await LedgerFixture(kind)
         let ledger = try await l.alex.createLedger(name: "Home", currency: "EUR")
-        let code = try await l.alex.openInvite(ledger.ledger.id).inviteCode!
+        let code = try await l.alex.openInvite(ledger.ledger.id).newInviteCode!
         #expect(code.count == 14)
         _ = try await l.alex.revokeInvite(ledger.ledger.id)
         await #expect(throws: TallyError.self) { try await l.sam.join(code: code) }
-        let again = try await l.alex.openInvite(ledger.ledger.id).inviteCode!
+        let again = try await l.alex.openInvite(ledger.ledger.id).newInviteCode!
         #expect(again != code)
         // Typed in lower case without dashes, or pasted as a link: the same code.
         let joined = try await l.sam.join(code: "https://tally.example/join/" + again.lowercased().replacingOccurrences(of: "-", with: ""))
@@ -131,7 +131,7 @@ struct LedgerContractTests {
     func unusedPersonName() async throws {
         let l = try await LedgerFixture(.sqliteInMemory)
         let id = try await l.alex.createLedger(name: "Club", currency: "EUR", memberNames: ["Alex", "Person 3"]).ledger.id
-        let code = try await l.alex.openInvite(id).inviteCode!
+        let code = try await l.alex.openInvite(id).newInviteCode!
         let joined = try await l.sam.join(code: code, newName: nil)
         #expect(joined.member(of: l.sam.user)?.name == "Person 3")
         #expect(LedgerRules.unusedPersonName(among: joined.members) == "Person 4")

@@ -1,7 +1,8 @@
 """Shared spending in a real browser (S1–S5), at a desktop and a phone viewport.
 
 Two people, each in their own browser: alex creates a ledger, opens an invite and renames Person 2;
-sam joins with the invite (the link at the desktop size, the code typed at the phone size). Both
+sam joins with the invite (the link at the desktop size, the code typed at the phone size), saying
+which member they are. Both
 add expenses from the quick entry (an invalid amount is refused next to the field, and nothing is
 sent), see the same "who owes whom" after a reload, delete with confirmation and undo, and settle
 up with the plan's "Record this payment". Then the same delete without JavaScript, through the
@@ -193,14 +194,19 @@ def test_shared_ledger(server, browser, unique_name, viewport):
     check_page(alex, shot("settings-invite"))
 
     # sam joins: through the link at the desktop size, by typing the code (any case, no dashes)
-    # on the phone. Either way sam becomes the free member, Sam.
+    # on the phone, which leads to the same choice. Sam, the one member nobody has joined as, is
+    # ticked; someone new is the other choice.
     if viewport == "desktop":
         load(sam, link.get_attribute("href"))
-        assert sam.find_element(By.ID, "code").get_attribute("value") == code
-        assert "primary" in button(sam, "Join").get_attribute("class").split(), "Join is not the main button"
-        check_page(sam, shot("join"))
     else:
         fill(sam, "#code", code.replace("-", "").lower())
+        click(sam, button(sam, "Join"))
+        wait(sam, lambda d: d.current_url == f"{server}/join/{code}", message="the typed code did not lead to the choice")
+    choices = {label.text: sam.find_element(By.ID, label.get_attribute("for")).is_selected()
+               for label in sam.find_elements(By.CSS_SELECTOR, "ul.join-as label")}
+    assert choices == {"Sam": True, "Someone new": False}, choices
+    assert "primary" in button(sam, "Join").get_attribute("class").split(), "Join is not the main button"
+    check_page(sam, shot("join"))
     click(sam, button(sam, "Join"))
     wait(sam, lambda d: d.current_url == ledger, timeout=15, message="joining did not lead to the ledger")
     assert sam.find_element(By.TAG_NAME, "h1").text == "Home"
@@ -323,7 +329,7 @@ def test_shared_ledger(server, browser, unique_name, viewport):
     # Settings: both have joined, and the activity log says who did what.
     load(alex, ledger + "/settings")
     notes = [p.text for p in alex.find_elements(By.CSS_SELECTOR, "ul.kinds li .help")]
-    assert notes == ["has joined", "has joined"], notes
+    assert notes == ["has joined, owner", "has joined"], notes
     log = text(alex, "ul.log")
     for fact in ["Joined as Sam.", "Restored", "Bread"]:
         assert fact in log, f"the activity log does not mention {fact!r}:\n{log}"

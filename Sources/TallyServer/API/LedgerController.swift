@@ -16,6 +16,7 @@ struct LedgerController {
         group.post("ledgers/:ledger/members", use: addMember)
         group.patch("ledgers/:ledger/members/:member", use: renameMember)
         group.delete("ledgers/:ledger/members/:member", use: removeMember)
+        group.put("ledgers/:ledger/owner", use: transferOwnership)
         group.post("ledgers/:ledger/invite", use: openInvite)
         group.delete("ledgers/:ledger/invite", use: revokeInvite)
     }
@@ -71,9 +72,20 @@ struct LedgerController {
         return JSONBody(LedgerJSON(try await spending.removeMember(member, from: ledger), user: spending.user))
     }
 
+    @Sendable func transferOwnership(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
+        let spending = try services.spending(context)
+        let ledger = try context.parameters.ledger
+        let body = try await request.decodeJSON(NewOwner.self, context: context)
+        return JSONBody(LedgerJSON(try await spending.transferOwnership(of: ledger, to: .id(body.member)), user: spending.user))
+    }
+
+    /// A new invite; its code is in this answer only. No body: the default terms.
     @Sendable func openInvite(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
         let spending = try services.spending(context)
-        return JSONBody(LedgerJSON(try await spending.openInvite(try context.parameters.ledger), user: spending.user))
+        let ledger = try context.parameters.ledger
+        let body = try await request.decodeOptionalJSON(InviteRequest.self, context: context)
+        let terms = try LedgerInviteTerms(days: body?.days, uses: body?.uses)
+        return JSONBody(LedgerJSON(try await spending.openInvite(ledger, terms: terms), user: spending.user))
     }
 
     @Sendable func revokeInvite(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {

@@ -41,12 +41,23 @@ struct MemberName: Decodable {
 
 struct JoinRequest: Decodable {
     var code: String
-    /// The member to become, by id or by name; the first member without an account when both
-    /// are absent.
+    /// The member to become, by id or by name; with neither (and no `name`), the one member
+    /// without an account, if there is exactly one.
     var member: MemberID?
     var memberName: String?
     /// Join as a new member with this name instead.
     var name: String?
+}
+
+struct NewOwner: Decodable {
+    /// A member linked to an account.
+    var member: MemberID
+}
+
+/// How long a new invite lasts and how many may join with it; the defaults when absent.
+struct InviteRequest: Decodable {
+    var days: Int?
+    var uses: Int?
 }
 
 struct SplitBody: Decodable {

@@ -28,6 +28,7 @@ struct SpendingWebController {
         web.post("spending/:ledger/settings", use: saveGeneral)
         web.post("spending/:ledger/members", use: addMember)
         web.post("spending/:ledger/members/:member", use: changeMember)
+        web.post("spending/:ledger/owner", use: transferOwnership)
         web.post("spending/:ledger/invite", use: changeInvite)
         web.get("spending/:ledger/export.csv", use: exportCSV)
         web.get("spending/:ledger/export.json", use: exportJSON)
@@ -61,9 +62,31 @@ struct SpendingWebController {
         }
     }
 
+    /// Joins as the member the person picked on the invitation, or as someone new (S1). A code
+    /// typed on the start page leads to that choice first.
     @Sendable func join(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        try await startAction(request, context) { form, spending in
-            try await spending.join(code: try form.require("code", "the invite code")).ledger.id
+        guard let user = context.user else { return Self.signIn }
+        let form = try await Web.checkedForm(request, context)
+        let spending = services.spending(for: user)
+        do {
+            let code = InviteCode.normalize(try form.require("code", "the invite code"))
+            guard let choice = form["member"] else {
+                let path = code.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ""
+                return Response.redirect(to: "/join/\(path)", type: .normal)
+            }
+            let joined: LedgerDetails
+            if choice == "new" {
+                joined = try await spending.join(code: code, newName: try form.require("name", "your name, to join as someone new"))
+            } else {
+                guard let member = MemberID(choice) else { throw TallyError.invalid("Choose who you are in the ledger, or someone new.") }
+                joined = try await spending.join(code: code, as: .id(member))
+            }
+            return Response.redirect(to: "/spending/\(joined.ledger.id)", type: .normal)
+        } catch let error as TallyError {
+            let code = form["code"] ?? ""
+            let page = SpendingStartPage(ledgers: try await spending.ledgers(), code: code,
+                                         invitation: .some(try await spending.invitation(code: code)))
+            return Web.html(page.render(Web.pageContext(request, context), error: error.message), status: Web.status(of: error))
         }
     }
 
@@ -217,12 +240,14 @@ struct SpendingWebController {
     }
 
     private func settingsPage(_ request: Request, _ context: TallyRequestContext, ledger: UUID? = nil, notice: String? = nil,
-                              error: TallyError? = nil) async throws -> Response {
+                              error: TallyError? = nil, newInviteCode: String? = nil) async throws -> Response {
         guard let user = context.user else { return Self.signIn }
         let spending = services.spending(for: user)
         let id = try ledger ?? context.parameters.ledger
+        var details = try await spending.ledger(id)
+        details.newInviteCode = newInviteCode
         let page = LedgerSettingsPage(
-            details: try await spending.ledger(id), activity: try await spending.activity(in: id, limit: 50),
+            details: details, activity: try await spending.activity(in: id, limit: 50), user: user.id, now: services.clock.now,
             zone: try await services.hydration(for: user).settings().zone, origin: context.origin.origin)
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }
@@ -250,10 +275,41 @@ struct SpendingWebController {
         }
     }
 
-    @Sendable func changeInvite(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func transferOwnership(_ request: Request, context: TallyRequestContext) async throws -> Response {
         try await settingsAction(request, context) { form, spending, ledger in
-            _ = form["action"] == "revoke" ? try await spending.revokeInvite(ledger) : try await spending.openInvite(ledger)
+            guard let member = form["owner"].flatMap(MemberID.init) else { throw TallyError.invalid("Choose the member who will own the ledger.") }
+            _ = try await spending.transferOwnership(of: ledger, to: .id(member))
         }
+    }
+
+    /// A new invite answers with the settings page itself, not a redirect: its code is shown
+    /// this once and kept nowhere (S1).
+    @Sendable func changeInvite(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        guard let user = context.user else { return Self.signIn }
+        let form = try await Web.checkedForm(request, context)
+        let ledger = try context.parameters.ledger
+        let spending = services.spending(for: user)
+        do {
+            if form["action"] == "revoke" {
+                _ = try await spending.revokeInvite(ledger)
+                return Response.redirect(to: "/spending/\(ledger)/settings?saved=1", type: .normal)
+            }
+            let terms = try LedgerInviteTerms(days: try form["days"].map { try Self.whole($0, "The number of days") },
+                                              uses: try form["uses"].map { try Self.whole($0, "The number of people") })
+            let opened = try await spending.openInvite(ledger, terms: terms)
+            return try await settingsPage(request, context, ledger: ledger,
+                                          notice: "Invite opened. Send the code or the link now: it is shown only this once.",
+                                          newInviteCode: opened.newInviteCode)
+        } catch let error as TallyError {
+            return try await settingsPage(request, context, error: error)
+        }
+    }
+
+    private static func whole(_ text: String, _ label: String) throws -> Int {
+        guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw TallyError.invalid("\(label) must be a whole number; \"\(text)\" is not.")
+        }
+        return number
     }
 
     private func settingsAction(_ request: Request, _ context: TallyRequestContext,

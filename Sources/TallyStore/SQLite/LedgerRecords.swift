@@ -10,19 +10,39 @@ struct LedgerRecord: Codable, FetchableRecord, PersistableRecord {
     var name: String
     var currency: String
     var createdAt: Date
-    var inviteCode: String?
+    var ownerMemberId: Int64?
 
     init(_ details: LedgerDetails) {
         id = details.ledger.id
         name = details.ledger.name
         currency = details.ledger.currency.code
         createdAt = details.ledger.createdAt
-        inviteCode = details.inviteCode
+        ownerMemberId = details.ownerID
     }
 
     func ledger() throws -> Ledger {
         Ledger(id: id, name: name, currency: try Currency(code: currency), createdAt: createdAt)
     }
+}
+
+/// A ledger's one open invite, found by the hash of its code.
+struct LedgerInviteRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "ledgerInvite"
+    var codeHash: Data
+    var ledgerId: UUID
+    var createdAt: Date
+    var expiresAt: Date
+    var usesLeft: Int
+
+    init(_ invite: LedgerInvite, ledger: UUID) {
+        codeHash = invite.codeHash
+        ledgerId = ledger
+        createdAt = invite.createdAt
+        expiresAt = invite.expiresAt
+        usesLeft = invite.usesLeft
+    }
+
+    var invite: LedgerInvite { LedgerInvite(codeHash: codeHash, createdAt: createdAt, expiresAt: expiresAt, usesLeft: usesLeft) }
 }
 
 struct LedgerMemberRecord: Codable, FetchableRecord, MutablePersistableRecord {

@@ -5,13 +5,16 @@ import TallyCore
 extension SQLiteStore: LedgerRepository {
     public func createLedger(_ ledger: Ledger, memberNames: [String], user: UUID, linkedMember: Int) async throws -> LedgerDetails {
         try await write { db in
-            var details = LedgerDetails(ledger: ledger, members: [], inviteCode: nil, hasEntries: false)
+            var details = LedgerDetails(ledger: ledger, members: [], ownerID: nil, invite: nil, hasEntries: false)
             try LedgerRecord(details).insert(db)
             for (index, name) in memberNames.enumerated() {
                 var record = LedgerMemberRecord(LedgerMember(id: 0, name: name, userID: index == linkedMember ? user : nil), ledger: ledger.id)
                 try record.insert(db)
                 details.members.append(record.member)
             }
+            // The creator owns it (S1).
+            details.ownerID = details.member(of: user)?.id
+            try LedgerRecord(details).update(db)
             try Self.log(ActivityNote("Created the ledger \(ledger.name)."), ledger: ledger.id, user: user, at: ledger.createdAt, db)
             return details
         }
@@ -45,24 +48,28 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
-    public func invitedLedger(code: String) async throws -> LedgerDetails? {
+    public func invitedLedger(codeHash: Data, at: Date) async throws -> LedgerDetails? {
         try await read { db in
-            try UUID.fetchOne(db, sql: "SELECT id FROM ledger WHERE inviteCode = ?", arguments: [code]).map { try Self.details($0, db) }
+            try Self.validInvite(codeHash, at: at, db).map { try Self.details($0.ledgerId, db) }
         }
     }
 
-    public func join(code: String, user: UUID, at: Date,
+    public func join(codeHash: Data, user: UUID, at: Date,
                      _ chooser: @escaping @Sendable (LedgerDetails) throws -> (member: LedgerMember, note: ActivityNote)) async throws -> LedgerDetails {
         try await write { db in
-            guard let ledgerID = try UUID.fetchOne(db, sql: "SELECT id FROM ledger WHERE inviteCode = ?", arguments: [code]) else {
-                throw TallyError.notFound("No ledger has the invite code \(code): ask for a new invite.")
-            }
+            guard var invite = try LedgerInviteRecord.fetchOne(db, key: codeHash) else { throw LedgerInviteTerms.notValid }
+            let ledgerID = invite.ledgerId
             let details = try Self.details(ledgerID, db)
+            // A member who follows the link again just gets the ledger, whatever became of it.
             if details.member(of: user) != nil { return details }
+            // Checked and used up in one transaction: two people cannot both take the last use.
+            guard invite.invite.isValid(at: at) else { throw LedgerInviteTerms.notValid }
             let (member, note) = try chooser(details)
             var record = LedgerMemberRecord(member, ledger: ledgerID)
             record.userId = user
             try record.save(db)
+            invite.usesLeft -= 1
+            try invite.update(db)
             try Self.log(note, ledger: ledgerID, user: user, at: at, db)
             return try Self.details(ledgerID, of: user, db)
         }
@@ -91,7 +98,7 @@ extension SQLiteStore: LedgerRepository {
             let ledger: UUID
             switch target {
             case .new(let new):
-                try LedgerRecord(LedgerDetails(ledger: new, members: [], inviteCode: nil, hasEntries: false)).insert(db)
+                try LedgerRecord(LedgerDetails(ledger: new, members: [], ownerID: nil, invite: nil, hasEntries: false)).insert(db)
                 try Self.log(ActivityNote("Created the ledger \(new.name)."), ledger: new.id, user: user, at: at, db)
                 ledger = new.id
             case .existing(let id):
@@ -102,6 +109,10 @@ extension SQLiteStore: LedgerRepository {
             for (index, name) in memberNames.enumerated() {
                 var record = LedgerMemberRecord(LedgerMember(id: 0, name: name, userID: linkFirst && index == 0 ? user : nil), ledger: ledger)
                 try record.insert(db)
+                // Whoever imports into a new ledger creates it, and so owns it (S1).
+                if linkFirst && index == 0 {
+                    try db.execute(sql: "UPDATE ledger SET ownerMemberId = ? WHERE id = ?", arguments: [record.id, ledger])
+                }
             }
             let details = try Self.details(ledger, of: user, db)
             var added = 0
@@ -194,8 +205,14 @@ extension SQLiteStore: LedgerRepository {
         guard let record = try LedgerRecord.fetchOne(db, key: id) else { throw noLedger(id) }
         let members = try LedgerMemberRecord.filter(sql: "ledgerId = ?", arguments: [id]).order(sql: "id").fetchAll(db)
         let hasEntries = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE ledgerId = ?)", arguments: [id]) ?? false
-        return LedgerDetails(ledger: try record.ledger(), members: members.map(\.member),
-                             inviteCode: record.inviteCode, hasEntries: hasEntries)
+        let invite = try LedgerInviteRecord.filter(sql: "ledgerId = ?", arguments: [id]).fetchOne(db)
+        return LedgerDetails(ledger: try record.ledger(), members: members.map(\.member), ownerID: record.ownerMemberId,
+                             invite: invite?.invite, hasEntries: hasEntries)
+    }
+
+    /// The invite with this code hash while it may still be used.
+    private static func validInvite(_ codeHash: Data, at: Date, _ db: Database) throws -> LedgerInviteRecord? {
+        try LedgerInviteRecord.fetchOne(db, key: codeHash).flatMap { $0.invite.isValid(at: at) ? $0 : nil }
     }
 
     private static func save(_ after: LedgerDetails, replacing before: LedgerDetails, _ db: Database) throws {
@@ -213,6 +230,11 @@ extension SQLiteStore: LedgerRepository {
         for member in after.members {
             var record = LedgerMemberRecord(member, ledger: after.ledger.id)
             try record.save(db)
+        }
+        if after.invite != before.invite {
+            // One invite per ledger: a new one replaces the old, whose code then opens nothing.
+            try db.execute(sql: "DELETE FROM ledgerInvite WHERE ledgerId = ?", arguments: [after.ledger.id])
+            try after.invite.map { try LedgerInviteRecord($0, ledger: after.ledger.id).insert(db) }
         }
     }
 

@@ -20,7 +20,12 @@ public struct LedgerJSON: Codable, Sendable {
     public var currency: String
     public var createdAt: Date
     public var members: [MemberJSON]
-    /// The open invite's code; null when none is open.
+    /// The member who owns the ledger (S1); null only when nobody with an account is left.
+    @ExplicitNull public var owner: MemberID?
+    /// The open invite; null when none is open.
+    @ExplicitNull public var invite: InviteJSON?
+    /// The code of the invite this very request opened; null in every other answer, since only
+    /// its hash is kept.
     @ExplicitNull public var inviteCode: String?
 
     public init(_ details: LedgerDetails, user: UUID) {
@@ -29,7 +34,24 @@ public struct LedgerJSON: Codable, Sendable {
         currency = details.ledger.currency.code
         createdAt = details.ledger.createdAt
         members = details.members.map { MemberJSON(id: $0.id, name: $0.name, linked: $0.userID != nil, isYou: $0.userID == user) }
-        inviteCode = details.inviteCode
+        owner = details.owner?.id
+        invite = details.invite.map(InviteJSON.init)
+        inviteCode = details.newInviteCode
+    }
+}
+
+/// What anyone in the ledger may know of its invite: not its code.
+public struct InviteJSON: Codable, Sendable, Equatable {
+    public var createdAt: Date
+    /// After this instant the code opens nothing.
+    public var expiresAt: Date
+    /// How many more people may join with it; 0 when it is used up.
+    public var usesLeft: Int
+
+    public init(_ invite: LedgerInvite) {
+        createdAt = invite.createdAt
+        expiresAt = invite.expiresAt
+        usesLeft = invite.usesLeft
     }
 }
 

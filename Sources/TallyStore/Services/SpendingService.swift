@@ -72,9 +72,14 @@ public struct SpendingService: Sendable {
         }
     }
 
+    /// Renames a member: anyone may rename themselves or a member nobody has joined as; only
+    /// the owner may rename a member another account acts as (S1).
     public func renameMember(_ member: MemberID, in ledger: UUID, to name: String) async throws -> LedgerDetails {
-        try await store.changeLedger(ledger, of: user, at: clock.now) { details in
+        try await store.changeLedger(ledger, of: user, at: clock.now) { [user] details in
             guard let index = details.members.firstIndex(where: { $0.id == member }) else { throw Self.noMember(member) }
+            if let account = details.members[index].userID, account != user {
+                try details.requireOwner(user, to: "rename members who joined with their own account")
+            }
             let old = details.members[index].name
             let others = details.members.filter { $0.id != member }
             details.members[index].name = try LedgerRules.validateMemberName(name, among: others)
@@ -82,56 +87,97 @@ public struct SpendingService: Sendable {
         }
     }
 
-    /// Removes a member who has no expenses or payments; never the last member linked to an account.
+    /// Removes a member who has no expenses or payments; never the last member linked to an
+    /// account. Only the owner removes others (S1); anyone may remove their own member, which
+    /// is leaving, and an owner who leaves hands the ledger to the member with an account who
+    /// joined first.
     public func removeMember(_ member: MemberID, from ledger: UUID) async throws -> LedgerDetails {
-        try await store.changeLedger(ledger, of: user, at: clock.now) { details in
+        try await store.changeLedger(ledger, of: user, at: clock.now) { [user] details in
             guard let gone = details.members.first(where: { $0.id == member }) else { throw Self.noMember(member) }
+            if gone.userID != user { try details.requireOwner(user, to: "remove members") }
+            let wasOwner = gone.id == details.owner?.id
             details.members.removeAll { $0.id == member }
             guard details.members.contains(where: { $0.userID != nil }) else {
                 throw TallyError.conflict("\(gone.name) is the ledger's only member with an account; invite someone before removing them.")
             }
             guard !details.members.isEmpty else { throw TallyError.conflict("A ledger keeps at least one member.") }
-            return [ActivityNote("Removed \(gone.name) from the members.")]
+            var notes: [ActivityNote] = []
+            if wasOwner, let heir = details.members.first(where: { $0.userID != nil }) {
+                details.ownerID = heir.id
+                notes.append(ActivityNote("Made \(heir.name) the owner."))
+            }
+            return notes + [ActivityNote("Removed \(gone.name) from the members.")]
         }
     }
 
-    /// Opens an invite (or replaces the open one) and returns its code.
-    public func openInvite(_ ledger: UUID) async throws -> LedgerDetails {
-        let code = InviteCode.make()
-        return try await store.changeLedger(ledger, of: user, at: clock.now) { details in
-            details.inviteCode = code
-            return [ActivityNote("Opened a new invite.")]
+    /// Hands the ledger to `member`, who must have joined with an account (S1).
+    public func transferOwnership(of ledger: UUID, to member: MemberRef) async throws -> LedgerDetails {
+        try await store.changeLedger(ledger, of: user, at: clock.now) { [user] details in
+            try details.requireOwner(user, to: "make someone else its owner")
+            let id = try member.resolve(in: details.members)
+            guard let chosen = details.members.first(where: { $0.id == id }) else { throw Self.noMember(id) }
+            guard chosen.userID != nil else {
+                throw TallyError.conflict("Nobody has joined as \(chosen.name) yet: only a member with an account can own the ledger.")
+            }
+            guard chosen.id != details.owner?.id else { return [] }
+            details.ownerID = chosen.id
+            return [ActivityNote("Made \(chosen.name) the owner.")]
         }
+    }
+
+    /// Opens an invite, replacing the open one; the answer alone carries its code (S1).
+    public func openInvite(_ ledger: UUID, terms: LedgerInviteTerms? = nil) async throws -> LedgerDetails {
+        let terms = try terms ?? LedgerInviteTerms()
+        let code = InviteCode.make()
+        let now = clock.now
+        let invite = LedgerInvite(codeHash: InviteCode.hash(code), createdAt: now, expiresAt: terms.expiry(from: now), usesLeft: terms.uses)
+        var details = try await store.changeLedger(ledger, of: user, at: now) { [user] details in
+            try details.requireOwner(user, to: "open an invite")
+            details.invite = invite
+            let people = terms.uses == 1 ? "one person" : "\(terms.uses) people"
+            return [ActivityNote("Opened a new invite for \(people), for \(terms.days) day\(terms.days == 1 ? "" : "s").")]
+        }
+        details.newInviteCode = code
+        return details
     }
 
     public func revokeInvite(_ ledger: UUID) async throws -> LedgerDetails {
-        try await store.changeLedger(ledger, of: user, at: clock.now) { details in
-            guard details.inviteCode != nil else { return [] }
-            details.inviteCode = nil
+        try await store.changeLedger(ledger, of: user, at: clock.now) { [user] details in
+            try details.requireOwner(user, to: "revoke the invite")
+            guard details.invite != nil else { return [] }
+            details.invite = nil
             return [ActivityNote("Revoked the invite.")]
         }
     }
 
-    /// Joins the ledger whose invite is `code` as `member` (a member no account is linked to),
-    /// or as the first such member, or as a new member named `newName`.
-    /// The ledger an invite code opens, to show before joining; nil for a code no ledger has.
+    /// The ledger an invite code opens, to show before joining; nil for a code that opens
+    /// nothing (any more).
     public func invitation(code: String) async throws -> LedgerDetails? {
-        try await store.invitedLedger(code: InviteCode.normalize(code))
+        try await store.invitedLedger(codeHash: InviteCode.hash(code), at: clock.now)
     }
 
+    /// Joins the ledger whose invite is `code` as the person chooses (S1): as `member` (one no
+    /// account is linked to), or as a new member named `newName`. Choosing nothing is fine only
+    /// when there is nothing to choose: the one member nobody has joined as, or a new member
+    /// when every member has joined.
     public func join(code: String, as member: MemberRef? = nil, newName: String? = nil) async throws -> LedgerDetails {
-        let code = InviteCode.normalize(code)
-        return try await store.join(code: code, user: user, at: clock.now) { details in
+        try await store.join(codeHash: InviteCode.hash(code), user: user, at: clock.now) { details in
             let free = details.members.filter { $0.userID == nil }
             if let member {
+                guard newName == nil else {
+                    throw TallyError.invalid("Join either as a member who is there or as someone new, not both.")
+                }
                 let id = try member.resolve(in: details.members)
                 guard let chosen = free.first(where: { $0.id == id }) else {
-                    throw TallyError.conflict("That member is already someone else's: pick one of \(free.map(\.name).joined(separator: ", ")) or join as a new member.")
+                    throw TallyError.conflict("That member is already someone else's: pick one of \(free.map(\.name).joined(separator: ", ")) or join as someone new.")
                 }
                 return (chosen, ActivityNote("Joined as \(chosen.name)."))
             }
-            if newName == nil, let first = free.first {
-                return (first, ActivityNote("Joined as \(first.name)."))
+            if newName == nil, free.count == 1 {
+                return (free[0], ActivityNote("Joined as \(free[0].name)."))
+            }
+            if newName == nil, free.count > 1 {
+                throw TallyError.invalid("Say who you are in \(details.ledger.name): one of \(free.map(\.name).joined(separator: ", ")), or someone new.")
             }
             try LedgerRules.checkRoomForMember(count: details.members.count)
             let name = try LedgerRules.validateMemberName(newName ?? LedgerRules.unusedPersonName(among: details.members), among: details.members)
@@ -169,27 +215,5 @@ public struct SpendingService: Sendable {
 
     static func noMember(_ id: MemberID) -> TallyError {
         TallyError.notFound("This ledger has no member with the id \(id).")
-    }
-}
-
-/// Invite codes: 12 letters and digits without look-alikes (no 0/O, 1/I/L), in groups of four,
-/// read aloud or typed from a phone: 54 bits of randomness.
-public enum InviteCode {
-    static let alphabet = Array("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
-
-    public static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let characters = (0..<12).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] }
-        return stride(from: 0, to: 12, by: 4).map { String(characters[$0..<$0 + 4]) }.joined(separator: "-")
-    }
-
-    /// The code as stored, from what someone typed or pasted: any case, with or without dashes,
-    /// or the whole invite link.
-    public static func normalize(_ text: String) -> String {
-        let last = text.split(separator: "/").last.map(String.init) ?? text
-        let characters = last.uppercased().filter { alphabet.contains($0) }
-        guard characters.count == 12 else { return last }
-        let array = Array(characters)
-        return stride(from: 0, to: 12, by: 4).map { String(array[$0..<$0 + 4]) }.joined(separator: "-")
     }
 }

@@ -31,7 +31,13 @@ struct RemoteSpending: SpendingBackend {
         try await client.send("DELETE", path(ledger, "/members/\(member)"))
     }
 
-    func openInvite(_ ledger: UUID) async throws -> LedgerJSON { try await client.send("POST", path(ledger, "/invite")) }
+    func openInvite(_ ledger: UUID, days: Int?, uses: Int?) async throws -> LedgerJSON {
+        try await client.send("POST", path(ledger, "/invite"), body: InviteBody(days: days, uses: uses))
+    }
+
+    func transferOwnership(of ledger: UUID, to member: MemberID) async throws -> LedgerJSON {
+        try await client.send("PUT", path(ledger, "/owner"), body: ["member": member])
+    }
     func revokeInvite(_ ledger: UUID) async throws -> LedgerJSON { try await client.send("DELETE", path(ledger, "/invite")) }
 
     func join(code: String, memberName: String?, newName: String?) async throws -> LedgerJSON {
@@ -104,6 +110,11 @@ private struct LedgerBody: Encodable {
     var name: String?
     var currency: String?
     var members: [String]?
+}
+
+private struct InviteBody: Encodable {
+    var days: Int?
+    var uses: Int?
 }
 
 private struct JoinBody: Encodable {

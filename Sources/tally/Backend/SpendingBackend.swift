@@ -14,8 +14,10 @@ protocol SpendingBackend: Sendable {
     func addMember(to ledger: UUID, name: String) async throws -> LedgerJSON
     func renameMember(_ member: MemberID, in ledger: UUID, to name: String) async throws -> LedgerJSON
     func removeMember(_ member: MemberID, from ledger: UUID) async throws -> LedgerJSON
-    func openInvite(_ ledger: UUID) async throws -> LedgerJSON
+    /// A new invite (the server's defaults for what is nil); the answer alone has its code.
+    func openInvite(_ ledger: UUID, days: Int?, uses: Int?) async throws -> LedgerJSON
     func revokeInvite(_ ledger: UUID) async throws -> LedgerJSON
+    func transferOwnership(of ledger: UUID, to member: MemberID) async throws -> LedgerJSON
     /// Joins as the member called `memberName`, or as a new member called `newName`.
     func join(code: String, memberName: String?, newName: String?) async throws -> LedgerJSON
 
@@ -92,7 +94,13 @@ struct LocalSpending: SpendingBackend {
         json(try await service.removeMember(member, from: ledger))
     }
 
-    func openInvite(_ ledger: UUID) async throws -> LedgerJSON { json(try await service.openInvite(ledger)) }
+    func openInvite(_ ledger: UUID, days: Int?, uses: Int?) async throws -> LedgerJSON {
+        json(try await service.openInvite(ledger, terms: try LedgerInviteTerms(days: days, uses: uses)))
+    }
+
+    func transferOwnership(of ledger: UUID, to member: MemberID) async throws -> LedgerJSON {
+        json(try await service.transferOwnership(of: ledger, to: .id(member)))
+    }
     func revokeInvite(_ ledger: UUID) async throws -> LedgerJSON { json(try await service.revokeInvite(ledger)) }
 
     func join(code: String, memberName: String?, newName: String?) async throws -> LedgerJSON {

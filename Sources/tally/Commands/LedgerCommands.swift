@@ -6,7 +6,7 @@ import TallyStore
 struct LedgerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ledger", abstract: "Create, list, share and change ledgers of shared spending.",
-        subcommands: [List.self, Create.self, Show.self, Rename.self, Members.self, Invite.self, Join.self, Log.self],
+        subcommands: [List.self, Create.self, Show.self, Rename.self, Members.self, Owner.self, Invite.self, Join.self, Log.self],
         defaultSubcommand: List.self)
 
     struct List: TallyCommand {
@@ -125,17 +125,39 @@ struct LedgerCommand: AsyncParsableCommand {
         }
     }
 
-    struct Invite: TallyCommand {
+    struct Owner: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Open an invite and show its code (a new code replaces the old one), or revoke it.")
-        @Flag(help: "Revoke the open invite: its code joins nobody any more.")
-        var revoke = false
+            abstract: "Make another member the ledger's owner (only the owner can).",
+            discussion: "The owner invites people, removes members and renames those who joined; the new owner must have joined with an account.")
+        @Argument(help: ArgumentHelp("The member who will own the ledger.", valueName: "name"))
+        var name: String
         @OptionGroup var ledger: LedgerOption
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
             let current = try await context.ledger(ledger)
-            let changed = revoke ? try await context.spending.revokeInvite(current.id) : try await context.spending.openInvite(current.id)
+            let changed = try await context.spending.transferOwnership(of: current.id, to: try current.member(named: name))
+            try emit(changed, context) { SpendingText.ledger(changed) }
+        }
+    }
+
+    struct Invite: TallyCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open an invite and show its code (a new code replaces the old one), or revoke it.",
+            discussion: "Only the owner can. The code is shown this once: Tally keeps only its hash. By default it lasts 7 days and lets one person join.")
+        @Flag(help: "Revoke the open invite: its code joins nobody any more.")
+        var revoke = false
+        @Option(help: ArgumentHelp("How many days the code works (1 to 30, default 7).", valueName: "n"))
+        var days: Int?
+        @Option(help: ArgumentHelp("How many people may join with it (1 to 50, default 1).", valueName: "n"))
+        var uses: Int?
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let current = try await context.ledger(ledger)
+            let changed = revoke ? try await context.spending.revokeInvite(current.id)
+                : try await context.spending.openInvite(current.id, days: days, uses: uses)
             try emit(changed, context) { SpendingText.invite(changed) }
         }
     }
@@ -143,7 +165,7 @@ struct LedgerCommand: AsyncParsableCommand {
     struct Join: TallyCommand {
         static let configuration = CommandConfiguration(
             abstract: "Join a ledger with its invite code.",
-            discussion: "You become the first member no one has joined as (Person 2 in a new ledger), the one named with --as, or a new member with --new.")
+            discussion: "Say who you are: the member named with --as, or a new member with --new. Without either you become the one member no one has joined as (Person 2 in a new ledger); with several, Tally asks you to choose.")
         @Argument(help: ArgumentHelp("The invite code or link.", valueName: "code"))
         var code: String
         @Option(name: .customLong("as"), help: ArgumentHelp("The member to become.", valueName: "name"))

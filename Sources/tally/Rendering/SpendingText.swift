@@ -12,17 +12,33 @@ enum SpendingText {
 
     static func ledger(_ ledger: LedgerJSON, created: Bool = false) -> String {
         var lines = ["\(created ? "Created " : "")\(ledger.name) (\(ledger.currency))", members(ledger)]
-        if let code = ledger.inviteCode { lines.append("Invite code: \(code)") }
+        if let invite = ledger.invite { lines.append(inviteState(invite)) }
         return lines.joined(separator: "\n")
     }
 
     static func members(_ ledger: LedgerJSON) -> String {
-        ledger.members.map { "  \($0.name)\($0.isYou ? " (you)" : $0.linked ? " (joined)" : "")" }.joined(separator: "\n")
+        ledger.members.map { member in
+            let notes = [member.isYou ? "you" : member.linked ? "joined" : nil, member.id == ledger.owner ? "owner" : nil].compactMap { $0 }
+            return "  \(member.name)\(notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")"
+        }.joined(separator: "\n")
     }
 
     static func invite(_ ledger: LedgerJSON) -> String {
-        guard let code = ledger.inviteCode else { return "No invite is open for \(ledger.name): its old code joins nobody." }
-        return "Invite code for \(ledger.name): \(code)\nThe other person runs: tally ledger join \(code)"
+        guard let invite = ledger.invite, let code = ledger.inviteCode else {
+            return "No invite is open for \(ledger.name): its old code joins nobody."
+        }
+        return """
+            Invite code for \(ledger.name): \(code)
+            The other person runs: tally ledger join \(code) --as NAME
+            \(inviteState(invite)) It is shown only this once.
+            """
+    }
+
+    /// "Invite: valid until 2026-03-10T14:00:00Z, for one more person." (a date in the past: expired).
+    static func inviteState(_ invite: InviteJSON) -> String {
+        guard invite.usesLeft > 0 else { return "Invite: used up." }
+        let until = ISO8601DateFormatter().string(from: invite.expiresAt)
+        return "Invite: valid until \(until), for \(invite.usesLeft == 1 ? "one more person" : "\(invite.usesLeft) more people")."
     }
 
     static func joined(_ ledger: LedgerJSON) -> String {

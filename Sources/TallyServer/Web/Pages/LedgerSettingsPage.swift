@@ -6,17 +6,24 @@ import TallyStore
 struct LedgerSettingsPage {
     var details: LedgerDetails
     var activity: [LedgerActivity]
+    /// Who is looking: the owner sees what only they may do (S1).
+    var user: UUID
+    var now: Date
     var zone: TimeZone
     /// The server's own address, for the invite link.
     var origin: String
 
     var base: String { "/spending/\(details.ledger.id)" }
+    private var isOwner: Bool { details.owner?.userID == user }
+    /// "Only Ada, who owns this ledger, can …", for what the page does not offer everyone else.
+    private var ownerOnly: String { details.owner.map { "Only \($0.name), who owns this ledger, can" } ?? "Only the ledger's owner can" }
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
         Layout.page("\(details.ledger.name) settings", context, notice: notice, error: error, """
         <p><a href="\(base)">← \(details.ledger.name)</a></p>
         <h1>Ledger settings</h1>
         \(members(context))
+        \(ownership(context))
         \(invite(context))
         \(general(context))
         <section aria-labelledby="export-title">
@@ -34,14 +41,18 @@ struct LedgerSettingsPage {
 
     private func members(_ context: PageContext) -> HTML {
         let rows = details.members.map { member -> HTML in
-            let note = member.userID == nil ? "no account yet" : "has joined"
+            let note = member.userID == nil ? "no account yet" : member.id == details.owner?.id ? "has joined, owner" : "has joined"
+            // Someone else's account: only the owner renames it (S1).
+            let renames = isOwner || member.userID == nil || member.userID == user
+            // Removing yourself is leaving, which anyone may do.
+            let removes = isOwner || member.userID == user
             return """
             <li><form method="post" action="\(base)/members/\(member.id)" class="inline">
             \(Layout.csrfField(context))
             <label for="member-\(member.id)" class="visually-hidden">Name of \(member.name)</label>
-            <input id="member-\(member.id)" name="name" value="\(member.name)" required maxlength="50">
-            <button type="submit" name="action" value="rename" aria-label="Rename \(member.name)">Rename</button>
-            <button type="submit" name="action" value="remove" class="delete" aria-label="Remove \(member.name)">Remove</button>
+            <input id="member-\(member.id)" name="name" value="\(member.name)" required maxlength="50"\(HTML.flag("readonly", !renames))>
+            \(renames ? HTML("<button type=\"submit\" name=\"action\" value=\"rename\" aria-label=\"Rename \(member.name)\">Rename</button>") : "")
+            \(removes ? HTML("<button type=\"submit\" name=\"action\" value=\"remove\" class=\"delete\" aria-label=\"Remove \(member.name)\">Remove</button>") : "")
             </form><p class="help">\(note)</p></li>
             """
         }
@@ -55,30 +66,86 @@ struct LedgerSettingsPage {
         <input id="new-member" name="name" required maxlength="50" placeholder="New member's name">
         <button type="submit">Add member</button>
         </form>
-        <p class="help">Members with expenses or payments stay; rename them instead.</p>
+        <p class="help">\(isOwner ? "Members with expenses or payments stay; rename them instead." : "\(ownerOnly) remove members or rename those who joined.")</p>
+        </section>
+        """
+    }
+
+    /// Who owns the ledger, and for the owner a way to hand it on to someone who has joined.
+    private func ownership(_ context: PageContext) -> HTML {
+        let owner = details.owner.map { "\($0.name)\($0.userID == user ? " (you)" : "")" } ?? "nobody"
+        let heirs = details.members.filter { $0.userID != nil && $0.id != details.owner?.id }
+        let handOver: HTML = isOwner && !heirs.isEmpty ? """
+            <form method="post" action="\(base)/owner" class="inline">
+            \(Layout.csrfField(context))
+            <label for="new-owner">New owner</label>
+            <select id="new-owner" name="owner">\(heirs.map { HTML("<option value=\"\($0.id)\">\($0.name)</option>") })</select>
+            <button type="submit">Make owner</button>
+            </form>
+            """ : ""
+        return """
+        <section aria-labelledby="owner-title">
+        <h2 id="owner-title">Owner</h2>
+        <p id="owner">\(owner)</p>
+        <p class="help">The owner invites people, removes members and renames those who joined; everyone records spending.</p>
+        \(handOver)
         </section>
         """
     }
 
     private func invite(_ context: PageContext) -> HTML {
-        let current: HTML = details.inviteCode.map { code in
+        let current: HTML = details.newInviteCode.map { code in
             """
             <p>Invite code: <strong class="code">\(code)</strong></p>
             <p>Link: <a href="/join/\(code)" class="invite-link">\(origin)/join/<wbr><span class="code">\(code)</span></a></p>
-            <p class="help">Whoever has the code can join once signed in. Revoke it when everyone is in.</p>
+            <p class="help">Whoever has the code can join once signed in, and picks which member they are. Copy it now: it is not shown again.</p>
+            <p class="help">\(inviteState)</p>
             """
-        } ?? "<p class=\"help\">No invite is open.</p>"
+        } ?? "<p class=\"help\">\(inviteState)</p>"
         return """
         <section aria-labelledby="invite-title">
         <h2 id="invite-title">Invite</h2>
         \(current)
-        <form method="post" action="\(base)/invite" class="row">
-        \(Layout.csrfField(context))
-        <button type="submit" name="action" value="open">\(details.inviteCode == nil ? "Create an invite" : "New code")</button>
-        \(details.inviteCode == nil ? "" : HTML("<button type=\"submit\" name=\"action\" value=\"revoke\" class=\"delete\">Revoke</button>"))
-        </form>
+        \(isOwner ? inviteForm(context) : HTML("<p class=\"help\">\(ownerOnly) invite people.</p>"))
         </section>
         """
+    }
+
+    private var inviteState: String {
+        guard let invite = details.invite else { return "No invite is open." }
+        let until = format(invite.expiresAt, "yyyy-MM-dd HH:mm")
+        if invite.usesLeft == 0 { return "The last invite has been used." }
+        if invite.expiresAt <= now { return "The last invite expired on \(until)." }
+        return "An invite is open until \(until), for \(invite.usesLeft == 1 ? "one more person" : "\(invite.usesLeft) more people")."
+    }
+
+    /// A new invite, on the terms the owner picks: a week and one person unless they say otherwise.
+    private func inviteForm(_ context: PageContext) -> HTML {
+        let open = details.invite.map { $0.isValid(at: now) } ?? false
+        return """
+        <form method="post" action="\(base)/invite" class="stack">
+        \(Layout.csrfField(context))
+        <div class="row">
+        <label for="invite-days">Days it lasts</label>
+        <input id="invite-days" name="days" type="number" inputmode="numeric" min="\(LedgerInviteTerms.days.lowerBound)" max="\(LedgerInviteTerms.days.upperBound)" value="\(LedgerInviteTerms.defaultDays)">
+        <label for="invite-uses">People who may join</label>
+        <input id="invite-uses" name="uses" type="number" inputmode="numeric" min="\(LedgerInviteTerms.uses.lowerBound)" max="\(LedgerInviteTerms.uses.upperBound)" value="\(LedgerInviteTerms.defaultUses)">
+        </div>
+        <p class="help">By default an invite lasts \(LedgerInviteTerms.defaultDays) days and lets one person join; up to \(LedgerInviteTerms.days.upperBound) days and \(LedgerInviteTerms.uses.upperBound) people.</p>
+        <div class="row">
+        <button type="submit" name="action" value="open">\(details.invite == nil ? "Create an invite" : "New code")</button>
+        \(open ? HTML("<button type=\"submit\" name=\"action\" value=\"revoke\" class=\"delete\">Revoke</button>") : "")
+        </div>
+        </form>
+        """
+    }
+
+    private func format(_ date: Date, _ pattern: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
     }
 
     private func general(_ context: PageContext) -> HTML {

@@ -23,12 +23,7 @@ struct SpendingStartPage {
         <section aria-labelledby="join-title">
         <h2 id="join-title">Join a ledger</h2>
         \(invited)
-        <form method="post" action="/spending/join" class="stack">
-        \(Layout.csrfField(context))
-        <label for="code">Invite code or link</label>
-        <input id="code" name="code" required autocomplete="off" autocapitalize="characters" value="\(code ?? "")" placeholder="ABCD-EFGH-JKMN">
-        <button type="submit"\(HTML.flag(" class=\"primary\"", code != nil))>Join</button>
-        </form>
+        \(joinForm(context))
         </section>
         <section aria-labelledby="create-title">
         <h2 id="create-title">New ledger</h2>
@@ -76,10 +71,51 @@ struct SpendingStartPage {
     private var invited: HTML {
         guard let invitation else { return "" }
         guard let details = invitation else {
-            return #"<p class="help" id="invitation">No ledger has this invite code: it may have been replaced or stopped. Ask for a new link.</p>"#
+            return #"<p class="help" id="invitation">This invite is not valid any more; ask for a new one.</p>"#
         }
         let names = details.members.map(\.name).joined(separator: ", ")
         return "<p id=\"invitation\">You are invited to <strong>\(details.ledger.name)</strong> (\(details.ledger.currency.code)), kept by \(names).</p>"
+    }
+
+    /// For a valid invite, who the person will be: a member nobody has joined as, or someone
+    /// new (S1); otherwise the code to type.
+    private func joinForm(_ context: PageContext) -> HTML {
+        guard case let details?? = invitation, let code else {
+            return """
+            <form method="post" action="/spending/join" class="stack">
+            \(Layout.csrfField(context))
+            <label for="code">Invite code or link</label>
+            <input id="code" name="code" required autocomplete="off" autocapitalize="characters" value="\(code ?? "")" placeholder="ABCD-EFGH-JKMN">
+            <button type="submit"\(HTML.flag(" class=\"primary\"", code != nil))>Join</button>
+            </form>
+            """
+        }
+        if ledgers.contains(where: { $0.ledger.id == details.ledger.id }) {
+            return "<p>You are already a member: <a href=\"/spending/\(details.ledger.id)\">open \(details.ledger.name)</a>.</p>"
+        }
+        let free = details.members.filter { $0.userID == nil }
+        // Nothing to weigh up with one choice: it is ticked.
+        let options = free.map { member -> HTML in
+            """
+            <li><input type="radio" name="member" id="join-as-\(member.id)" value="\(member.id)" required\(HTML.flag("checked", free.count == 1))>\
+            <label for="join-as-\(member.id)">\(member.name)</label></li>
+            """
+        }
+        return """
+        <form method="post" action="/spending/join" class="stack">
+        \(Layout.csrfField(context))
+        <input type="hidden" name="code" value="\(InviteCode.normalize(code))">
+        <fieldset><legend>Who are you in \(details.ledger.name)?</legend>
+        <ul class="among join-as">\(options)
+        <li><input type="radio" name="member" id="join-as-new" value="new" required\(HTML.flag("checked", free.isEmpty))>\
+        <label for="join-as-new">Someone new</label></li>
+        </ul>
+        <label for="join-name">Your name, if you are someone new</label>
+        <input id="join-name" name="name" maxlength="\(LedgerRules.memberNameLength.upperBound)" autocomplete="off">
+        </fieldset>
+        <button type="submit" class="primary">Join</button>
+        </form>
+        """
     }
 
     private var list: HTML {

@@ -59,8 +59,12 @@ def server(tmp_path_factory):
     environment = {k: v for k, v in os.environ.items() if not k.startswith("TALLY_")}
     # The push test's push service runs on 127.0.0.1, which a real server never posts to.
     environment["TALLY_TEST_PUSH_TO_LOOPBACK"] = "1"
-    # The tests sign many people up through the pages: sign-up is open on this server.
-    subprocess.run([str(binary), "server", "signup", "open", "--database", str(folder / "t.sqlite")],
+    # The server's admin comes first (ADMIN, for the admin page's tests); then sign-up is open,
+    # since the tests sign many people up through the pages.
+    database = str(folder / "t.sqlite")
+    subprocess.run([str(binary), "user", "create", ADMIN[0], "--database", database], input=ADMIN[1] + "\n",
+                   text=True, check=True, capture_output=True, env=environment)
+    subprocess.run([str(binary), "server", "signup", "open", "--database", database],
                    check=True, capture_output=True, env=environment)
     process = subprocess.Popen(
         [str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--database", str(folder / "t.sqlite")],
@@ -90,6 +94,9 @@ def server(tmp_path_factory):
     log.close()
     assert code == 0, f"tally serve exited with {code} on SIGTERM:\n{(folder / 'serve.log').read_text()}"
 
+
+# The first account of the tests' server: its admin (name, password).
+ADMIN = ("admin", "correct horse admin")
 
 _names = itertools.count(1)
 

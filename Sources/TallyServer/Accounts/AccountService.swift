@@ -124,8 +124,8 @@ public struct AccountService: Sendable {
 
     /// A new token: the secret is returned once and never stored. `lifetime` nil: it never expires.
     public func createAPIToken(for user: User, name: String, lifetime: TimeInterval? = nil) async throws -> (info: APITokenInfo, secret: String) {
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...60).contains(name.count) else {
+        let name = try UserText.name(name, "A token's name")
+        guard !name.isEmpty, UserText.fits(name, maximumLength: 60) else {
             throw TallyError.invalid("A token needs a name of 1 to 60 characters, such as \"laptop\".")
         }
         if let lifetime, !(Self.tokenLifetime.contains(lifetime)) {

@@ -71,7 +71,7 @@ struct AccountPage {
             """
         }
         let created: HTML = newToken.map { secret in """
-            <p role="status">Your new token (shown only this once): <strong class="code">\(secret)</strong></p>
+            <p role="status">Your new token (shown only this once): <strong class="code secret">\(secret)</strong></p>
             """ } ?? ""
         return """
         <section aria-labelledby="tokens-title">
@@ -123,7 +123,7 @@ struct AdminPage {
             """
         }
         let created: HTML = newInvite.map { code in """
-            <p role="status">The invite link (shown only this once): <a class="invite-link" href="/signup?invite=\(code)">\(origin)/signup?invite=\(code)</a></p>
+            <p role="status">The invite link (shown only this once): <a class="invite-link secret" href="/signup?invite=\(code)">\(origin)/signup?invite=\(code)</a></p>
             """ } ?? ""
         let inviteRows = invites.map { invite -> HTML in
             """

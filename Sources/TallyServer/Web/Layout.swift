@@ -82,6 +82,15 @@ enum Layout {
         sentence.replacingOccurrences(of: " \(currency.code)", with: "\u{00A0}\(currency.code)")
     }
 
+    /// An instant as a person reads it in their zone, in a fixed English `pattern`.
+    static func time(_ date: Date, in zone: TimeZone, _ pattern: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
+    }
+
     /// A volume for display: whole units with the unit, as the CLI shows it (H5).
     static func volume(_ ml: Double, _ unit: VolumeUnit) -> String { unit.format(ml) }
 

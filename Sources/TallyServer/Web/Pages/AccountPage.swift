@@ -92,11 +92,7 @@ struct AccountPage {
     }
 
     static func date(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "d MMM yyyy, HH:mm"
-        return formatter.string(from: date)
+        Layout.time(date, in: zone, "d MMM yyyy, HH:mm")
     }
 }
 

@@ -113,7 +113,7 @@ struct LedgerSettingsPage {
 
     private var inviteState: String {
         guard let invite = details.invite else { return "No invite is open." }
-        let until = format(invite.expiresAt, "yyyy-MM-dd HH:mm")
+        let until = Layout.time(invite.expiresAt, in: zone, "yyyy-MM-dd HH:mm")
         if invite.usesLeft == 0 { return "The last invite has been used." }
         if invite.expiresAt <= now { return "The last invite expired on \(until)." }
         return "An invite is open until \(until), for \(invite.usesLeft == 1 ? "one more person" : "\(invite.usesLeft) more people")."
@@ -140,13 +140,6 @@ struct LedgerSettingsPage {
         """
     }
 
-    private func format(_ date: Date, _ pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
-    }
 
     private func general(_ context: PageContext) -> HTML {
         """

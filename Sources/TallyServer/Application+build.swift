@@ -28,6 +28,7 @@ public func buildApplication(
         logger: logger
     )
     application.beforeServerStarts {
+        try await accounts.hasher.decoyHash()
         let removed = HealthUpload.sweepLeftovers()
         if removed > 0 { logger.info("Removed \(removed) temporary upload(s) left by an earlier run") }
     }

@@ -39,8 +39,10 @@ final class PasswordHasher: Sendable {
         return hash != nil && matches
     }
 
-    /// A hash of no one's password at the real cost, made once.
-    private func decoyHash() async throws -> String {
+    /// A hash of no one's password at the real cost, made once: at start (`beforeServerStarts`),
+    /// so that the first unknown name does not pay for it and stand out.
+    @discardableResult
+    func decoyHash() async throws -> String {
         if let made = decoy.withLockedValue({ $0 }) { return made }
         let made = try await hash(AccountService.newSecret())
         decoy.withLockedValue { $0 = $0 ?? made }

@@ -5,7 +5,8 @@ debug build's `tally`), by default .build/debug/tally of this repository.
 
 Every driver records the Content-Security-Policy violations of every page it opens, and a test
 fails when any happened (see `csp_violations`): the server's policy allows no inline script or
-style, and nothing may need it.
+style, and nothing may need it. In the same way, axe-core checks every page a driver opens against
+the WCAG 2.1 A and AA rules, and a test fails on any violation (see `axe_violations`).
 """
 
 import base64
@@ -19,6 +20,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import axe_selenium_python
 import pytest
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -122,26 +124,137 @@ CSP_LISTENER = """
 """ % CSP_MARK
 
 
-def csp_violations(driver):
-    """The violations reported since the driver opened, as sentences naming the page, the
-    directive and what was blocked. Reading the log empties it: what is read is kept on the driver."""
-    seen = driver.__dict__.setdefault("csp_seen", [])
+# axe-core, as the axe-selenium-python package bundles it.
+AXE_SOURCE = (Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js").read_text()
+AXE_MARK = "tally-axe-violation "
+# axe runs in an isolated world, where the page's Content-Security-Policy does not forbid the
+# `new Function` axe needs, and nothing axe defines meets the page's own script. With JavaScript
+# off, timers never fire, so axe's pauses between rules become promise callbacks: the check is
+# then one task, over a page that cannot change under it.
+AXE_SETUP = AXE_SOURCE + """;
+window.setTimeout = (callback, delay, ...values) => { Promise.resolve().then(() => callback(...values)); return 0; };
+window.clearTimeout = () => {};
+"""
+# Runs axe on the document as it is and resolves to its violations as a JSON string: an empty
+# list for what is not one of the server's HTML pages (a driver's blank page, a JSON answer).
+AXE_RUN = """(() => {
+  if (!location.protocol.startsWith("http") || document.contentType !== "text/html") return Promise.resolve("[]");
+  // The WCAG 2.1 A and AA rules; an older axe, which lacks some of these tags, refuses unknown ones.
+  const wanted = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+  const tags = wanted.filter((tag) => axe.getRules().some((rule) => rule.tags.includes(tag)));
+  const page = {
+    url: location.href, title: document.title,
+    scheme: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light", width: innerWidth,
+  };
+  return axe.run(document, {
+    runOnly: {type: "tag", values: tags}, resultTypes: ["violations"],
+    // The contrast rule scrolls to each text it measures: put the page back where the test had it.
+    restoreScroll: true,
+  })
+    .then((results) => JSON.stringify(results.violations.flatMap((violation) => violation.nodes.map((node) => ({
+      ...page, rule: violation.id, impact: node.impact || violation.impact, help: violation.help,
+      element: node.target.join(" "), html: node.html.slice(0, 200),
+      why: (node.failureSummary || "").replace(/\\s+/g, " ").slice(0, 300),
+    })))));
+})()"""
+# Checks each document once it has loaded, with nothing to remember in the tests, and reports
+# on the console, as the CSP listener does. Pages without JavaScript fire no load event for it:
+# `_check_each_new_document` covers those.
+AXE_ON_LOAD = AXE_SETUP + """
+window.addEventListener("load", () => %s.then((found) => {
+  if (found !== "[]") console.error("%s" + found);
+}));
+""" % (AXE_RUN, AXE_MARK)
+
+
+def _read_console(driver):
+    """Moves what the CSP listener and axe reported since the last read from the browser's
+    console (reading empties it) to the driver's own lists."""
+    csp = driver.__dict__.setdefault("csp_seen", [])
+    driver.__dict__.setdefault("axe_seen", {})
     for entry in driver.get_log("browser"):
         message = entry.get("message", "")
-        if CSP_MARK in message:
-            # The console line is the message as a JSON string literal: 'url line:col "text"'.
-            literal = message[message.index('"'):]
-            try:
-                text = json.loads(literal)
-            except ValueError:
-                text = literal.strip('"').replace('\\"', '"')
-            report = json.loads(text[text.index(CSP_MARK) + len(CSP_MARK):])
-            where = f" at {report['source']}:{report['line']}" if report.get("source") else ""
-            seen.append(f"{report['page']}: {report['directive']} blocked {report['blocked'] or '?'}"
-                        f" (sample {report['sample']!r}){where}")
-        elif "Content Security Policy" in message:
-            seen.append(f"(Chrome's console) {message}")
-    return list(seen)
+        for mark in (CSP_MARK, AXE_MARK):
+            if mark in message:
+                # The console line is the message as a JSON string literal: 'url line:col "text"'.
+                literal = message[message.index('"'):]
+                try:
+                    text = json.loads(literal)
+                except ValueError:
+                    text = literal.strip('"').replace('\\"', '"')
+                report = json.loads(text[text.index(mark) + len(mark):])
+                if mark == CSP_MARK:
+                    where = f" at {report['source']}:{report['line']}" if report.get("source") else ""
+                    csp.append(f"{report['page']}: {report['directive']} blocked {report['blocked'] or '?'}"
+                               f" (sample {report['sample']!r}){where}")
+                else:
+                    _keep_axe(driver, report)
+                break
+        else:
+            if "Content Security Policy" in message:
+                csp.append(f"(Chrome's console) {message}")
+
+
+def _keep_axe(driver, found):
+    """Keeps axe's findings on the driver, each (page, colour scheme, rule, element) once."""
+    seen = driver.__dict__.setdefault("axe_seen", {})
+    for v in found:
+        key = (v["url"], v["scheme"], v["rule"], v["element"], v["why"])
+        seen.setdefault(key, f"{v['url']} \u201c{v['title']}\u201d ({v['scheme']}, {v['width']} px wide): "
+                             f"{v['rule']} ({v['impact']}: {v['help']}) at {v['element']}: {v['html']}"
+                             + (f"\n      {v['why']}" if v["why"] else ""))
+
+
+def csp_violations(driver):
+    """The violations reported since the driver opened, as sentences naming the page, the
+    directive and what was blocked. What is read from the log is kept on the driver."""
+    _read_console(driver)
+    return list(driver.csp_seen)
+
+
+def axe_check(driver):
+    """Runs axe on the current document as it is now (any state a test reaches: a dialog open,
+    a refusal shown, dark mode) and keeps what it finds with the rest of the driver's findings."""
+    frame = driver.execute_cdp_cmd("Page.getFrameTree", {})["frameTree"]["frame"]["id"]
+    world = driver.execute_cdp_cmd("Page.createIsolatedWorld", {"frameId": frame, "worldName": "tally-axe"})
+    result = driver.execute_cdp_cmd("Runtime.evaluate", {
+        "expression": AXE_SETUP + AXE_RUN, "contextId": world["executionContextId"], "awaitPromise": True, "returnByValue": True})
+    if "exceptionDetails" in result:
+        raise AssertionError(f"axe failed on {driver.current_url}: {result['exceptionDetails']}")
+    _keep_axe(driver, json.loads(result["result"]["value"]))
+
+
+def axe_violations(driver):
+    """axe's findings on every page the driver opened, as sentences naming the page (address,
+    title, colour scheme, width), the rule, its impact, and the element (selector and HTML)."""
+    _read_console(driver)
+    return list(driver.axe_seen.values())
+
+
+# The commands that may leave the current document (a click or an Enter may submit a form).
+_LEAVING = {"get", "refresh", "goBack", "goForward", "clickElement", "sendKeysToElement"}
+_FIRST_LOOK = """
+    if (window.__tallyAxeChecked || document.readyState !== "complete") return false;
+    return window.__tallyAxeChecked = true;"""
+
+
+def _check_each_new_document(driver):
+    """For a driver without JavaScript, whose pages fire no load event for axe: checks each
+    document once, before any command that may leave it, and (`check_last_document`) the one a
+    test ends on. WebDriver's own scripts still run there, and mark a document as checked."""
+    execute = driver.execute
+
+    def check_once():
+        if execute("w3cExecuteScript", {"script": _FIRST_LOOK, "args": []})["value"]:
+            axe_check(driver)
+
+    def checked_first(command, params=None):
+        if command in _LEAVING:
+            check_once()
+        return execute(command, params)
+
+    driver.execute = checked_first
+    driver.check_last_document = check_once
 
 
 def make_driver(viewport, javascript=True):
@@ -163,6 +276,10 @@ def make_driver(viewport, javascript=True):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_LISTENER})
+    if javascript:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": AXE_ON_LOAD, "worldName": "tally-axe"})
+    else:
+        _check_each_new_document(driver)
     driver.set_page_load_timeout(20)
     driver.command_executor.client_config.timeout = 30  # a stuck command fails in 30 s, not 3 × 120 s
     if viewport == "desktop":
@@ -176,7 +293,8 @@ def make_driver(viewport, javascript=True):
 @pytest.fixture
 def browser():
     """Opens Chromium drivers (make(viewport, javascript=True)); quits them all after the test,
-    and fails the test if any page of any of them violated the Content-Security-Policy."""
+    and fails the test if any page of any of them violated the Content-Security-Policy or
+    broke a WCAG 2.1 A or AA rule that axe checks."""
     drivers = []
 
     def make(viewport, javascript=True):
@@ -185,16 +303,25 @@ def browser():
         return driver
 
     yield make
-    violations = []
+    violations, inaccessible = [], []
     for driver in drivers:
         try:
+            if hasattr(driver, "check_last_document"):
+                driver.check_last_document()
             violations += csp_violations(driver)
+            inaccessible += axe_violations(driver)
         except WebDriverException:
             pass  # a browser that died has failed the test already
         finally:
             driver.quit()
+    failures = []
     if violations:
-        pytest.fail("Content-Security-Policy violations:\n  " + "\n  ".join(dict.fromkeys(violations)), pytrace=False)
+        failures.append("Content-Security-Policy violations:\n  " + "\n  ".join(dict.fromkeys(violations)))
+    if inaccessible:
+        failures.append("Accessibility violations (axe-core, WCAG 2.1 A and AA):\n  "
+                        + "\n  ".join(dict.fromkeys(inaccessible)))
+    if failures:
+        pytest.fail("\n".join(failures), pytrace=False)
 
 
 def screenshot(driver, name, full=True):

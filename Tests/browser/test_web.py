@@ -18,7 +18,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from conftest import screenshot
+from conftest import axe_check, screenshot
 
 INVALID = "Enter an amount more than 0 and at most 5000 ml."
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -112,7 +112,10 @@ return problems;
 
 
 def check_page(driver, name, full=True):
-    """The accessibility check, no sideways scrolling, and a screenshot of the page as it is."""
+    """The accessibility checks, no sideways scrolling, and a screenshot of the page as it is.
+    axe's findings fail the test when its browser closes (see conftest.browser), with those of
+    every other page the test opened."""
+    axe_check(driver)
     problems = driver.execute_script(A11Y_SCRIPT)
     overflow = driver.execute_script(
         "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")

@@ -174,8 +174,8 @@ struct AdminPage {
         \(toggle)
         <form method="post" action="/admin/accounts/\(name)/password" class="inline">
         \(Layout.csrfField(context))
-        <label for="password-\(name)" class="visually-hidden">New password for \(name)</label>
-        <input id="password-\(name)" name="password" type="password" autocomplete="new-password" minlength="8" required placeholder="new password">
+        <span id="password-\(name)-name" class="visually-hidden">New password for \(name)</span>
+        <input id="password-\(name)" aria-labelledby="password-\(name)-name" name="password" type="password" autocomplete="new-password" minlength="8" required placeholder="new password">
         <button type="submit" class="secondary">Set password</button>
         </form></li>
         """

@@ -49,8 +49,8 @@ struct LedgerSettingsPage {
             return """
             <li><form method="post" action="\(base)/members/\(member.id)" class="inline">
             \(Layout.csrfField(context))
-            <label for="member-\(member.id)" class="visually-hidden">Name of \(member.name)</label>
-            <input id="member-\(member.id)" name="name" value="\(member.name)" required maxlength="50"\(HTML.flag("readonly", !renames))>
+            <span id="member-\(member.id)-name" class="visually-hidden">Name of \(member.name)</span>
+            <input id="member-\(member.id)" aria-labelledby="member-\(member.id)-name" name="name" value="\(member.name)" required maxlength="50"\(HTML.flag("readonly", !renames))>
             \(renames ? HTML("<button type=\"submit\" name=\"action\" value=\"rename\" aria-label=\"Rename \(member.name)\">Rename</button>") : "")
             \(removes ? HTML("<button type=\"submit\" name=\"action\" value=\"remove\" class=\"delete\" aria-label=\"Remove \(member.name)\">Remove</button>") : "")
             </form><p class="help">\(note)</p></li>
@@ -62,8 +62,8 @@ struct LedgerSettingsPage {
         <ul class="kinds">\(rows)</ul>
         <form method="post" action="\(base)/members" class="inline">
         \(Layout.csrfField(context))
-        <label for="new-member" class="visually-hidden">New member's name</label>
-        <input id="new-member" name="name" required maxlength="50" placeholder="New member's name">
+        <span id="new-member-name" class="visually-hidden">New member's name</span>
+        <input id="new-member" aria-labelledby="new-member-name" name="name" required maxlength="50" placeholder="New member's name">
         <button type="submit">Add member</button>
         </form>
         <p class="help">\(isOwner ? "Members with expenses or payments stay; rename them instead." : "\(ownerOnly) remove members or rename those who joined.")</p>

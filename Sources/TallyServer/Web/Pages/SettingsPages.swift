@@ -114,8 +114,8 @@ struct SettingsPage {
             let own: HTML = kind.isBuiltIn ? "" : """
                 <form method="post" action="/settings/kinds/\(kind.id)" class="inline">
                 \(Layout.csrfField(context))
-                <label for="rename-\(kind.id)" class="visually-hidden">New name for \(kind.name)</label>
-                <input id="rename-\(kind.id)" name="name" value="\(kind.name)" size="10">
+                <span id="rename-\(kind.id)-name" class="visually-hidden">New name for \(kind.name)</span>
+                <input id="rename-\(kind.id)" aria-labelledby="rename-\(kind.id)-name" name="name" value="\(kind.name)" size="10">
                 <button type="submit" name="action" value="rename">Rename</button>
                 <button type="submit" name="action" value="retire" aria-label="Retire \(kind.name)">Retire</button>
                 </form>

@@ -1,0 +1,70 @@
+"""Every page the web app serves, through the page checks and axe-core (see conftest), as a new
+user, as the admin and signed out. The pages are the web controllers' `web.get(...)` routes, read
+from their source, so that a page added later is checked without anyone listing it here."""
+
+import re
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import ADMIN
+from test_account import sign_in
+from test_spending import button, create_ledger, load, without_javascript
+from test_web import browser_today, check_page, click, dark, sign_up, wait
+
+CONTROLLERS = Path(__file__).resolve().parents[2] / "Sources" / "TallyServer" / "Web"
+ROUTE = re.compile(r'\bweb\.get\("([^"]+)"')
+
+
+def web_pages():
+    """The paths of the web app's GET routes, with `:name` parameters; downloads (a path ending
+    in an extension, such as export.csv) are files, not pages."""
+    paths = [path for controller in sorted(CONTROLLERS.glob("*Controller.swift"))
+             for path in ROUTE.findall(controller.read_text())]
+    return ["/" + path.lstrip("/") for path in paths if not re.search(r"\.\w+$", path)]
+
+
+def test_the_page_list_comes_from_the_router():
+    pages = web_pages()
+    for known in ["/", "/history", "/signin", "/spending/:ledger/settings", "/join/:code", "/admin"]:
+        assert known in pages, f"{known} is not among the routes read from the controllers: {pages}"
+
+
+def fill_in(path, values):
+    def value(match):
+        if match.group(1) not in values:
+            pytest.fail(f"{path}: no value for :{match.group(1)}; give this test one", pytrace=False)
+        return values[match.group(1)]
+    return re.sub(r":(\w+)", value, path)
+
+
+@pytest.mark.parametrize("viewport,scheme,javascript", [
+    ("phone", "dark", True), ("desktop", "light", True), ("phone", "light", False)],
+    ids=["phone-dark", "desktop-light", "phone-nojs"])
+def test_every_page_passes_the_checks(server, browser, unique_name, viewport, scheme, javascript):
+    driver = browser(viewport) if javascript else without_javascript(browser, viewport)
+    dark(driver, scheme == "dark")
+
+    # A ledger with an open invite, for the pages that need one.
+    sign_up(driver, server, unique_name)
+    load(driver, server + "/spending")
+    ledger = create_ledger(driver, "Flat")
+    load(driver, ledger + "/settings")
+    click(driver, button(driver, "Create an invite"))
+    code = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "strong.code")).text.strip()
+    values = {"ledger": ledger.rsplit("/", 1)[1], "code": code, "date": browser_today(driver).isoformat()}
+    routes = web_pages() + ["/no-such-page"]
+
+    def visit_all(who):
+        for route in routes:
+            load(driver, server + fill_in(route, values))
+            slug = route.strip("/").replace("/", "-").replace(":", "") or "today"
+            check_page(driver, f"every-{viewport}-{scheme}{'' if javascript else '-nojs'}-{who}-{slug}")
+
+    visit_all("user")
+    driver.delete_all_cookies()
+    sign_in(driver, server, *ADMIN)
+    visit_all("admin")
+    driver.delete_all_cookies()
+    visit_all("nobody")

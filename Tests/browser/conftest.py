@@ -13,11 +13,8 @@ import base64
 import itertools
 import json
 import os
-import signal
-import socket
 import subprocess
-import time
-import urllib.request
+import sys
 from pathlib import Path
 
 import axe_selenium_python
@@ -25,6 +22,10 @@ import pytest
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
+
+# Tests/support: the built tally and `tally serve`, shared with Tests/contract.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+import tally_process  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -41,60 +42,22 @@ VIEWPORTS = {
 }
 
 
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """The base URL of a `tally serve` on a fresh database; stopped with SIGTERM at the end."""
-    binary = Path(os.environ.get("TALLY_BIN", REPO / ".build" / "debug" / "tally"))
-    if not binary.is_absolute():
-        binary = REPO / binary
-    if not binary.exists():
-        pytest.fail(f"{binary} does not exist: build Tally first (swift build), or set TALLY_BIN.")
     folder = tmp_path_factory.mktemp("tally")
-    port = _free_port()
-    log = open(folder / "serve.log", "wb")
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("TALLY_")}
     # The push test's push service runs on 127.0.0.1, which a real server never posts to.
-    environment["TALLY_TEST_PUSH_TO_LOOPBACK"] = "1"
+    environment = tally_process.environment(TALLY_TEST_PUSH_TO_LOOPBACK="1")
     # The server's admin comes first (ADMIN, for the admin page's tests); then sign-up is open,
     # since the tests sign many people up through the pages.
     database = str(folder / "t.sqlite")
-    subprocess.run([str(binary), "user", "create", ADMIN[0], "--database", database], input=ADMIN[1] + "\n",
+    tally = str(tally_process.binary())
+    subprocess.run([tally, "user", "create", ADMIN[0], "--database", database], input=ADMIN[1] + "\n",
                    text=True, check=True, capture_output=True, env=environment)
-    subprocess.run([str(binary), "server", "signup", "open", "--database", database],
+    subprocess.run([tally, "server", "signup", "open", "--database", database],
                    check=True, capture_output=True, env=environment)
-    process = subprocess.Popen(
-        [str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--database", str(folder / "t.sqlite")],
-        stdout=log, stderr=subprocess.STDOUT, env=environment)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        if process.poll() is not None:
-            pytest.fail(f"tally serve exited with {process.returncode}:\n{(folder / 'serve.log').read_text()}")
-        try:
-            with urllib.request.urlopen(base + "/health", timeout=1) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"tally serve did not answer /health within 30 s:\n{(folder / 'serve.log').read_text()}")
-        time.sleep(0.1)
-    yield base
-    process.send_signal(signal.SIGTERM)
-    try:
-        code = process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        pytest.fail("tally serve did not stop within 15 s of SIGTERM")
-    log.close()
-    assert code == 0, f"tally serve exited with {code} on SIGTERM:\n{(folder / 'serve.log').read_text()}"
+    with tally_process.serve(database, folder / "serve.log", environment) as base:
+        yield base
 
 
 # The first account of the tests' server: its admin (name, password).

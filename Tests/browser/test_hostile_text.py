@@ -19,7 +19,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import csp_violations, screenshot
 from test_spending import LEDGER_URL, load
-from test_web import click, sign_up, wait
+from test_web import sign_up, wait
 
 # Short enough for every field (a kind's name takes 40 UTF-16 units, a member's 50).
 HOSTILE = [

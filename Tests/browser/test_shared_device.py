@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import screenshot
 from test_offline import banner, network
-from test_spending import LEDGER_URL, button, create_ledger, load
+from test_spending import button, create_ledger, load
 from test_web import click, sign_up, wait, wait_total
 
 CACHED_PAGES = """

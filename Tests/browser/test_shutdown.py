@@ -4,25 +4,21 @@ A sign-up is the slow request: bcrypt at cost 12 takes a noticeable time on purp
 """
 
 import http.client
-import os
 import signal
 import subprocess
 import threading
 import time
 import urllib.parse
-from pathlib import Path
 
-from conftest import REPO, _free_port
+import tally_process
 
 
 def _start(tmp_path):
-    binary = Path(os.environ.get("TALLY_BIN", REPO / ".build" / "debug" / "tally"))
-    port = _free_port()
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("TALLY_")}
+    port = tally_process.free_port()
     log = open(tmp_path / "serve.log", "wb")
     process = subprocess.Popen(
-        [str(binary), "serve", "--port", str(port), "--database", str(tmp_path / "t.sqlite")],
-        stdout=log, stderr=subprocess.STDOUT, env=environment)
+        [str(tally_process.binary()), "serve", "--port", str(port), "--database", str(tmp_path / "t.sqlite")],
+        stdout=log, stderr=subprocess.STDOUT, env=tally_process.environment())
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:

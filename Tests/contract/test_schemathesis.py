@@ -11,18 +11,17 @@ comes back the same on the next run; its report is in the test's output.
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+import tally_process  # noqa: E402  (Tests/support: the built tally and `tally serve`)
+
+REPO = tally_process.REPO
 DOCUMENT = REPO / "openapi.yaml"
 SEED = 20250615
 # Cases per operation and phase: about two and a half minutes on two cores against the debug build.
@@ -30,60 +29,12 @@ MAX_EXAMPLES = int(os.environ.get("TALLY_CONTRACT_EXAMPLES", "150"))
 PASSWORD = "correct horse battery staple"
 
 
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _binary():
-    binary = Path(os.environ.get("TALLY_BIN", REPO / ".build" / "debug" / "tally"))
-    binary = binary if binary.is_absolute() else REPO / binary
-    if not binary.exists():
-        pytest.fail(f"{binary} does not exist: build Tally first (swift build), or set TALLY_BIN.")
-    return binary
-
-
 def _tally(*arguments, database, stdin=None):
     """Runs the `tally` command line on the test's database and returns its --json output."""
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("TALLY_")}
-    done = subprocess.run([str(_binary()), *arguments, "--database", str(database), "--json"],
-                          input=stdin, capture_output=True, text=True, env=environment, timeout=60)
+    done = subprocess.run([str(tally_process.binary()), *arguments, "--database", str(database), "--json"],
+                          input=stdin, capture_output=True, text=True, env=tally_process.environment(), timeout=60)
     assert done.returncode == 0, f"tally {' '.join(arguments)} failed: {done.stderr}"
     return json.loads(done.stdout)
-
-
-@contextmanager
-def _serve(database, log_path):
-    """A `tally serve` on `database` and a free port of 127.0.0.1; yields its base URL."""
-    port = _free_port()
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("TALLY_")}
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [str(_binary()), "serve", "--host", "127.0.0.1", "--port", str(port), "--database", str(database)],
-            stdout=log, stderr=subprocess.STDOUT, env=environment)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                if process.poll() is not None:
-                    pytest.fail(f"tally serve exited with {process.returncode}:\n{log_path.read_text()}")
-                try:
-                    with urllib.request.urlopen(base + "/health", timeout=1) as response:
-                        if response.status == 200:
-                            break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline:
-                    pytest.fail(f"tally serve did not answer /health within 30 s:\n{log_path.read_text()}")
-                time.sleep(0.1)
-            yield base
-        finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
 
 
 class API:
@@ -182,7 +133,7 @@ def test_the_api_keeps_its_contract(tmp_path):
     _tally("user", "create", "ada", "--time-zone", "Europe/Berlin", database=database, stdin=PASSWORD + "\n")
     token = _tally("token", "create", "--user", "ada", "--name", "schemathesis", database=database)["secret"]
     spare = _tally("token", "create", "--user", "ada", "--name", "spare", database=database)["id"]
-    with _serve(database, tmp_path / "serve.log") as base:
+    with tally_process.serve(database, tmp_path / "serve.log", tally_process.environment()) as base:
         ids = _seed(API(base, token))
         config = tmp_path / "schemathesis.toml"
         config.write_text(_config(ids, spare))

@@ -1,0 +1,72 @@
+"""The built `tally` for the Python tests: which binary (TALLY_BIN, by default the debug build of
+this repository), an environment without the caller's TALLY_ settings, and `tally serve` on a
+free loopback port, stopped with SIGTERM as a service manager would."""
+
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def binary():
+    path = Path(os.environ.get("TALLY_BIN", REPO / ".build" / "debug" / "tally"))
+    path = path if path.is_absolute() else REPO / path
+    if not path.exists():
+        pytest.fail(f"{path} does not exist: build Tally first (swift build), or set TALLY_BIN.")
+    return path
+
+
+def environment(**extra):
+    """This process's environment without TALLY_ variables (a developer's own server, token or
+    database must not leak into a test), plus `extra`."""
+    return {**{k: v for k, v in os.environ.items() if not k.startswith("TALLY_")}, **extra}
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def serve(database, log_path, env):
+    """`tally serve` on `database`; yields its base URL once /health answers. At the end it must
+    stop within 15 s of SIGTERM, with exit code 0."""
+    port = free_port()
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [str(binary()), "serve", "--host", "127.0.0.1", "--port", str(port), "--database", str(database)],
+            stdout=log, stderr=subprocess.STDOUT, env=env)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"tally serve exited with {process.returncode}:\n{Path(log_path).read_text()}")
+            try:
+                with urllib.request.urlopen(base + "/health", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"tally serve did not answer /health within 30 s:\n{Path(log_path).read_text()}")
+            time.sleep(0.1)
+        try:
+            yield base
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                code = process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                pytest.fail("tally serve did not stop within 15 s of SIGTERM")
+    assert code == 0, f"tally serve exited with {code} on SIGTERM:\n{Path(log_path).read_text()}"

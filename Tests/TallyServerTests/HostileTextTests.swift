@@ -81,6 +81,8 @@ struct HostileTextTests {
                 let kind = "K\(index)" + payload.prefix(25)
                 accepted(try await client.send(.post, "/api/v1/kinds", token: f.adaToken, json: try json(["name": kind, "factor": 1])), kind)
                 accepted(try await client.send(.post, "/api/v1/intakes", token: f.adaToken, json: try json(["volumeMl": 100, "note": payload])), payload)
+                let token = "T\(index)" + payload.prefix(25)
+                accepted(try await client.send(.post, "/api/v1/tokens", token: f.adaToken, json: try json(["name": token])), token)
             }
             let invite = try await client.send(.post, path + "/invite", token: f.adaToken)
             let code = try #require(try invite.decode(LedgerReply.self).inviteCode)
@@ -90,7 +92,8 @@ struct HostileTextTests {
             _ = try await browser.get("/signin")
             _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
             var shown: [String] = []
-            for page in ["/", "/history", "/settings", "/spending?all", "/spending/\(ledger.id)", "/spending/\(ledger.id)/settings", "/join/\(code)"] {
+            for page in ["/", "/history", "/settings", "/account", "/spending?all", "/spending/\(ledger.id)", "/spending/\(ledger.id)/settings",
+                         "/join/\(code)"] {
                 let answer = try await browser.get(page)
                 #expect(answer.status == .ok, "\(page): \(answer.status)")
                 let tokens = HTMLTokens(answer.text)

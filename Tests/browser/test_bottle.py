@@ -14,6 +14,8 @@ tests are bugs found here, kept so that they stay fixed.
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import screenshot
 from test_spending import button, load, mark, on_screen, same_page, without_javascript
@@ -280,7 +282,10 @@ def test_setting_the_level_untouched_keeps_it(server, browser, unique_name):
     sign_up(driver, server, unique_name)
     open_bottle(driver, server)
     fill(driver, "#sip-size", "25")
+    page = driver.find_element(By.TAG_NAME, "html")
     click(driver, button(driver, "Save"))
+    # The typed 25 is already in the field of this page: wait for the saved page to replace it.
+    WebDriverWait(driver, 8).until(EC.staleness_of(page), "the settings were not saved")
     wait(driver, lambda d: d.find_element(By.ID, "sip-size").get_attribute("value") == "25")
     tap(driver, javascript=False)
     wait_left(driver, "975 ml left of 1000 ml")

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import TallyCore
 
@@ -18,12 +19,27 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let (status, detail) = Self.describe(error)
-            if status == .internalServerError {
-                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-            }
-            return Self.response(status: status, detail: detail, retryAfter: (error as? TallyError)?.retryAfter)
+            return Self.response(for: error, at: request.uri.path, logger: context.logger)
         }
+    }
+
+    /// The problem for `error` on a request for `path`, with Retry-After when the error says when.
+    static func response(for error: any Error, at path: String, logger: Logger) -> Response {
+        var (status, detail) = describe(error, logger: logger)
+        // The router's own answer for an address it does not have.
+        if let error = error as? HTTPError, error.status == .notFound, error.body == nil {
+            detail = "There is nothing at \(path); the API's addresses are listed in /openapi.yaml."
+        }
+        return response(status: status, detail: detail, retryAfter: (error as? TallyError)?.retryAfter)
+    }
+
+    /// `describe(_:)`, logging the errors that are the server's fault.
+    static func describe(_ error: any Error, logger: Logger) -> (HTTPResponse.Status, String) {
+        let described = describe(error)
+        if described.0 == .internalServerError {
+            logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
+        return described
     }
 
     static func response(status: HTTPResponse.Status, detail: String, retryAfter: Int? = nil) -> Response {

@@ -13,16 +13,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            var (status, detail) = ProblemMiddleware<Context>.describe(error)
-            if let error = error as? HTTPError, error.status == .notFound, error.body == nil {
-                detail = "There is nothing at \(request.uri.path); the API's addresses are listed in /openapi.yaml."
-            }
-            if status == .internalServerError {
-                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-            }
             if request.uri.path.hasPrefix("/api/") {
-                return ProblemMiddleware<Context>.response(status: status, detail: detail)
+                return ProblemMiddleware<Context>.response(for: error, at: request.uri.path, logger: context.logger)
             }
+            let (status, detail) = ProblemMiddleware<Context>.describe(error, logger: context.logger)
             let page = PageContext(user: nil, csrf: "", path: request.uri.path)
             return Web.html(status == .notFound ? Self.notFound(page) : Self.failure(page, status: status, detail: detail), status: status)
         }

@@ -21,7 +21,7 @@ public enum LedgerExport {
 
     public static func data(of ledger: UUID, format: Format, spending: SpendingService) async throws -> Data {
         let summary = try await spending.summary(of: ledger)
-        let entries = try await spending.entries(in: ledger, includeDeleted: format == .json)
+        let entries = try await spending.entries(in: ledger, format == .json ? .all : .current)
         switch format {
         case .json:
             let document = Document(exportedAt: spending.clock.now, ledger: LedgerJSON(summary.details, user: spending.user),

@@ -121,10 +121,58 @@ public protocol LedgerRepository: Sendable {
     func changeEntry(_ id: UUID, in ledger: UUID, by user: UUID, at: Date,
                      _ change: @escaping @Sendable (inout SpendingEntry, LedgerDetails) throws -> ActivityNote) async throws -> SpendingEntry
     func entry(_ id: UUID, in ledger: UUID, of user: UUID) async throws -> SpendingEntry
-    /// Newest first (by date, then by when it was recorded); deleted entries only when asked.
-    func entries(in ledger: UUID, of user: UUID, includeDeleted: Bool, limit: Int?, offset: Int) async throws -> [SpendingEntry]
+    /// A page of the entries `listing` names, after the entry `after` (the last of the page
+    /// before; the first page when nil). The cost depends on the page, not on the ledger.
+    func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int?, after: UUID?) async throws -> [SpendingEntry]
+    /// The ledger and its members' totals (S3), kept up to date with every change.
+    func standing(of ledger: UUID, of user: UUID) async throws -> LedgerStanding
+    /// What a ledger's page shows, from one read: the standing, the first `limit` entries after
+    /// `after`, and the `deletedLimit` most recently deleted entries with how many there are.
+    func overview(of ledger: UUID, of user: UUID, limit: Int, after: UUID?, deletedLimit: Int) async throws -> LedgerOverview
     /// Newest first, a page at a time.
     func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity]
+}
+
+/// Which of a ledger's entries a listing holds.
+public enum EntryListing: Sendable {
+    /// The entries that count, newest first: by date, then by when they were recorded.
+    case current
+    /// The deleted entries, most recently deleted first.
+    case deleted
+    /// Every entry, deleted ones too, in the order of `current`.
+    case all
+}
+
+/// A ledger with its members' running totals (S3).
+public struct LedgerStanding: Sendable {
+    public var details: LedgerDetails
+    public var totals: LedgerTotals
+
+    public init(details: LedgerDetails, totals: LedgerTotals) {
+        self.details = details
+        self.totals = totals
+    }
+}
+
+/// What a ledger's page shows, read at once.
+public struct LedgerOverview: Sendable {
+    public var standing: LedgerStanding
+    /// One page of the entries that count, newest first.
+    public var entries: [SpendingEntry]
+    /// Whether older entries follow the page.
+    public var hasMore: Bool
+    /// The most recently deleted entries, most recent first.
+    public var deleted: [SpendingEntry]
+    /// How many entries are deleted in all.
+    public var deletedCount: Int
+
+    public init(standing: LedgerStanding, entries: [SpendingEntry], hasMore: Bool, deleted: [SpendingEntry], deletedCount: Int) {
+        self.standing = standing
+        self.entries = entries
+        self.hasMore = hasMore
+        self.deleted = deleted
+        self.deletedCount = deletedCount
+    }
 }
 
 /// Where an import goes: a new ledger (the user becomes its first member and owner) or one of theirs.

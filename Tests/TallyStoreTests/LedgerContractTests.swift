@@ -179,7 +179,7 @@ struct LedgerContractTests {
         #expect(try await l.alex.entries(in: id).map(\.description) == ["New", "Old"])
         _ = try await l.sam.deleteEntry(old.id, in: id)
         #expect(try await l.alex.entries(in: id).map(\.id) == [new.id])
-        #expect(try await l.alex.entries(in: id, includeDeleted: true).count == 2)
+        #expect(try await l.alex.entries(in: id, .all).count == 2)
         #expect(try await l.alex.summary(of: id).balances.members.map(\.paid) == [0, 700])
         await #expect(throws: TallyError.self) { try await l.alex.deleteEntry(old.id, in: id) }
         _ = try await l.alex.restoreEntry(old.id, in: id)
@@ -225,7 +225,7 @@ struct LedgerContractTests {
         }
         await #expect(throws: TallyError.self) { try await l.alex.editEntry(entry.id, in: id, .init(amount: .text("0"))) }
         await #expect(throws: TallyError.self) { try await l.alex.changeLedger(id, name: nil, currency: "JPY") }
-        #expect(try await l.alex.entries(in: id, includeDeleted: true) == [entry])
+        #expect(try await l.alex.entries(in: id, .all) == [entry])
         #expect(try await l.alex.ledger(id).ledger.currency.code == "EUR")
         #expect(try await l.alex.activity(in: id).count == 4) // created, invite, joined, added
     }

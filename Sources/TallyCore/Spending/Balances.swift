@@ -42,53 +42,70 @@ public struct LedgerBalances: Sendable {
     public let members: [MemberBalance]
 
     /// The balances of `members` from the entries that are not deleted.
-    public init(currency: Currency, members memberIDs: [MemberID], entries: [SpendingEntry]) throws {
-        var balances = Dictionary(uniqueKeysWithValues: memberIDs.map { ($0, MemberBalance(member: $0)) })
-        var exactShares: [MemberID: Decimal] = [:]
-        var expenseTotal: Int64 = 0
-        for entry in entries where entry.deletedAt == nil {
-            switch entry.kind {
-            case .payment:
-                balances[entry.payer, default: MemberBalance(member: entry.payer)].sent += entry.amount.minorUnits
-                for (member, share) in try entry.shares {
-                    balances[member, default: MemberBalance(member: member)].received += share.minorUnits
-                }
-            case .expense:
-                balances[entry.payer, default: MemberBalance(member: entry.payer)].paid += entry.amount.minorUnits
-                expenseTotal += entry.amount.minorUnits
-                for (member, share) in try entry.split.exactShares(of: entry.amount) {
-                    exactShares[member, default: 0] += share
-                }
-            }
-        }
-        let order = balances.keys.sorted()
-        let rounded = Self.roundOnce(order.map { exactShares[$0] ?? 0 }, total: expenseTotal)
-        for (member, share) in zip(order, rounded) { balances[member]!.share = share }
-        self.currency = currency
-        self.members = order.map { balances[$0]! }
+    public init(currency: Currency, members: [MemberID], entries: [SpendingEntry]) throws {
+        self.init(currency: currency, members: members, totals: try LedgerTotals(entries: entries))
     }
 
-    /// Rounds exact shares to whole minor units that add up to `total`: floors, then one unit
-    /// each to the largest remainders, ties to the earlier member.
-    static func roundOnce(_ exact: [Decimal], total: Int64) -> [Int64] {
+    /// The balances of `members` from a ledger's kept totals: the same figures as from its
+    /// entries, whatever the number of entries.
+    public init(currency: Currency, members memberIDs: [MemberID], totals: LedgerTotals) {
+        let order = Set(memberIDs).union(totals.members.keys).sorted()
         var floors: [Int64] = []
         var remainders: [Decimal] = []
-        for value in exact {
-            var copy = value
-            var floor = Decimal()
-            NSDecimalRound(&floor, &copy, 0, .down)
-            floors.append(floor.exactInt64 ?? 0)
-            remainders.append(value - floor)
+        for member in order {
+            let kept = totals.totals(of: member)
+            let fraction = Self.sum(kept.shareFractions)
+            floors.append(kept.shareUnits + fraction.whole)
+            remainders.append(fraction.rest)
         }
+        let expenseTotal = order.reduce(Int64(0)) { $0 + totals.totals(of: $1).paid }
+        let shares = Self.roundOnce(floors: floors, remainders: remainders, total: expenseTotal)
+        self.currency = currency
+        self.members = zip(order, shares).map { member, share in
+            let kept = totals.totals(of: member)
+            return MemberBalance(member: member, paid: kept.paid, share: share, sent: kept.sent, received: kept.received)
+        }
+    }
+
+    /// Rounds exact shares (floors and the fractions above them) to whole minor units that add
+    /// up to `total`: one unit each to the largest remainders, ties to the earlier member.
+    static func roundOnce(floors: [Int64], remainders: [Decimal], total: Int64) -> [Int64] {
+        var shares = floors
         var leftover = total - floors.reduce(0, +)
         let order = remainders.indices.sorted { (remainders[$0], $1) > (remainders[$1], $0) }
         var index = 0
         while leftover > 0, index < order.count {
-            floors[order[index]] += 1
+            shares[order[index]] += 1
             leftover -= 1
             index += 1
         }
-        return floors
+        return shares
+    }
+
+    /// Σ numerator/denominator as whole units and the rest (0 ≤ rest < 1): exactly while the
+    /// common denominator fits in 64 bits, which it does for every split people make; beyond,
+    /// to Decimal's 38 digits. Either way it depends only on the fractions, never on the order
+    /// the entries came in.
+    static func sum(_ fractions: [Int64: Int64]) -> (whole: Int64, rest: Decimal) {
+        var (numerator, denominator): (Int64, Int64) = (0, 1)
+        for (nextDenominator, nextNumerator) in fractions.sorted(by: { $0.key < $1.key }) {
+            let common = Split.greatestCommonDivisor(denominator, nextDenominator)
+            let (lcm, o1) = denominator.multipliedReportingOverflow(by: nextDenominator / common)
+            let (left, o2) = numerator.multipliedReportingOverflow(by: nextDenominator / common)
+            let (right, o3) = nextNumerator.multipliedReportingOverflow(by: denominator / common)
+            let (sum, o4) = left.addingReportingOverflow(right)
+            guard !(o1 || o2 || o3 || o4) else { return approximateSum(fractions) }
+            let reduce = Split.greatestCommonDivisor(sum, lcm)
+            (numerator, denominator) = (sum / reduce, lcm / reduce)
+        }
+        return (numerator / denominator, Decimal(numerator % denominator) / Decimal(denominator))
+    }
+
+    private static func approximateSum(_ fractions: [Int64: Int64]) -> (whole: Int64, rest: Decimal) {
+        var total = fractions.sorted { $0.key < $1.key }.reduce(Decimal(0)) { $0 + Decimal($1.value) / Decimal($1.key) }
+        var whole = Decimal()
+        NSDecimalRound(&whole, &total, 0, .down)
+        return (whole.exactInt64 ?? 0, total - whole)
     }
 
     /// Always zero: checked by the tests over random ledgers.

@@ -85,21 +85,6 @@ public struct Split: Hashable, Sendable {
         }
     }
 
-    /// Each member's exact share of `amount` in minor units, before any rounding: what the
-    /// ledger's balances add up, so that the cents of many uneven splits do not pile up on one
-    /// member.
-    public func exactShares(of amount: Money) throws -> [(member: MemberID, share: Decimal)] {
-        switch method {
-        case .exact:
-            return try shares(of: amount).map { (member: $0.member, share: Decimal($0.share.minorUnits)) }
-        case .equal, .shares, .percent:
-            let weights = parts.map { Decimal(Self.scaledWeight($0.value)) }
-            let weightSum = weights.reduce(0, +)
-            let total = Decimal(amount.minorUnits)
-            return zip(parts, weights).map { (member: $0.member, share: total * $1 / weightSum) }
-        }
-    }
-
     /// Splits `total` in proportion to `weights` (all > 0) so that the parts add up to `total`.
     static func largestRemainder(_ total: Int64, weights: [Int64]) -> [Int64] {
         let weightSum = weights.reduce(0, +)
@@ -119,7 +104,7 @@ public struct Split: Hashable, Sendable {
     }
 
     /// A share count or percentage as an integer in 1/10^4 units.
-    private static func scaledWeight(_ value: Decimal) -> Int64 {
+    static func scaledWeight(_ value: Decimal) -> Int64 {
         var scaled = value * 10_000
         var whole = Decimal()
         NSDecimalRound(&whole, &scaled, 0, .plain)

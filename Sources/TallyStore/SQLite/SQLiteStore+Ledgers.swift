@@ -87,6 +87,7 @@ extension SQLiteStore: LedgerRepository {
             }
             let (entry, note) = try build(details)
             try Self.insert(entry, importKey: nil, ledger: ledger, db)
+            try Self.changeTotals(of: ledger, db) { try $0.add(entry) }
             try Self.log(note, ledger: ledger, user: user, at: entry.createdAt, db)
             return (entry, true)
         }
@@ -116,13 +117,16 @@ extension SQLiteStore: LedgerRepository {
             }
             let details = try Self.details(ledger, of: user, db)
             var added = 0
-            for item in try build(details) {
-                let known = try Bool.fetchOne(db, sql: """
-                    SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE id = ? OR (ledgerId = ? AND importKey = ?))
-                    """, arguments: [item.entry.id, ledger, item.importKey]) ?? false
-                if known { continue }
-                try Self.insert(item.entry, importKey: item.importKey, ledger: ledger, db)
-                added += 1
+            try Self.changeTotals(of: ledger, db) { totals in
+                for item in try build(details) {
+                    let known = try Bool.fetchOne(db, sql: """
+                        SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE id = ? OR (ledgerId = ? AND importKey = ?))
+                        """, arguments: [item.entry.id, ledger, item.importKey]) ?? false
+                    if known { continue }
+                    try Self.insert(item.entry, importKey: item.importKey, ledger: ledger, db)
+                    try totals.add(item.entry)
+                    added += 1
+                }
             }
             try Self.log(note, ledger: ledger, user: user, at: at, db)
             return (try Self.details(ledger, db), added)
@@ -136,9 +140,11 @@ extension SQLiteStore: LedgerRepository {
             guard let record = try SpendingEntryRecord.filter(sql: "id = ? AND ledgerId = ?", arguments: [id, ledger]).fetchOne(db) else {
                 throw Self.noEntry(id)
             }
-            var entry = try Self.entry(record, in: details, db)
+            let before = try Self.entry(record, in: details, db)
+            var entry = before
             let note = try change(&entry, details)
             try SpendingEntryRecord(entry, ledger: ledger, importKey: record.importKey).update(db)
+            try Self.changeTotals(of: ledger, db) { try $0.replace(before, with: entry) }
             try db.execute(sql: "DELETE FROM spendingShare WHERE entryId = ?", arguments: [id])
             for share in SpendingShareRecord.rows(of: entry) { try share.insert(db) }
             try Self.log(note, ledger: ledger, user: user, at: at, db)
@@ -156,27 +162,32 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
-    public func entries(in ledger: UUID, of user: UUID, includeDeleted: Bool, limit: Int?, offset: Int) async throws -> [SpendingEntry] {
+    public func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int?, after: UUID?) async throws -> [SpendingEntry] {
         try await read { db in
             let details = try Self.details(ledger, of: user, db)
-            // Same date and instant (an import): the later insert is the newer entry.
-            let page = """
-                SELECT id, rowid AS position FROM spendingEntry WHERE ledgerId = ?1 \(includeDeleted ? "" : "AND deletedAt IS NULL")
-                ORDER BY date DESC, createdAt DESC, rowid DESC LIMIT ?2 OFFSET ?3
-                """
-            let arguments: StatementArguments = [ledger, limit ?? -1, offset]
-            let records = try SpendingEntryRecord.fetchAll(db, sql: """
-                SELECT spendingEntry.* FROM (\(page)) AS page JOIN spendingEntry ON spendingEntry.id = page.id
-                ORDER BY date DESC, createdAt DESC, page.position DESC
-                """, arguments: arguments)
-            // The shares of the whole page in one query rather than one per entry.
-            let shares = try SpendingShareRecord.fetchAll(db, sql: """
-                SELECT * FROM spendingShare WHERE entryId IN (SELECT id FROM (\(page)))
-                """, arguments: arguments)
-            let byEntry = Dictionary(grouping: shares, by: \.entryId)
-            return try records.map {
-                try $0.entry(currency: details.ledger.currency, shares: byEntry[$0.id] ?? [], members: details.members)
-            }
+            return try Self.entries(in: details, listing, limit: limit, after: after, db)
+        }
+    }
+
+    public func standing(of ledger: UUID, of user: UUID) async throws -> LedgerStanding {
+        try await read { db in
+            LedgerStanding(details: try Self.details(ledger, of: user, db), totals: try Self.totals(of: ledger, db))
+        }
+    }
+
+    public func overview(of ledger: UUID, of user: UUID, limit: Int, after: UUID?, deletedLimit: Int) async throws -> LedgerOverview {
+        try await read { db in
+            let details = try Self.details(ledger, of: user, db)
+            // One more than the page tells whether there is more.
+            let page = try Self.entries(in: details, .current, limit: limit + 1, after: after, db)
+            let deletedCount = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM spendingEntry WHERE ledgerId = ? AND deletedAt IS NOT NULL
+                """, arguments: [ledger]) ?? 0
+            return LedgerOverview(
+                standing: LedgerStanding(details: details, totals: try Self.totals(of: ledger, db)),
+                entries: Array(page.prefix(limit)), hasMore: page.count > limit,
+                deleted: deletedCount == 0 ? [] : try Self.entries(in: details, .deleted, limit: deletedLimit, after: nil, db),
+                deletedCount: deletedCount)
         }
     }
 
@@ -193,6 +204,42 @@ extension SQLiteStore: LedgerRepository {
     }
 
     // MARK: - Inside a transaction
+
+    /// A page of entries in the listing's order, after the entry `after`: a keyset on the
+    /// history index, so that a page costs the same at the start of a ledger as deep inside it.
+    static func entries(in details: LedgerDetails, _ listing: EntryListing, limit: Int?, after: UUID?,
+                        _ db: Database) throws -> [SpendingEntry] {
+        let ledger = details.ledger.id
+        // Same date and instant (an import): the later insert is the newer entry.
+        let (filter, order, key) = switch listing {
+        case .current: ("deletedAt IS NULL", "date DESC, createdAt DESC, rowid DESC", "date, createdAt, rowid")
+        case .all: ("1", "date DESC, createdAt DESC, rowid DESC", "date, createdAt, rowid")
+        case .deleted: ("deletedAt IS NOT NULL", "deletedAt DESC, rowid DESC", "deletedAt, rowid")
+        }
+        var arguments: StatementArguments = [ledger]
+        var cursor = ""
+        if let after {
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE id = ? AND ledgerId = ?)",
+                                    arguments: [after, ledger]) == true else {
+                throw TallyError.invalid("The cursor \(after) is not an entry of this ledger: start again from the first page.")
+            }
+            cursor = "AND (\(key)) < (SELECT \(key) FROM spendingEntry WHERE id = ?)"
+            arguments += [after]
+        }
+        arguments += [limit ?? -1]
+        let records = try SpendingEntryRecord.fetchAll(db, sql: """
+            SELECT * FROM spendingEntry WHERE ledgerId = ? AND \(filter) \(cursor) ORDER BY \(order) LIMIT ?
+            """, arguments: arguments)
+        guard !records.isEmpty else { return [] }
+        // The shares of the whole page in one query rather than one per entry.
+        let shares = try SpendingShareRecord.fetchAll(db, sql: """
+            SELECT * FROM spendingShare WHERE entryId IN (\(databaseQuestionMarks(count: records.count)))
+            """, arguments: StatementArguments(records.map(\.id)))
+        let byEntry = Dictionary(grouping: shares, by: \.entryId)
+        return try records.map {
+            try $0.entry(currency: details.ledger.currency, shares: byEntry[$0.id] ?? [], members: details.members)
+        }
+    }
 
     /// The ledger if `user` is one of its members; otherwise not found, whether or not it exists.
     static func details(_ id: UUID, of user: UUID, _ db: Database) throws -> LedgerDetails {

@@ -205,8 +205,9 @@ extension SpendingService {
         }
     }
 
-    public func entries(in ledger: UUID, includeDeleted: Bool = false, limit: Int? = nil, offset: Int = 0) async throws -> [SpendingEntry] {
-        try await store.entries(in: ledger, of: user, includeDeleted: includeDeleted, limit: limit, offset: offset)
+    /// The entries `listing` names, a page at a time: `after` is the last entry of the page before.
+    public func entries(in ledger: UUID, _ listing: EntryListing = .current, limit: Int? = nil, after: UUID? = nil) async throws -> [SpendingEntry] {
+        try await store.entries(in: ledger, of: user, listing, limit: limit, after: after)
     }
 
     public func entry(_ id: UUID, in ledger: UUID) async throws -> SpendingEntry {
@@ -233,24 +234,23 @@ extension SpendingService {
         }
     }
 
-    /// Each member's paid, share and balance, and the fewest transfers that settle them.
+    /// Each member's paid, share and balance, and the fewest transfers that settle them, from
+    /// the ledger's kept totals: the same cost at ten entries or ten thousand.
     public func summary(of ledger: UUID) async throws -> Summary {
-        let details = try await store.ledger(ledger, of: user)
-        let entries = try await store.entries(in: ledger, of: user, includeDeleted: false, limit: nil, offset: 0)
-        return try summary(details, entries)
+        Self.summary(try await store.standing(of: ledger, of: user))
     }
 
-    /// The summary and every entry, deleted ones included, from one read of the entries: what
-    /// a ledger's page shows.
-    public func overview(of ledger: UUID) async throws -> (summary: Summary, entries: [SpendingEntry]) {
-        let details = try await store.ledger(ledger, of: user)
-        let entries = try await store.entries(in: ledger, of: user, includeDeleted: true, limit: nil, offset: 0)
-        return (try summary(details, entries), entries)
+    /// A ledger's page: the summary, a page of the history after `after`, and the most
+    /// recently deleted entries, from one read.
+    public func overview(of ledger: UUID, limit: Int, after: UUID? = nil, deletedLimit: Int = 5) async throws -> (summary: Summary, overview: LedgerOverview) {
+        let overview = try await store.overview(of: ledger, of: user, limit: limit, after: after, deletedLimit: deletedLimit)
+        return (Self.summary(overview.standing), overview)
     }
 
-    private func summary(_ details: LedgerDetails, _ entries: [SpendingEntry]) throws -> Summary {
-        let balances = try LedgerBalances(currency: details.ledger.currency, members: details.members.map(\.id), entries: entries)
-        return Summary(details: details, balances: balances, plan: balances.plan)
+    static func summary(_ standing: LedgerStanding) -> Summary {
+        let balances = LedgerBalances(currency: standing.details.ledger.currency,
+                                      members: standing.details.members.map(\.id), totals: standing.totals)
+        return Summary(details: standing.details, balances: balances, plan: balances.plan)
     }
 
     // MARK: -

@@ -123,7 +123,7 @@ struct LocalSpending: SpendingBackend {
     }
 
     func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON] {
-        try await service.entries(in: ledger, includeDeleted: includeDeleted, limit: limit).map(EntryJSON.init)
+        try await service.entries(in: ledger, includeDeleted ? .all : .current, limit: limit).map(EntryJSON.init)
     }
 
     func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeRequest) async throws -> EntryJSON {

@@ -61,8 +61,9 @@ struct SpendingPropertyTests {
             let parts = try! split.shares(of: Money(minorUnits: amount, currency: eur))
             #expect(parts.reduce(0) { $0 + $1.share.minorUnits } == amount, "a split must add up to its amount")
             #expect(parts.allSatisfy { $0.share.minorUnits >= 0 })
-            for part in try! split.exactShares(of: Money(minorUnits: amount, currency: eur)) {
-                exactShares[part.member, default: 0] += part.share
+            for part in try! split.exactParts(of: Money(minorUnits: amount, currency: eur)) {
+                #expect(part.numerator >= 0 && part.numerator < part.denominator)
+                exactShares[part.member, default: 0] += Decimal(part.units) + Decimal(part.numerator) / Decimal(part.denominator)
             }
             entries.append(try! SpendingEntry(id: UUID(), kind: .expense, amount: Money(minorUnits: amount, currency: eur), payer: payer,
                                               date: LocalDate(year: 2026, month: 1, day: 1)!, description: nil, category: nil,

@@ -329,6 +329,11 @@ struct SpendingAPITests {
             } while cursor != nil && pages < 10
             #expect(amounts == ["5.00", "4.00", "3.00", "2.00", "1.00"])
             #expect(pages == 3)
+            // A cursor is the last entry of a page: one from nowhere, or not an id, is refused.
+            for bad in [UUID().uuidString, "2"] {
+                let refused = try await client.send(.get, "\(base)/entries?limit=2&cursor=\(bad)", token: ada)
+                #expect(try refused.problem(.badRequest).contains("cursor"), "\(bad)")
+            }
 
             // act: delete day 3
             let deleted = try await client.send(.delete, "\(base)/entries/\(ids[3]!)", token: ada)

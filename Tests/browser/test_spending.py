@@ -468,3 +468,57 @@ def test_split_refusal_points_at_the_split(server, browser, unique_name):
     assert text(driver, "#amount-error") == "", "the split's refusal is shown as the amount's error"
     assert driver.find_element(By.CSS_SELECTOR, "details.more").get_attribute("open") is not None, \
         "the boxes to tick are hidden in a closed disclosure"
+
+
+def add_expenses_quickly(driver, count):
+    """Posts the quick entry form `count` times from the page (each with a new id), then reloads."""
+    driver.execute_async_script("""
+        const [count, done] = [arguments[0], arguments[arguments.length - 1]];
+        const form = document.querySelector("form[action$='/expenses']");
+        (async () => {
+          for (let i = 1; i <= count; i++) {
+            const body = new URLSearchParams(new FormData(form));
+            body.set("id", crypto.randomUUID());
+            body.set("amount", String(i));
+            body.set("description", "Bill " + i);
+            await fetch(form.action, { method: "POST", body, credentials: "same-origin" });
+          }
+        })().then(done);""", count)
+    driver.refresh()
+
+
+def test_history_a_page_at_a_time(server, browser, unique_name):
+    driver, ledger = solo_ledger(browser, server, unique_name)
+    add_expenses_quickly(driver, 35)
+    wait(driver, lambda d: len(titles(d)) == 30, message="the first page does not hold 30 entries")
+    assert titles(driver)[0] == "Bill 35" and titles(driver)[-1] == "Bill 6"
+    # The balance counts every entry, not only the ones shown: 1 + … + 35 = 630, shared by two.
+    assert owes(driver) == ["Person 2 owes Person 1 315.00 EUR."]
+    more = driver.find_element(By.CSS_SELECTOR, "a[data-more-entries]")
+    click(driver, more)
+    wait(driver, lambda d: len(titles(d)) == 35, message="Show more did not add the older entries")
+    assert titles(driver) == [f"Bill {n}" for n in range(35, 0, -1)]
+    assert not driver.find_elements(By.CSS_SELECTOR, "a[data-more-entries]"), "Show more is still offered at the end"
+    assert driver.switch_to.active_element.get_attribute("aria-label").startswith("Delete Bill 5"), \
+        "the focus is not on the first entry that came in"
+    # An entry that came in this way deletes like the others.
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.delete[aria-label^='Delete Bill 1,']"))
+    wait(driver, EC.alert_is_present()).accept()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".undo button"))
+    check_page(driver, "spending-history-more")
+
+
+def test_history_pages_without_javascript(server, browser, unique_name):
+    driver, ledger = solo_ledger(browser, server, unique_name)
+    add_expenses_quickly(driver, 32)
+    plain = without_javascript(browser, "phone")
+    plain.get(server + "/")
+    for cookie in driver.get_cookies():
+        plain.add_cookie({"name": cookie["name"], "value": cookie["value"], "path": cookie.get("path", "/")})
+    load(plain, ledger)
+    assert len(titles(plain)) == 30
+    click(plain, plain.find_element(By.LINK_TEXT, "Show more"))
+    wait(plain, lambda d: titles(d) == ["Bill 2", "Bill 1"], message="the next page does not hold the two oldest")
+    assert not plain.find_elements(By.LINK_TEXT, "Show more")
+    click(plain, plain.find_element(By.LINK_TEXT, "Back to the newest"))
+    wait(plain, lambda d: len(titles(d)) == 30 and titles(d)[0] == "Bill 32")

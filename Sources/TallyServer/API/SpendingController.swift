@@ -44,12 +44,13 @@ struct SpendingController {
         let spending = try services.spending(context)
         let ledger = try context.parameters.ledger
         let limit = try request.pageLimit(default: 50)
-        let offset = try request.pageOffset
+        // The cursor is the id of the last entry of the page before.
+        let after = try request.query("cursor", UUID.init(uuidString:), form: "the nextCursor of an earlier page")
         let deleted = try request.query("deleted", Bool.init, form: "true or false") ?? false
         // One more than the page tells whether there is a next page.
-        let page = try await spending.entries(in: ledger, includeDeleted: deleted, limit: limit + 1, offset: offset)
+        let page = try await spending.entries(in: ledger, deleted ? .all : .current, limit: limit + 1, after: after)
         let items = try page.prefix(limit).map(EntryJSON.init)
-        return JSONBody(EntryListJSON(items: items, nextCursor: page.count > limit ? String(offset + limit) : nil))
+        return JSONBody(EntryListJSON(items: items, nextCursor: page.count > limit ? items.last?.id.uuidString : nil))
     }
 
     @Sendable func entry(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryJSON> {

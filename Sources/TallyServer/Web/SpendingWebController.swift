@@ -139,13 +139,14 @@ struct SpendingWebController {
         guard let user = context.user else { return Self.signIn }
         let spending = services.spending(for: user)
         let id = try context.parameters.ledger
-        let (summary, all) = try await spending.overview(of: id)
+        // "Show more" asks for the page after the last entry shown.
+        let after = request.uri.queryParameters.get("after").flatMap(UUID.init(uuidString:))
+        let (summary, overview) = try await spending.overview(of: id, limit: LedgerPage.pageSize, after: after)
         let zone = try await services.hydration(for: user).settings().zone
         let page = LedgerPage(
-            summary: summary, entries: all.filter { $0.deletedAt == nil },
-            deleted: all.filter { $0.deletedAt != nil }.sorted { $0.deletedAt! > $1.deletedAt! },
+            summary: summary, overview: overview, after: after,
             today: LocalDate(containing: services.clock.now, in: zone), user: user.id,
-            justDeleted: justDeleted.flatMap { id in all.first { $0.id == id } },
+            justDeleted: justDeleted.flatMap { id in overview.deleted.first { $0.id == id } },
             retry: retry?.all ?? [:], refusedField: field)
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }

@@ -360,6 +360,41 @@ function enhanceSwapForms(root) {
   }
 }
 
+// "Show more" under a ledger's history: the next page's entries join the list where they are,
+// instead of opening that page; the focus goes to the first of them.
+function enhanceMoreEntries(root) {
+  for (const link of root.querySelectorAll("a[data-more-entries]")) {
+    link.addEventListener("click", async (event) => {
+      event.preventDefault();
+      if (link.dataset.pending) return;
+      link.dataset.pending = "yes";
+      try {
+        const response = await fetch(link.href, { credentials: "same-origin" });
+        if (!response.ok) throw new Error(String(response.status));
+        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+        const list = link.closest("section").querySelector(".ledger-entries");
+        const added = [...page.querySelectorAll(".ledger-entries > li")];
+        for (const item of added) {
+          list.append(item);
+          enhanceSwapForms(item);
+        }
+        const next = page.querySelector("a[data-more-entries]");
+        if (next) {
+          link.href = next.href;
+        } else {
+          link.closest(".more-entries").remove();
+        }
+        const first = added[0]?.querySelector("button");
+        if (first) focusInView(first);
+      } catch (error) {
+        say("The server did not answer; check the connection and try again.", true);
+      } finally {
+        delete link.dataset.pending;
+      }
+    });
+  }
+}
+
 // Focuses an element and brings it to the middle of the screen, label and all.
 function focusInView(element) {
   element.focus({ preventScroll: true });
@@ -454,6 +489,7 @@ function enhance(root) {
   enhanceCustomDialog(root);
   enhanceForms(root);
   enhanceSwapForms(root);
+  enhanceMoreEntries(root);
   enhanceGoalPreview(root);
 }
 

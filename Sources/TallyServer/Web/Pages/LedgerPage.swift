@@ -4,10 +4,14 @@ import TallyStore
 
 /// A ledger (S2–S5): quick entry, who owes whom, the settle-up plan and the history.
 struct LedgerPage {
+    /// How many entries of the history one page shows.
+    static let pageSize = 30
+
     var summary: SpendingService.Summary
-    var entries: [SpendingEntry]
-    /// Deleted entries that can still be brought back, newest first.
-    var deleted: [SpendingEntry]
+    /// A page of the history and the most recently deleted entries.
+    var overview: LedgerOverview
+    /// The entry the page of history starts after ("Show more"); nil for the newest.
+    var after: UUID?
     var today: LocalDate
     var user: UUID
     /// An entry just deleted: the notice offers to undo it.
@@ -160,10 +164,11 @@ struct LedgerPage {
     }
 
     private func history(_ context: PageContext) -> HTML {
+        let entries = overview.entries
         guard !entries.isEmpty else {
             return """
             <h2 id="history-title">History</h2>
-            <p class="empty">Nothing yet: add the first expense above.</p>
+            <p class="empty">\(after == nil ? "Nothing yet: add the first expense above." : "Nothing older.")</p>
             """
         }
         let items = entries.map { entry -> HTML in
@@ -179,10 +184,17 @@ struct LedgerPage {
             </form></li>
             """
         }
+        // Without the script "Show more" opens the next page; with it, the next page's entries
+        // join this list.
+        let more: HTML = overview.hasMore
+            ? "<p class=\"more-entries\"><a href=\"\(base)?after=\(entries.last!.id)#history-title\" class=\"button\" data-more-entries>Show more</a></p>"
+            : ""
+        let newest: HTML = after == nil ? "" : "<p><a href=\"\(base)#history-title\">Back to the newest</a></p>"
         return """
         <section aria-labelledby="history-title">
         <h2 id="history-title">History</h2>
-        <ul class="entries ledger-entries">\(items)</ul>
+        \(newest)<ul class="entries ledger-entries">\(items)</ul>
+        \(more)
         </section>
         """
     }
@@ -205,8 +217,8 @@ struct LedgerPage {
     }
 
     private func recentlyDeleted(_ context: PageContext) -> HTML {
-        guard !deleted.isEmpty else { return "" }
-        let items = deleted.prefix(5).map { entry -> HTML in
+        guard !overview.deleted.isEmpty else { return "" }
+        let items = overview.deleted.map { entry -> HTML in
             """
             <li><time datetime="\(entry.date)">\(entry.date)</time><span class="what">\(describe(entry).title)</span>
             <span class="amount">\(Layout.money(entry.amount))</span>\(restoreForm(entry, context, label: "Restore"))</li>
@@ -214,7 +226,7 @@ struct LedgerPage {
         }
         return """
         <details class="deleted">
-        <summary>Recently deleted (\(deleted.count))</summary>
+        <summary>Recently deleted (\(overview.deletedCount))</summary>
         <ul class="entries">\(items)</ul>
         </details>
         """

@@ -70,8 +70,17 @@ extension SQLiteStore: PushRepository {
         }
     }
 
+    /// The instant of the user's latest drink. Looked for among the last days only (found from
+    /// the day index at once), not among years of drinks: the latest instant is on the latest
+    /// day, or, after a move across time zones, at most two days before it.
     public func lastDrink(of user: UUID) async throws -> Date? {
-        try await read { db in try Date.fetchOne(db, sql: "SELECT max(at) FROM intake WHERE userId = ?", arguments: [user]) }
+        try await read { db in
+            guard let latest = try Int.fetchOne(db, sql: "SELECT max(day) FROM intake WHERE userId = ?", arguments: [user]) else {
+                return nil
+            }
+            return try Date.fetchOne(db, sql: "SELECT max(at) FROM intake WHERE userId = ? AND day >= ?",
+                                     arguments: [user, LocalDate(number: latest).adding(days: -2).number])
+        }
     }
 
     private static func subscriptions(of user: UUID, _ db: Database) throws -> [PushSubscription] {

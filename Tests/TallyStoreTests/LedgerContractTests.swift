@@ -229,4 +229,18 @@ struct LedgerContractTests {
         #expect(try await l.alex.ledger(id).ledger.currency.code == "EUR")
         #expect(try await l.alex.activity(in: id).count == 4) // created, invite, joined, added
     }
+
+    @Test("S2: an expense or payment without a date falls on today in the time zone of whoever records it",
+          arguments: StoreKind.allCases)
+    func todayInTheRecordersZone(_ kind: StoreKind) async throws {
+        let l = try await LedgerFixture(kind)
+        let id = try await l.shared().ledger.id
+        // 23:30 UTC: already the 22nd in Berlin.
+        l.f.clock.set(instant("2026-11-21T23:30:00Z"))
+        let expense = try await l.alex.addExpense(to: id, .init(amount: .text("4"))).entry
+        let payment = try await l.sam.recordPayment(in: id, from: nil, to: .name("Person 1"), amount: .text("2")).entry
+        #expect(expense.date == day("2026-11-22") && payment.date == day("2026-11-22"))
+        let dated = try await l.alex.addExpense(to: id, .init(amount: .text("4"), date: day("2026-01-02"))).entry
+        #expect(dated.date == day("2026-01-02"))
+    }
 }

@@ -76,7 +76,7 @@ extension SQLiteStore: LedgerRepository {
     }
 
     public func addEntry(id: UUID, to ledger: UUID, by user: UUID,
-                         _ build: @escaping @Sendable (LedgerDetails) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool) {
+                         _ build: @escaping @Sendable (LedgerDetails, TimeZone) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool) {
         try await write { db in
             let details = try Self.details(ledger, of: user, db)
             if let existing = try SpendingEntryRecord.fetchOne(db, key: id) {
@@ -85,7 +85,7 @@ extension SQLiteStore: LedgerRepository {
                 }
                 return (try Self.entry(existing, in: details, db), false)
             }
-            let (entry, note) = try build(details)
+            let (entry, note) = try build(details, try Self.userRecord(user, db).settings.zone)
             try Self.insert(entry, importKey: nil, ledger: ledger, db)
             try Self.changeTotals(of: ledger, db) { try $0.add(entry) }
             try Self.log(note, ledger: ledger, user: user, at: entry.createdAt, db)

@@ -116,12 +116,12 @@ extension SpendingService {
 
     @discardableResult
     public func addExpense(to ledger: UUID, _ input: ExpenseInput) async throws -> (entry: SpendingEntry, created: Bool) {
-        let (user, now, date) = (self.user, clock.now, try await day(input.date))
-        return try await store.addEntry(id: input.id ?? UUID(), to: ledger, by: user) { details in
+        let (user, now) = (self.user, clock.now)
+        return try await store.addEntry(id: input.id ?? UUID(), to: ledger, by: user) { details, zone in
             let entry = try SpendingEntry(
                 id: input.id ?? UUID(), kind: .expense,
                 amount: try input.amount.money(in: details.ledger.currency, what: "An expense"),
-                payer: try Self.payer(input.payer, user: user, in: details), date: date,
+                payer: try Self.payer(input.payer, user: user, in: details), date: input.date ?? LocalDate(containing: now, in: zone),
                 description: input.description, category: input.category,
                 split: try input.split.split(among: details.members), createdAt: now, members: details.members)
             return (entry, ActivityNote("Added \(EntryWording(details).describe(entry)).", entryID: entry.id))
@@ -132,12 +132,12 @@ extension SpendingService {
     @discardableResult
     public func recordPayment(in ledger: UUID, from: MemberRef?, to: MemberRef, amount: AmountInput, date: LocalDate? = nil,
                               note: String? = nil, id: UUID? = nil) async throws -> (entry: SpendingEntry, created: Bool) {
-        let (user, now, day) = (self.user, clock.now, try await day(date))
+        let (user, now) = (self.user, clock.now)
         let id = id ?? UUID()
-        return try await store.addEntry(id: id, to: ledger, by: user) { details in
+        return try await store.addEntry(id: id, to: ledger, by: user) { details, zone in
             let entry = try SpendingEntry.payment(
                 id: id, from: try Self.payer(from, user: user, in: details), to: try to.resolve(in: details.members),
-                amount: try amount.money(in: details.ledger.currency, what: "A payment"), date: day,
+                amount: try amount.money(in: details.ledger.currency, what: "A payment"), date: date ?? LocalDate(containing: now, in: zone),
                 note: note, createdAt: now, members: details.members)
             return (entry, ActivityNote("Recorded \(EntryWording(details).describe(entry)).", entryID: entry.id))
         }
@@ -260,11 +260,6 @@ extension SpendingService {
         if let ref { return try ref.resolve(in: details.members) }
         guard let own = details.member(of: user) else { throw TallyError.invalid("Name the payer.") }
         return own.id
-    }
-
-    func day(_ date: LocalDate?) async throws -> LocalDate {
-        if let date { return date }
-        return LocalDate(containing: clock.now, in: try await store.settings(of: user).zone)
     }
 }
 

@@ -1,18 +1,31 @@
 #!/usr/bin/env bash
-# How fast `tally import apple-health` reads a big export, and how much memory it takes: it
-# must stream, so memory follows the water and sleep records, not the file's size.
+# How fast `tally import apple-health` reads a big export, as people upload it (the Health app's
+# export.zip), next to the Python tool healthkit-to-sqlite on the same zip, in the same run.
 #
-#   bench/apple-health.sh [MILLION_RECORDS]   (default 3: an export.xml of about 1 GB)
+#   bench/apple-health.sh [MILLION_RECORDS]   (default 3: an export.xml of about 1 GB, in a zip of
+#                                              about 32 MB, since the generated records repeat)
+#
+# It measures, with /usr/bin/time, the wall-clock seconds and the peak resident memory of
+#   1. `healthkit-to-sqlite export.zip out.db` (installed with pip if missing), and
+#   2. `tally import apple-health export.zip` into a new, empty database,
+# then prints both and Tally's time and memory divided by healthkit-to-sqlite's. Tally's goal:
+# at most a tenth of the time, under 100 MB of memory.
 #
 # The export is generated: heart rate and step records as most of a real export is, with a
-# glass of water every few hours and a night of sleep stages each day, behind iOS 16's DTD.
+# glass of water every few hours and a night of sleep stages each day, behind a DTD like iOS's. It
+# is zipped as the iPhone does: export.zip holding apple_health_export/export.xml, deflated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 millions="${1:-3}"
 work="bench/out/apple-health"
 mkdir -p "$work"
-swift build -c release --product tally >/dev/null 2>&1 || swift build -c release --product tally
-tally="$(swift build -c release --show-bin-path)/tally"
+# TALLY_BINARY: a tally already built (release), to time it without building here.
+if [ -z "${TALLY_BINARY:-}" ]; then
+    swift build -c release --product tally >/dev/null 2>&1 || swift build -c release --product tally
+fi
+tally="${TALLY_BINARY:-$(swift build -c release --show-bin-path)/tally}"
+command -v healthkit-to-sqlite >/dev/null || python3 -m pip install --quiet healthkit-to-sqlite
+hk="$(command -v healthkit-to-sqlite)"
 
 python3 - "$millions" "$work/export.xml" <<'PY'
 import datetime, sys
@@ -21,8 +34,10 @@ start = datetime.datetime(2020, 1, 1, 7, 0)
 def stamp(t):
     return t.strftime("%Y-%m-%d %H:%M:%S +0100")
 with open(path, "w") as out:
+    # A well-formed DTD: healthkit-to-sqlite (expat) stops at iOS 16's broken one, which Tally's
+    # tests cover.
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE HealthData [\n<!ATTLIST VisionPrescription\n'
-              '  type CDATA #REQUIRED\n\n<!ELEMENT RightEye EMPTY>\n]>\n<HealthData locale="en_DE">\n')
+              '  type CDATA #REQUIRED>\n\n<!ELEMENT RightEye EMPTY>\n]>\n<HealthData locale="en_DE">\n')
     water = sleep = 0
     for i in range(count):
         t = start + datetime.timedelta(minutes=i)  # one record a minute
@@ -43,13 +58,35 @@ with open(path, "w") as out:
     out.write("</HealthData>\n")
 print(f"{count:,} records, {water:,} of water, {sleep:,} nights", file=sys.stderr)
 PY
-size=$(stat -c %s "$work/export.xml")
-echo "export.xml: $((size / 1000000)) MB"
-rm -f "$work/tally.sqlite"
-for run in first again; do
-    /usr/bin/time -f "%e %M" -o "$work/time" \
-        "$tally" import apple-health "$work/export.xml" --database "$work/tally.sqlite" >"$work/report" 2>&1
+# As the Health app shares it: apple_health_export/export.xml inside export.zip, deflated.
+python3 - "$work/export.xml" "$work/export.zip" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as archive:
+    archive.write(sys.argv[1], "apple_health_export/export.xml")
+PY
+rm -f "$work/export.xml"
+size=$(stat -c %s "$work/export.zip")
+unpacked=$(python3 -c "import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).infolist()[0].file_size)" "$work/export.zip")
+echo "export.zip: $((size / 1000000)) MB, its export.xml $((unpacked / 1000000)) MB"
+
+# Runs a command under /usr/bin/time; sets seconds and megabytes (peak resident memory).
+measure() {
+    local name="$1"; shift
+    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/$name.out" 2>&1 || { cat "$work/$name.out"; exit 1; }
     read -r seconds kilobytes <"$work/time"
-    echo "$run import: ${seconds} s, $(python3 -c "print(round($size / 1e6 / max($seconds, 0.01)))") MB/s, peak memory $((kilobytes / 1024)) MB"
-    sed 's/^/  /' "$work/report"
-done
+    megabytes=$((kilobytes / 1024))
+    echo "$name: ${seconds} s, peak memory ${megabytes} MB"
+    sed 's/^/  /' "$work/$name.out"
+}
+
+rm -f "$work/healthkit.db"
+measure healthkit-to-sqlite "$hk" "$work/export.zip" "$work/healthkit.db"
+hk_seconds=$seconds hk_megabytes=$megabytes
+rm -f "$work/tally.sqlite"*
+measure tally "$tally" import apple-health "$work/export.zip" --database "$work/tally.sqlite"
+python3 - "$seconds" "$hk_seconds" "$megabytes" "$hk_megabytes" <<'PY'
+import sys
+tally, hk, tally_mb, hk_mb = map(float, sys.argv[1:])
+print(f"tally ÷ healthkit-to-sqlite: time {tally / hk:.3f} ({hk / max(tally, 0.01):.1f} times as fast), memory {tally_mb / hk_mb:.2f}")
+print(f"goal (time at most 0.1, memory under 100 MB): {'met' if tally <= 0.1 * hk and tally_mb < 100 else 'NOT met'}")
+PY

@@ -131,6 +131,13 @@ extension AppleHealthExport {
         return try reader.finished()
     }
 
+    /// Bytes read from a zip, and unpacked, at a time.
+    static let zipBufferSize = 1 << 20
+
+    /// The error for a zip whose export.xml does not come out as it went in (its checksum or size).
+    static let damagedZip = TallyError.invalid(
+        "The zip file is damaged: its export.xml does not unpack to what the zip says it holds. Share the export from the Health app again.")
+
     /// The error for an export file that is not there.
     public static func missing(_ file: URL) -> TallyError {
         TallyError.notFound("There is no file at \(file.path).")
@@ -188,16 +195,23 @@ extension AppleHealthExport {
             let tooBig = TallyError.invalid("The export.xml in this zip unpacks to more than \(Self.readableSize(maximumUncompressedBytes)), more than any Apple Health export: it is not one Tally reads.")
             guard entry.uncompressedSize <= UInt64(maximumUncompressedBytes) else { throw tooBig }
             var unpacked: Int64 = 0
+            // The checksum is this reader's own: ZIPFoundation's is slow on Linux, and its
+            // extract(_:consumer:) returns it without comparing it with the zip's.
+            var checksum = ZipCRC32()
             do {
-                _ = try archive.extract(entry, bufferSize: 1 << 20) { chunk in
+                _ = try archive.extract(entry, bufferSize: AppleHealthExport.zipBufferSize, skipCRC32: true) { chunk in
                     unpacked += Int64(chunk.count)
                     guard unpacked <= maximumUncompressedBytes else { throw tooBig }
+                    chunk.withUnsafeBytes { checksum.update($0) }
                     try feed(chunk)
                 }
             } catch let error as TallyError {
                 throw error
             } catch {
                 throw TallyError.invalid("The zip file is damaged: \(error.localizedDescription)")
+            }
+            guard checksum.value == entry.checksum, unpacked == Int64(clamping: entry.uncompressedSize) else {
+                throw AppleHealthExport.damagedZip
             }
         }
 

@@ -24,37 +24,49 @@ struct XMLTagScanner {
     static let longestConstruct = 1 << 20
 
     /// The wanted elements whose end tag has been read: a cut-off file has not closed its root.
-    private(set) var closed: Set<String> = []
+    var closed: Set<String> { Set(wantedBytes.indices.filter { closedWanted[$0] }.map { wantedBytes[$0].name }) }
+    private var closedWanted: [Bool]
     private var pending: [UInt8] = []
     private var position = 0
     private let wantedBytes: [(name: String, bytes: [UInt8])]
-    /// For an element named here, only tags whose attribute has one of the values are read.
-    private let filters: [String: (attribute: [UInt8], values: Set<[UInt8]>)]
+    /// For an element named here (by its index in `wantedBytes`), only tags whose attribute has
+    /// one of the values are read.
+    private let filters: [(attribute: [UInt8], values: [[UInt8]])?]
 
     /// `only` narrows an element to the tags whose `attribute` has one of `values` (`Record`
     /// tags of two types among the dozens of an export): the others are passed over without
     /// reading their attributes.
     init(wanted: Set<String>, only: [String: (attribute: String, values: Set<String>)] = [:]) {
         wantedBytes = wanted.map { ($0, Array($0.utf8)) }
-        filters = only.mapValues { (Array("\($0.attribute)=".utf8), Set($0.values.map { Array($0.utf8) })) }
+        closedWanted = Array(repeating: false, count: wantedBytes.count)
+        filters = wantedBytes.map { wanted in
+            only[wanted.name].map { (Array("\($0.attribute)=".utf8), $0.values.map { Array($0.utf8) }) }
+        }
     }
+
+    // The bytes are read through a pointer: this runs for every byte of files of gigabytes, and
+    // the same loops over array slices (bounds checks, retains of the array) were most of the
+    // time of an import.
+    private typealias Bytes = UnsafeBufferPointer<UInt8>
 
     /// Reads the tags complete in what has arrived so far, handing each wanted one to `onTag`.
     mutating func feed(_ chunk: some Collection<UInt8>, onTag: (XMLTag) throws -> Void) throws {
         pending.append(contentsOf: chunk)
-        while let lessThan = pending[position...].firstIndex(of: UInt8(ascii: "<")) {
-            guard let end = try constructEnd(from: lessThan) else {
-                position = lessThan
-                break
+        var closedNow: [Int] = []
+        position = try pending.withUnsafeBufferPointer { bytes in
+            var position = self.position
+            while true {
+                guard let lessThan = Self.index(of: UInt8(ascii: "<"), in: bytes, from: position) else { return bytes.count }
+                guard let end = constructEnd(bytes, from: lessThan) else { return lessThan }
+                if let tag = startTag(bytes, lessThan..<end) {
+                    try onTag(tag)
+                } else if let wanted = endTag(bytes, lessThan..<end) {
+                    closedNow.append(wanted)
+                }
+                position = end
             }
-            if let tag = startTag(pending[lessThan..<end]) {
-                try onTag(tag)
-            } else if let name = endTag(pending[lessThan..<end]) {
-                closed.insert(name)
-            }
-            position = end
         }
-        if pending[position...].firstIndex(of: UInt8(ascii: "<")) == nil { position = pending.count }
+        for wanted in closedNow { closedWanted[wanted] = true }
         guard pending.count - position <= Self.longestConstruct else {
             throw TallyError.invalid("This file is not an Apple Health export: it has a part longer than 1 MB that never ends.")
         }
@@ -71,26 +83,43 @@ struct XMLTagScanner {
 
     // MARK: - Finding where a construct ends
 
-    /// The index just past the construct that starts with `<` at `start`; nil if it has not all arrived.
-    private func constructEnd(from start: Int) throws -> Int? {
-        let rest = pending[start...]
-        if rest.starts(with: Self.comment) { return end(of: "-->", after: start + 4) }
-        if rest.starts(with: Self.cdata) { return end(of: "]]>", after: start + 9) }
-        if rest.starts(with: Self.doctype) { return doctypeEnd(after: start + 9) }
-        if rest.starts(with: Self.processing) { return end(of: "?>", after: start + 2) }
-        if rest.count < Self.doctype.count, Self.doctype.starts(with: rest) || Self.cdata.starts(with: rest) {
-            return nil // "<!DOC…" cut by the chunk: wait for the rest to know what it is.
-        }
-        return tagEnd(after: start + 1)
+    /// The first index of `byte` at or after `start`, and before `end` if given.
+    private static func index(of byte: UInt8, in bytes: Bytes, from start: Int, before end: Int? = nil) -> Int? {
+        let end = min(end ?? bytes.count, bytes.count)
+        guard start < end, let base = bytes.baseAddress,
+              let found = memchr(base + start, Int32(byte), end - start) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    private func end(of terminator: String, after start: Int) -> Int? {
-        let bytes = Array(terminator.utf8)
-        guard pending.count >= bytes.count else { return nil }
+    /// Whether `pattern` is written at `start` (all of it).
+    private static func matches(_ pattern: [UInt8], in bytes: Bytes, at start: Int) -> Bool {
+        guard start + pattern.count <= bytes.count, let base = bytes.baseAddress else { return false }
+        return pattern.withUnsafeBufferPointer { memcmp(base + start, $0.baseAddress!, pattern.count) == 0 }
+    }
+
+    /// Whether `bytes[range]` are the bytes of `pattern`.
+    private static func equal(_ bytes: Bytes, _ range: Range<Int>, _ pattern: [UInt8]) -> Bool {
+        range.count == pattern.count && matches(pattern, in: bytes, at: range.lowerBound)
+    }
+
+    /// The index just past the construct that starts with `<` at `start`; nil if it has not all arrived.
+    private func constructEnd(_ bytes: Bytes, from start: Int) -> Int? {
+        if Self.matches(Self.comment, in: bytes, at: start) { return Self.end(of: Self.commentEnd, in: bytes, after: start + 4) }
+        if Self.matches(Self.cdata, in: bytes, at: start) { return Self.end(of: Self.cdataEnd, in: bytes, after: start + 9) }
+        if Self.matches(Self.doctype, in: bytes, at: start) { return Self.doctypeEnd(bytes, after: start + 9) }
+        if Self.matches(Self.processing, in: bytes, at: start) { return Self.end(of: Self.processingEnd, in: bytes, after: start + 2) }
+        let rest = bytes.count - start
+        if rest < Self.doctype.count, Self.doctype.starts(with: bytes[start...]) || Self.cdata.starts(with: bytes[start...]) {
+            return nil // "<!DOC…" cut by the chunk: wait for the rest to know what it is.
+        }
+        return Self.tagEnd(bytes, after: start + 1)
+    }
+
+    private static func end(of terminator: [UInt8], in bytes: Bytes, after start: Int) -> Int? {
         var index = start
-        while index + bytes.count <= pending.count {
-            guard let next = pending[index...].firstIndex(of: bytes[0]), next + bytes.count <= pending.count else { return nil }
-            if pending[next..<next + bytes.count].elementsEqual(bytes) { return next + bytes.count }
+        while index + terminator.count <= bytes.count {
+            guard let next = Self.index(of: terminator[0], in: bytes, from: index), next + terminator.count <= bytes.count else { return nil }
+            if matches(terminator, in: bytes, at: next) { return next + terminator.count }
             index = next + 1
         }
         return nil
@@ -98,70 +127,74 @@ struct XMLTagScanner {
 
     /// A DOCTYPE ends at `]` and `>` (spaces may come between) when it has an internal subset,
     /// whatever is broken inside it.
-    private func doctypeEnd(after start: Int) -> Int? {
-        guard let first = pending[start...].firstIndex(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: ">") }) else { return nil }
-        if pending[first] == UInt8(ascii: ">") { return first + 1 }
+    private static func doctypeEnd(_ bytes: Bytes, after start: Int) -> Int? {
+        guard start < bytes.count,
+              let first = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: ">") }) else { return nil }
+        if bytes[first] == UInt8(ascii: ">") { return first + 1 }
         var index = first + 1
-        while let bracket = pending[index...].firstIndex(of: UInt8(ascii: "]")) {
-            guard let next = pending[(bracket + 1)...].firstIndex(where: { !Self.isSpace($0) }) else { return nil }
-            if pending[next] == UInt8(ascii: ">") { return next + 1 }
+        while let bracket = Self.index(of: UInt8(ascii: "]"), in: bytes, from: index) {
+            guard bracket + 1 < bytes.count, let next = bytes[(bracket + 1)...].firstIndex(where: { !isSpace($0) }) else { return nil }
+            if bytes[next] == UInt8(ascii: ">") { return next + 1 }
             index = bracket + 1
         }
         return nil
     }
 
     /// A tag ends at the first `>` outside quotes.
-    private func tagEnd(after start: Int) -> Int? {
-        var quote: UInt8?
-        for index in start..<pending.count {
-            let byte = pending[index]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                return index + 1
+    private static func tagEnd(_ bytes: Bytes, after start: Int) -> Int? {
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ">") { return index + 1 }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                // Inside a quoted value: straight to its closing quote.
+                guard let close = Self.index(of: byte, in: bytes, from: index + 1) else { return nil }
+                index = close
             }
+            index += 1
         }
         return nil
     }
 
     // MARK: - Reading a start tag
 
-    private func startTag(_ bytes: ArraySlice<UInt8>) -> XMLTag? {
-        var index = bytes.startIndex + 1
+    private func startTag(_ bytes: Bytes, _ construct: Range<Int>) -> XMLTag? {
+        var index = construct.lowerBound + 1
         let nameStart = index
-        while index < bytes.endIndex, Self.isNameByte(bytes[index]) { index += 1 }
+        while index < construct.upperBound, Self.isNameByte(bytes[index]) { index += 1 }
         // Nothing: an end tag, a declaration, or stray text.
-        guard index > nameStart, let name = wantedName(bytes[nameStart..<index]) else { return nil }
-        if let filter = filters[name] {
-            guard let value = Self.value(of: filter.attribute, in: bytes[index...]), filter.values.contains(Array(value)) else { return nil }
+        guard index > nameStart, let wanted = wantedIndex(bytes, nameStart..<index) else { return nil }
+        if let filter = filters[wanted] {
+            guard let value = Self.value(of: filter.attribute, in: bytes, index..<construct.upperBound),
+                  filter.values.contains(where: { Self.equal(bytes, value, $0) }) else { return nil }
         }
-        return XMLTag(name: name, attributes: Self.attributes(bytes[index...]))
+        return XMLTag(name: wantedBytes[wanted].name, attributes: Self.attributes(ArraySlice(bytes[index..<construct.upperBound])))
     }
 
-    /// The name of an end tag of a wanted element.
-    private func endTag(_ bytes: ArraySlice<UInt8>) -> String? {
-        guard bytes.count > 2, bytes[bytes.startIndex + 1] == UInt8(ascii: "/") else { return nil }
-        return wantedName(bytes.dropFirst(2).prefix { Self.isNameByte($0) })
+    /// The index in `wantedBytes` of the element whose end tag this is.
+    private func endTag(_ bytes: Bytes, _ construct: Range<Int>) -> Int? {
+        guard construct.count > 2, bytes[construct.lowerBound + 1] == UInt8(ascii: "/") else { return nil }
+        var end = construct.lowerBound + 2
+        while end < construct.upperBound, Self.isNameByte(bytes[end]) { end += 1 }
+        return wantedIndex(bytes, (construct.lowerBound + 2)..<end)
     }
 
-    /// The wanted name these bytes spell, compared without making a String of every tag's name.
-    private func wantedName(_ bytes: ArraySlice<UInt8>) -> String? {
-        wantedBytes.first { $0.bytes.elementsEqual(bytes) }?.name
+    /// The wanted element these bytes name, compared without making a String of every tag's name.
+    private func wantedIndex(_ bytes: Bytes, _ name: Range<Int>) -> Int? {
+        wantedBytes.firstIndex { Self.equal(bytes, name, $0.bytes) }
     }
 
-    /// The raw value of the attribute `search` (`name=`) in a tag's attribute bytes, in either quote.
-    private static func value(of search: [UInt8], in bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        var index = bytes.startIndex
-        while index + search.count < bytes.endIndex {
-            guard let at = bytes[index..<(bytes.endIndex - search.count)].firstIndex(of: search[0]) else { return nil }
+    /// Where the raw value of the attribute `search` (`name=`) is in `bytes[range]`, in either quote.
+    private static func value(of search: [UInt8], in bytes: Bytes, _ range: Range<Int>) -> Range<Int>? {
+        var index = range.lowerBound
+        while index + search.count < range.upperBound {
+            guard let at = Self.index(of: search[0], in: bytes, from: index, before: range.upperBound - search.count) else { return nil }
             let quote = bytes[at + search.count]
-            if at > bytes.startIndex, isSpace(bytes[at - 1]), bytes[at..<at + search.count].elementsEqual(search),
+            if at > range.lowerBound, isSpace(bytes[at - 1]), matches(search, in: bytes, at: at),
                quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
                 let start = at + search.count + 1
-                guard let end = bytes[start...].firstIndex(of: quote) else { return nil }
-                return bytes[start..<end]
+                guard let end = Self.index(of: quote, in: bytes, from: start, before: range.upperBound) else { return nil }
+                return start..<end
             }
             index = at + 1
         }
@@ -244,7 +277,10 @@ struct XMLTagScanner {
     }
 
     private static let comment = Array("<!--".utf8)
+    private static let commentEnd = Array("-->".utf8)
     private static let cdata = Array("<![CDATA[".utf8)
+    private static let cdataEnd = Array("]]>".utf8)
     private static let doctype = Array("<!DOCTYPE".utf8)
     private static let processing = Array("<?".utf8)
+    private static let processingEnd = Array("?>".utf8)
 }

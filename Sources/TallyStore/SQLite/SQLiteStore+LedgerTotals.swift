@@ -40,20 +40,20 @@ extension SQLiteStore {
         for member in Set(before.members.keys).union(after.members.keys) {
             let new = after.totals(of: member)
             guard new != before.totals(of: member) else { continue }
-            try db.execute(sql: "DELETE FROM memberShareFraction WHERE memberId = ?", arguments: [member])
+            try db.cachedStatement(sql: "DELETE FROM memberShareFraction WHERE memberId = ?").execute(arguments: [member])
             guard !new.isZero else {
-                try db.execute(sql: "DELETE FROM memberTotal WHERE memberId = ?", arguments: [member])
+                try db.cachedStatement(sql: "DELETE FROM memberTotal WHERE memberId = ?").execute(arguments: [member])
                 continue
             }
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO memberTotal (memberId, ledgerId, paid, sent, received, shareUnits) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (memberId) DO UPDATE SET paid = excluded.paid, sent = excluded.sent,
                     received = excluded.received, shareUnits = excluded.shareUnits
-                """, arguments: [member, ledger, new.paid, new.sent, new.received, new.shareUnits])
+                """).execute(arguments: [member, ledger, new.paid, new.sent, new.received, new.shareUnits])
             for (denominator, numerator) in new.shareFractions {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO memberShareFraction (memberId, denominator, numerator, ledgerId) VALUES (?, ?, ?, ?)
-                    """, arguments: [member, denominator, numerator, ledger])
+                    """).execute(arguments: [member, denominator, numerator, ledger])
             }
         }
     }

@@ -79,7 +79,7 @@ extension SQLiteStore: LedgerRepository {
                          _ build: @escaping @Sendable (LedgerDetails, TimeZone) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool) {
         try await write { db in
             let details = try Self.details(ledger, of: user, db)
-            if let existing = try SpendingEntryRecord.fetchOne(db, key: id) {
+            if let existing = try SpendingEntryRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM spendingEntry WHERE id = ?"), arguments: [id]) {
                 guard existing.ledgerId == ledger else {
                     throw TallyError.conflict("The id \(id) is already used: send a new id for a new entry.")
                 }
@@ -248,11 +248,16 @@ extension SQLiteStore: LedgerRepository {
         return details
     }
 
+    /// Every request about a ledger starts here, so its statements are prepared once per
+    /// connection rather than generated and parsed each time.
     private static func details(_ id: UUID, _ db: Database) throws -> LedgerDetails {
-        guard let record = try LedgerRecord.fetchOne(db, key: id) else { throw noLedger(id) }
-        let members = try LedgerMemberRecord.filter(sql: "ledgerId = ?", arguments: [id]).order(sql: "id").fetchAll(db)
-        let hasEntries = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE ledgerId = ?)", arguments: [id]) ?? false
-        let invite = try LedgerInviteRecord.filter(sql: "ledgerId = ?", arguments: [id]).fetchOne(db)
+        guard let record = try LedgerRecord.fetchOne(db.cachedStatement(sql: "SELECT id, name, currency, createdAt, ownerMemberId FROM ledger WHERE id = ?"), arguments: [id])
+        else { throw noLedger(id) }
+        let members = try LedgerMemberRecord.fetchAll(
+            db.cachedStatement(sql: "SELECT id, ledgerId, name, userId FROM ledgerMember WHERE ledgerId = ? ORDER BY id"), arguments: [id])
+        let hasEntries = try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE ledgerId = ?)"), arguments: [id]) ?? false
+        let invite = try LedgerInviteRecord.fetchOne(db.cachedStatement(sql: "SELECT codeHash, ledgerId, createdAt, expiresAt, usesLeft FROM ledgerInvite WHERE ledgerId = ?"), arguments: [id])
         return LedgerDetails(ledger: try record.ledger(), members: members.map(\.member), ownerID: record.ownerMemberId,
                              invite: invite?.invite, hasEntries: hasEntries)
     }
@@ -296,8 +301,8 @@ extension SQLiteStore: LedgerRepository {
     }
 
     private static func log(_ note: ActivityNote, ledger: UUID, user: UUID, at: Date, _ db: Database) throws {
-        try db.execute(sql: "INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [ledger, at, user, note.entryID, note.text])
+        try db.cachedStatement(sql: "INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [ledger, at, user, note.entryID, note.text])
     }
 
     static func noLedger(_ id: UUID) -> TallyError {

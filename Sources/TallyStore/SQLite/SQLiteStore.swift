@@ -81,7 +81,12 @@ public struct SQLiteStore: Sendable {
             }
             return try migrator.hasCompletedMigrations(db)
         }
-        if !current { try migrator.migrate(writer) }
+        if !current {
+            try migrator.migrate(writer)
+            // The pool's reader that checked the schema above knows the old one: a statement it
+            // prepared next would expand `SELECT *` to the old columns. Close it.
+            (writer as? DatabasePool)?.releaseMemory()
+        }
     }
 
     static func configuration() -> Configuration {

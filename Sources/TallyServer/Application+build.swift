@@ -44,7 +44,11 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorPageMiddleware())
 
-    router.get("health") { _, _ in JSONBody(["status": "ok"]) }
+    // A constant answer, encoded once: JSONEncoder took a tenth of this route's time.
+    let health = ByteBuffer(bytes: (try? JSONCoding.encoder.encode(["status": "ok"])) ?? Data())
+    router.get("health") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: health))
+    }
     router.get("metrics") { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                  body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.registry.emitToBuffer())))

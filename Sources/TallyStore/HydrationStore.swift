@@ -42,6 +42,12 @@ public protocol EntryRepository: Sendable {
     /// Stores a drink; when its id exists already, returns the stored one (`created` false).
     /// An id that another user's entry has is a conflict.
     func addIntake(_ intake: Intake, of user: UUID) async throws -> (intake: Intake, created: Bool)
+    /// Logs, in one write transaction, the drink that `make` builds from the user's settings and
+    /// drink kinds as they stand inside it; `make` validates and may throw. A drink whose id is
+    /// stored already is returned as stored (`created` false), as `addIntake` does. Returns the
+    /// drink and its day's progress after the change.
+    func logIntake(of user: UUID, _ make: @escaping @Sendable (_ settings: HydrationSettings, _ kinds: [DrinkKind]) throws -> Intake)
+        async throws -> (intake: Intake, created: Bool, day: DayProgress)
     /// Stores many drinks in one transaction (imports, fills), skipping ids already stored for
     /// this user; returns how many were added. All are refused if any is invalid.
     func addIntakes(_ intakes: [Intake], of user: UUID) async throws -> Int

@@ -52,4 +52,14 @@ struct AccessLogTests {
         #expect(requests.first?.message.hasPrefix("GET /health 200 ") == true)
         #expect(!lines.all.contains { "\($0.message) \($0.metadata)".contains("s3cr3t") }, "a secret address was logged")
     }
+
+    @Test("A6: the duration is milliseconds with one decimal")
+    func durations() {
+        #expect(AccessLogMiddleware<TallyRequestContext>.milliseconds(.zero) == "0.0")
+        #expect(AccessLogMiddleware<TallyRequestContext>.milliseconds(.microseconds(49)) == "0.0")
+        #expect(AccessLogMiddleware<TallyRequestContext>.milliseconds(.microseconds(50)) == "0.1")
+        #expect(AccessLogMiddleware<TallyRequestContext>.milliseconds(.microseconds(12_345)) == "12.3")
+        #expect(AccessLogMiddleware<TallyRequestContext>.milliseconds(.microseconds(999_960)) == "1000.0")
+        #expect(AccessLogMiddleware<TallyRequestContext>.milliseconds(.seconds(3) + .milliseconds(7)) == "3007.0")
+    }
 }

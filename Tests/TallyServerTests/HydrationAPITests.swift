@@ -126,7 +126,9 @@ struct HydrationAPITests {
     func operations() async throws {
         let f = try await ServerFixture()
         try await f.test { client in
-            #expect(try await client.send(.get, "/health", token: nil).json()["status"] as? String == "ok")
+            let health = try await client.send(.get, "/health", token: nil)
+            #expect(health.text == #"{"status":"ok"}"#)
+            #expect(health.headers[.contentType] == "application/json; charset=utf-8")
             _ = try await client.send(.get, "/api/v1/today", token: f.adaToken)
             let metrics = try await client.send(.get, "/metrics", token: nil)
             #expect(metrics.status == .ok && metrics.text.contains("hb_requests"), "\(metrics.text.prefix(300))")

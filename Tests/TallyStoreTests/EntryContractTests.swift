@@ -31,6 +31,24 @@ struct EntryContractTests {
         #expect(try await f.hydration.daySummary().totalMl == 250)
     }
 
+    @Test("H1: logging a drink gives it with its day's progress from the same transaction", arguments: StoreKind.allCases)
+    func logDrinkResult(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        try await f.hydration.logDrink(.init(volumeMl: 300))
+        let id = UUID()
+        let result = try await f.hydration.logDrinkResult(.init(volumeMl: 200, kindName: "COFFEE", id: id))
+        #expect(result.created)
+        #expect(result.entry == (try await f.store.entry(id: id, of: f.user.id)))
+        #expect(result.day == (try await f.hydration.dayProgress(on: result.entry.day)))
+        #expect(result.day.totalMl == 470)
+        let again = try await f.hydration.logDrinkResult(.init(volumeMl: 999, id: id))
+        #expect(!again.created && again.entry == result.entry && again.day == result.day)
+        // What `make` refuses is refused before anything is written.
+        await #expect(throws: TallyError.self) { try await f.hydration.logDrinkResult(.init(volumeMl: 100, kindName: "lemonade")) }
+        await #expect(throws: TallyError.self) { try await f.hydration.logDrinkResult(.init(volumeMl: -1)) }
+        #expect(try await f.hydration.daySummary().entries.count == 2)
+    }
+
     @Test("A1: an id another user's entry has is refused and their entry is untouched", arguments: StoreKind.allCases)
     func idOfAnotherUser(_ kind: StoreKind) async throws {
         let f = try await Fixture(kind)

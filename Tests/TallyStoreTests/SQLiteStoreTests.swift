@@ -16,6 +16,29 @@ struct SQLiteStoreTests {
         #expect(mode == "wal")
     }
 
+    @Test("Many drinks logged at once, with reads between them, are all kept", arguments: [SQLiteStore.Access.pool, .singleConnection])
+    func concurrentWrites(_ access: SQLiteStore.Access) async throws {
+        let store = try SQLiteStore.open(path: temporaryDatabasePath(), access: access)
+        let user = User(name: "ada", createdAt: Date())
+        try await store.createUser(user, settings: HydrationSettings(timeZone: "UTC"), kinds: DrinkFactorSet.builtInKinds())
+        let hydration = HydrationService(store: store, clock: SystemClock(), user: user.id)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    if index.isMultiple(of: 2) {
+                        _ = try await hydration.logDrinkResult(.init(volumeMl: 10))
+                    } else {
+                        _ = try await hydration.daySummary()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let today = try await hydration.daySummary()
+        #expect(today.entries.count == 50)
+        #expect(today.totalMl == 500)
+    }
+
     @Test("A database written by every earlier version is migrated and keeps its data")
     func migratesOlderDatabases() async throws {
         let migrator = Migrations.migrator

@@ -19,9 +19,9 @@ struct EntryController {
     @Sendable func logDrink(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryResult> {
         let hydration = try services.hydration(context)
         let body = try await request.decodeJSON(NewIntake.self, context: context)
-        let (intake, created) = try await hydration.logDrink(.init(
+        let result = try await hydration.logDrinkResult(.init(
             volumeMl: body.volumeMl, kindName: body.kind, at: body.at, note: body.note, id: body.id))
-        return JSONBody(try await hydration.result(.intake(intake), created: created), status: created ? .created : .ok)
+        return JSONBody(result, status: result.created ? .created : .ok)
     }
 
     @Sendable func intake(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DayEntry> {

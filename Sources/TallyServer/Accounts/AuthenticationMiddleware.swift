@@ -36,10 +36,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
 struct CSRFMiddleware: RouterMiddleware {
     typealias Context = TallyRequestContext
     static let header = HTTPField.Name("X-CSRF-Token")!
+    static let safe: Set<HTTPRequest.Method> = [.get, .head, .options]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let safe: Set<HTTPRequest.Method> = [.get, .head, .options]
-        if context.credential == .session, !safe.contains(request.method) {
+        if context.credential == .session, !Self.safe.contains(request.method) {
             guard let expected = context.csrf, let sent = request.headers[Self.header],
                   Cookies.constantTimeEqual(expected, sent) else {
                 throw HTTPError(.forbidden, message: "This request lacks its CSRF token; reload the page and try again.")

@@ -17,6 +17,28 @@ extension SQLiteStore: EntryRepository {
         }
     }
 
+    public func logIntake(of user: UUID, _ make: @escaping @Sendable (HydrationSettings, [DrinkKind]) throws -> Intake)
+        async throws -> (intake: Intake, created: Bool, day: DayProgress) {
+        try await write { db in
+            let intake = try make(try Self.userRecord(user, db).settings, try Self.drinkKinds(user, db))
+            let stored: Intake
+            let created: Bool
+            if let existing = try Self.existingEntry(intake.id, of: user, db) {
+                guard case .intake(let found) = existing else { throw Self.idTaken(intake.id) }
+                (stored, created) = (found, false)
+            } else {
+                guard let kind = try Self.drinkKind(intake.kindID, db), kind.userId == user else {
+                    throw TallyError.notFound("No such drink kind.")
+                }
+                try IntakeRecord(intake, userId: user).insert(db)
+                (stored, created) = (try Self.intake(intake.id, db)!, true)
+            }
+            let day = DayProgress(date: stored.day, totalMl: try Self.total(of: stored.day, user, db),
+                                  goal: try Self.goalHistory(user, db).goal(on: stored.day))
+            return (stored, created, day)
+        }
+    }
+
     public func addIntakes(_ intakes: [Intake], of user: UUID) async throws -> Int {
         try await write { db in try Self.insertIntakes(intakes, of: user, db) }
     }
@@ -139,30 +161,36 @@ extension SQLiteStore: EntryRepository {
     // MARK: - Inside a transaction
 
     static func total(of day: LocalDate, _ user: UUID, _ db: Database) throws -> Double {
-        try Double.fetchOne(db, sql: "SELECT totalMl FROM dayTotal WHERE userId = ? AND day = ?",
+        try Double.fetchOne(db.cachedStatement(sql: "SELECT totalMl FROM dayTotal WHERE userId = ? AND day = ?"),
                             arguments: [user, day.number]) ?? 0
     }
 
     static func intake(_ id: UUID, _ db: Database) throws -> Intake? {
-        try IntakeRow.fetchOne(db, sql: IntakeRow.select + " WHERE intake.id = ?", arguments: [id])?.value
+        try IntakeRow.fetchOne(db.cachedStatement(sql: IntakeRow.select + " WHERE intake.id = ?"), arguments: [id])?.value
     }
 
     static func entry(_ id: UUID, of user: UUID, _ db: Database) throws -> DayEntry? {
-        if let row = try IntakeRow.fetchOne(db, sql: IntakeRow.select + " WHERE intake.id = ? AND intake.userId = ?", arguments: [id, user]) {
+        if let row = try IntakeRow.fetchOne(db.cachedStatement(sql: IntakeRow.select + " WHERE intake.id = ? AND intake.userId = ?"),
+                                            arguments: [id, user]) {
             return .intake(row.value)
         }
-        return try RemovalRecord.filter(Column("id") == id && Column("userId") == user).fetchOne(db).map { .removal($0.removal) }
+        return try RemovalRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM removal WHERE id = ? AND userId = ?"),
+                                          arguments: [id, user]).map { .removal($0.removal) }
     }
 
     /// The user's entry with `id`; an id that another user's entry has is a conflict, never a
     /// way to see or change their data.
     static func existingEntry(_ id: UUID, of user: UUID, _ db: Database) throws -> DayEntry? {
         if let entry = try entry(id, of: user, db) { return entry }
-        let elsewhere = try Bool.fetchOne(db, sql: """
+        let elsewhere = try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM intake WHERE id = :id) OR EXISTS (SELECT 1 FROM removal WHERE id = :id)
-            """, arguments: ["id": id]) ?? false
+            """), arguments: ["id": id]) ?? false
         if elsewhere { throw idTaken(id) }
         return nil
+    }
+
+    static func drinkKind(_ id: UUID, _ db: Database) throws -> DrinkKindRecord? {
+        try DrinkKindRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM drinkKind WHERE id = ?"), arguments: [id])
     }
 
     static func idTaken(_ id: UUID) -> TallyError {

@@ -49,13 +49,13 @@ extension SQLiteStore: UserRepository {
 
 extension SQLiteStore: DrinkKindRepository {
     public func drinkKinds(of user: UUID) async throws -> [DrinkKind] {
-        try await read { db in
-            try DrinkKindRecord
-                .filter(DrinkKindRecord.Columns.userId == user)
-                .order(DrinkKindRecord.Columns.isBuiltIn.desc, DrinkKindRecord.Columns.name.collating(.nocase))
-                .fetchAll(db)
-                .map(\.kind)
-        }
+        try await read { db in try Self.drinkKinds(user, db) }
+    }
+
+    static func drinkKinds(_ user: UUID, _ db: Database) throws -> [DrinkKind] {
+        try DrinkKindRecord.fetchAll(db.cachedStatement(sql: """
+            SELECT * FROM drinkKind WHERE userId = ? ORDER BY isBuiltIn DESC, name COLLATE NOCASE
+            """), arguments: [user]).map(\.kind)
     }
 
     public func saveDrinkKind(_ kind: DrinkKind, of user: UUID) async throws {

@@ -48,16 +48,28 @@ public struct HydrationService: Sendable {
     /// Logs a drink. A repeated id returns the drink stored under it, never a second one (H1).
     @discardableResult
     public func logDrink(_ drink: Drink) async throws -> (intake: Intake, created: Bool) {
-        let settings = try await settings()
-        try EntryVolume.validate(drink.volumeMl, unit: settings.unit, what: "A drink")
-        let note = try Intake.validate(note: drink.note)
+        let (intake, created, _) = try await logDrinkWithProgress(drink)
+        return (intake, created)
+    }
+
+    /// Logs a drink and gives its day's progress after it: the settings, the kinds, the write and
+    /// the progress in one write transaction.
+    public func logDrinkResult(_ drink: Drink) async throws -> EntryResult {
+        let (intake, created, day) = try await logDrinkWithProgress(drink)
+        return EntryResult(created: created, entry: .intake(intake), day: day)
+    }
+
+    private func logDrinkWithProgress(_ drink: Drink) async throws -> (intake: Intake, created: Bool, day: DayProgress) {
         let now = clock.now
-        let at = drink.at ?? now
-        try EntryTime.checkNotFuture(at, now: now)
-        let kind = try await activeKind(named: drink.kindName ?? DrinkKind.defaultName)
-        let intake = Intake(id: drink.id ?? UUID(), at: at, day: LocalDate(containing: at, in: settings.zone),
-                            volumeMl: drink.volumeMl, kind: kind, note: note, source: drink.source)
-        return try await store.addIntake(intake, of: user)
+        return try await store.logIntake(of: user) { settings, kinds in
+            try EntryVolume.validate(drink.volumeMl, unit: settings.unit, what: "A drink")
+            let note = try Intake.validate(note: drink.note)
+            let at = drink.at ?? now
+            try EntryTime.checkNotFuture(at, now: now)
+            let kind = try Self.activeKind(named: drink.kindName ?? DrinkKind.defaultName, among: kinds)
+            return Intake(id: drink.id ?? UUID(), at: at, day: LocalDate(containing: at, in: settings.zone),
+                          volumeMl: drink.volumeMl, kind: kind, note: note, source: drink.source)
+        }
     }
 
     /// Takes water off the day it is logged on, never below zero (H3).

@@ -1,69 +1,135 @@
 #!/usr/bin/env bash
-# Requests per second and p99 latency of the API on loopback, measured with wrk.
+# Requests per second and p99 latency of the API on loopback, measured with wrk, beside the floor
+# of the same framework and database: the bare Hummingbird + GRDB app in bench/bare.
 #
 #   bench/server.sh [SECONDS]
 #
-# Builds the release server (statically linked, as installed), starts it on a fresh database
-# with two users, and runs wrk (2 threads, 64 connections, SECONDS each, default 10) against:
-#   GET  /api/v1/today    for a user with a typical day (8 drinks), with a valid token
-#   POST /api/v1/intakes  250 ml of water each, with a valid token, into another user's tally
-#   POST /api/v1/ledgers/{id}/expenses  12.50 split equally, into one two-person ledger
-# wrk shares the machine's cores with the server, as the targets assume (15,000 drinks/s and
-# 30,000 summaries/s on 2 cores).
+# Builds both in release (Tally statically linked, as installed; the bare app too, so that both
+# start alike), starts each on a fresh database, and runs wrk (2 threads, 64 connections,
+# SECONDS each, default 10), one after the other, in this one run:
+#   bare  GET  /health      a constant answer
+#   bare  GET  /today       the token looked up, one per-day row read
+#   bare  POST /intakes     the token looked up, a drink and its day total written in one transaction
+#   Tally GET  /health
+#   Tally GET  /api/v1/today    for a user with a typical day (8 drinks), with a valid token
+#   Tally POST /api/v1/intakes  250 ml of water each, with a valid token, into another user's tally
+#   Tally POST /api/v1/ledgers/{id}/expenses  12.50 split equally, into one two-person ledger
+# and prints each of Tally's figures as a ratio of the bare app's GET /health, with its target
+# (issue 12). Ratios, not req/s, are what compare across machines and busy moments. wrk shares
+# the machine's cores with the server.
+#
+# TALLY_BIN=path/to/tally measures that build of Tally instead of building this tree's;
+# TALLY_BEFORE=path/to/tally also measures that one after it, in the same run (before and after a
+# change: build the earlier commit in a worktree with its own scratch path, and leave the binary
+# there: it loads its resources from its build folder). LOG_LEVEL is Tally's (default info,
+# as installed: the request log is part of what is measured).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 
 work=$(mktemp -d)
-server=""
-cleanup() { [ -n "$server" ] && kill -TERM "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
 trap cleanup EXIT
 
-swift build -c release --scratch-path .build-static --static-swift-stdlib --product tally >"$work/build.log" 2>&1 \
-    || { cat "$work/build.log"; exit 1; }
-tally=$(swift build -c release --scratch-path .build-static --static-swift-stdlib --show-bin-path)/tally
-export TALLY_DATABASE="$work/tally.sqlite"
+# Builds never run two at once on a shared machine: take the lock while building, not after.
+locked() { if command -v flock >/dev/null; then flock /tmp/tally-build.lock "$@"; else "$@"; fi; }
+build() { # log name, swift build arguments...
+    local log=$1
+    shift
+    locked swift build -c release --static-swift-stdlib "$@" >"$work/$log" 2>&1 || { cat "$work/$log"; exit 1; }
+}
 
-echo "correct horse" | "$tally" user create reader --time-zone UTC >/dev/null
-echo "correct horse" | "$tally" user create writer --time-zone UTC >/dev/null
-reader=$("$tally" token create --user reader --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["secret"])')
-writer=$("$tally" token create --user writer --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["secret"])')
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+build bare-build.log --package-path bench/bare --scratch-path .build-bare --product bare
+bare=$(swift build -c release --static-swift-stdlib --package-path bench/bare --scratch-path .build-bare --show-bin-path)/bare
+if [ -n "${TALLY_BIN:-}" ]; then
+    tally=$TALLY_BIN
+else
+    build build.log --scratch-path .build-static --product tally
+    tally=$(swift build -c release --scratch-path .build-static --static-swift-stdlib --show-bin-path)/tally
+fi
 
-LOG_LEVEL=warning "$tally" serve --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
-server=$!
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
-base="http://127.0.0.1:$port/api/v1"
-for ml in 250 330 200 500 250 150 300 250; do
-    curl -sf -X POST "$base/intakes" -H "Authorization: Bearer $reader" -d "{\"volumeMl\": $ml}" >/dev/null
-done
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_for() { for _ in $(seq 100); do curl -sf "$1" >/dev/null && return; sleep 0.1; done; echo "$1 does not answer" >&2; exit 1; }
+
+bare_port=$(free_port)
+"$bare" "$work/bare.sqlite" "$bare_port" >"$work/bare.log" 2>&1 &
+pids+=($!)
+bare_base="http://127.0.0.1:$bare_port"
+wait_for "$bare_base/health"
 
 cat >"$work/post.lua" <<'LUA'
 wrk.method = "POST"
 wrk.body = '{"volumeMl": 250}'
 wrk.headers["Content-Type"] = "application/json"
 LUA
-ledger=$(curl -sf -X POST "$base/ledgers" -H "Authorization: Bearer $writer" -d '{"name": "Home", "currency": "EUR"}' \
-    | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 cat >"$work/expense.lua" <<'LUA'
 wrk.method = "POST"
 wrk.body = '{"amount": "12.50", "description": "Groceries"}'
 wrk.headers["Content-Type"] = "application/json"
 LUA
 
-run() { # name, token, url, extra wrk args...
-    local name=$1 token=$2 url=$3
-    shift 3
-    wrk -t2 -c64 -d"${seconds}s" --latency -H "Authorization: Bearer $token" "$@" "$url" >"$work/wrk.txt"
-    local rps p99 errors
+start_tally() { # binary, name: a fresh database with a reader (8 drinks today), a writer and a ledger
+    local bin=$1 name=$2
+    export TALLY_DATABASE="$work/$name.sqlite"
+    echo "correct horse" | "$bin" user create reader --time-zone UTC >/dev/null
+    echo "correct horse" | "$bin" user create writer --time-zone UTC >/dev/null
+    reader=$("$bin" token create --user reader --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["secret"])')
+    writer=$("$bin" token create --user writer --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["secret"])')
+    local port
+    port=$(free_port)
+    LOG_LEVEL=${LOG_LEVEL:-info} "$bin" serve --host 127.0.0.1 --port "$port" >"$work/$name.log" 2>&1 &
+    pids+=($!)
+    origin="http://127.0.0.1:$port"
+    base="$origin/api/v1"
+    wait_for "$origin/health"
+    for ml in 250 330 200 500 250 150 300 250; do
+        curl -sf -X POST "$base/intakes" -H "Authorization: Bearer $reader" -d "{\"volumeMl\": $ml}" >/dev/null
+    done
+    ledger=$(curl -sf -X POST "$base/ledgers" -H "Authorization: Bearer $writer" -d '{"name": "Home", "currency": "EUR"}' \
+        | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+}
+
+floor=""
+run() { # name, target ratio ("" for none), token ("" for none), url, extra wrk args...
+    local name=$1 target=$2 token=$3 url=$4
+    shift 4
+    local auth=()
+    [ -n "$token" ] && auth=(-H "Authorization: Bearer $token")
+    wrk -t2 -c64 -d"${seconds}s" --latency "${auth[@]}" "$@" "$url" >"$work/wrk.txt"
+    local rps p99 errors ratio=""
     rps=$(awk '/Requests\/sec/ { print $2 }' "$work/wrk.txt")
     p99=$(awk '$1 == "99%" { print $2 }' "$work/wrk.txt")
     errors=$(awk '/Non-2xx/ { print $5 }' "$work/wrk.txt")
-    printf '%-28s %12s req/s   p99 %8s   non-2xx %s\n' "$name" "$rps" "$p99" "${errors:-0}"
+    [ -z "$floor" ] && floor=$rps
+    if [ -n "$target" ]; then
+        ratio=$(awk -v r="$rps" -v f="$floor" -v t="$target" \
+            'BEGIN { printf "%.2f (target ≥ %.2f%s)", r / f, t, ((r / f >= t) ? "" : ", missed") }')
+    fi
+    printf '%-38s %10s req/s   p99 %8s   non-2xx %-5s %s\n' "$name" "$rps" "$p99" "${errors:-0}" "$ratio"
 }
 
-echo "wrk -t2 -c64 -d${seconds}s on 127.0.0.1, $(nproc) cores shared with the server"
-run "GET /api/v1/today" "$reader" "$base/today"
-run "POST /api/v1/intakes" "$writer" "$base/intakes" -s "$work/post.lua"
-run "POST …/ledgers/{id}/expenses" "$writer" "$base/ledgers/$ledger/expenses" -s "$work/expense.lua"
+measure_tally() { # label
+    run "$1 GET /health" 0.8 "" "$origin/health"
+    run "$1 GET /api/v1/today" 0.5 "$reader" "$base/today"
+    run "$1 POST /api/v1/intakes" 0.25 "$writer" "$base/intakes" -s "$work/post.lua"
+    run "$1 POST …/ledgers/{id}/expenses" 0.25 "$writer" "$base/ledgers/$ledger/expenses" -s "$work/expense.lua"
+}
+
+echo "wrk -t2 -c64 -d${seconds}s on 127.0.0.1, $(nproc) cores shared with the servers; ratio = req/s ÷ bare GET /health"
+echo "Tally logs at LOG_LEVEL=${LOG_LEVEL:-info} (as installed), one line per request, to a file"
+run "bare GET /health" "" "" "$bare_base/health"
+run "bare GET /today" "" secret "$bare_base/today"
+run "bare POST /intakes" "" secret "$bare_base/intakes" -s "$work/post.lua"
+start_tally "$tally" tally
+measure_tally Tally
+if [ -n "${TALLY_BEFORE:-}" ]; then
+    kill -TERM "${pids[-1]}"
+    start_tally "$TALLY_BEFORE" before
+    measure_tally before
+fi

@@ -329,10 +329,11 @@ struct SpendingAPITests {
             } while cursor != nil && pages < 10
             #expect(amounts == ["5.00", "4.00", "3.00", "2.00", "1.00"])
             #expect(pages == 3)
-            // A cursor is the last entry of a page: one from nowhere, or not an id, is refused.
-            for bad in [UUID().uuidString, "2"] {
+            // A cursor is the last entry of a page: one that is not an id is refused, one that
+            // names no entry of this ledger points after nothing that is found.
+            for (bad, status) in [("2", HTTPResponse.Status.badRequest), (UUID().uuidString, .notFound)] {
                 let refused = try await client.send(.get, "\(base)/entries?limit=2&cursor=\(bad)", token: ada)
-                #expect(try refused.problem(.badRequest).contains("cursor"), "\(bad)")
+                #expect(try refused.problem(status).contains("cursor"), "\(bad)")
             }
 
             // act: delete day 3

@@ -221,7 +221,8 @@ extension SQLiteStore: LedgerRepository {
         if let after {
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE id = ? AND ledgerId = ?)",
                                     arguments: [after, ledger]) == true else {
-                throw TallyError.invalid("The cursor \(after) is not an entry of this ledger: start again from the first page.")
+                // A well-formed cursor that names nothing here: the page it points after is not found.
+                throw TallyError.notFound("The cursor \(after) is not an entry of this ledger: start again from the first page.")
             }
             cursor = "AND (\(key)) < (SELECT \(key) FROM spendingEntry WHERE id = ?)"
             arguments += [after]

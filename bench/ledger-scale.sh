@@ -11,34 +11,14 @@
 #     GRDB app's GET /health (bench/bare) measured in the same run, as a ratio.
 # Targets: at 10,000 expenses ≥ 0.25 × bare /health, and within 1.5× of the time at 100.
 #
-# TALLY_BEFORE=path/to/tally also measures that build (an earlier commit) in the same run.
+# TALLY_BIN=path/to/tally measures that build instead of this tree's; TALLY_BEFORE=path/to/tally
+# also measures that one (an earlier commit) in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-5}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-locked() { if command -v flock >/dev/null; then flock /tmp/tally-build.lock "$@"; else "$@"; fi; }
-build() { # log, swift build arguments...
-    local log=$1
-    shift
-    locked swift build -c release --static-swift-stdlib "$@" >"$work/$log" 2>&1 || { cat "$work/$log"; exit 1; }
-}
-build bare.log --package-path bench/bare --scratch-path .build-bare --product bare
-bare=$(swift build -c release --static-swift-stdlib --package-path bench/bare --scratch-path .build-bare --show-bin-path)/bare
-build tally.log --scratch-path .build-static --product tally
-tally=$(swift build -c release --scratch-path .build-static --static-swift-stdlib --show-bin-path)/tally
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_for() { for _ in $(seq 100); do curl -sf "$1" >/dev/null && return; sleep 0.1; done; echo "$1 does not answer" >&2; exit 1; }
+. bench/lib.sh
 rps() { wrk -t2 -c64 -d"${seconds}s" "$@" | awk '/Requests\/sec/ { print $2 }'; }
 
 # The bills: seeded, so every run imports the same ledger.

@@ -28,34 +28,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-10}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-# Builds never run two at once on a shared machine: take the lock while building, not after.
-locked() { if command -v flock >/dev/null; then flock /tmp/tally-build.lock "$@"; else "$@"; fi; }
-build() { # log name, swift build arguments...
-    local log=$1
-    shift
-    locked swift build -c release --static-swift-stdlib "$@" >"$work/$log" 2>&1 || { cat "$work/$log"; exit 1; }
-}
-
-build bare-build.log --package-path bench/bare --scratch-path .build-bare --product bare
-bare=$(swift build -c release --static-swift-stdlib --package-path bench/bare --scratch-path .build-bare --show-bin-path)/bare
-if [ -n "${TALLY_BIN:-}" ]; then
-    tally=$TALLY_BIN
-else
-    build build.log --scratch-path .build-static --product tally
-    tally=$(swift build -c release --scratch-path .build-static --static-swift-stdlib --show-bin-path)/tally
-fi
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_for() { for _ in $(seq 100); do curl -sf "$1" >/dev/null && return; sleep 0.1; done; echo "$1 does not answer" >&2; exit 1; }
+. bench/lib.sh
 
 bare_port=$(free_port)
 "$bare" "$work/bare.sqlite" "$bare_port" >"$work/bare.log" 2>&1 &

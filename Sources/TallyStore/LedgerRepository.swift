@@ -125,6 +125,9 @@ public protocol LedgerRepository: Sendable {
     /// A page of the entries `listing` names, after the entry `after` (the last of the page
     /// before; the first page when nil). The cost depends on the page, not on the ledger.
     func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int?, after: UUID?) async throws -> [SpendingEntry]
+    /// The ids of the entries `listing` names that start with `prefix` (hex digits, dashes left
+    /// out), at most `limit`: what finds an entry from the first characters of its id.
+    func entryIDs(startingWith prefix: String, in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int) async throws -> [UUID]
     /// The ledger and its members' totals (S3), kept up to date with every change.
     func standing(of ledger: UUID, of user: UUID) async throws -> LedgerStanding
     /// What a ledger's page shows, from one read: the standing, the first `limit` entries after

@@ -243,4 +243,35 @@ struct LedgerContractTests {
         let dated = try await l.alex.addExpense(to: id, .init(amount: .text("4"), date: day("2026-01-02"))).entry
         #expect(dated.date == day("2026-01-02"))
     }
+
+    @Test("S5: an entry is found from the first characters of its id, on the index, in its listing only",
+          arguments: StoreKind.allCases)
+    func entryByIDPrefix(_ kind: StoreKind) async throws {
+        let l = try await LedgerFixture(kind)
+        let id = try await l.shared().ledger.id
+        let other = try await l.alex.createLedger(name: "Other", currency: "EUR").ledger.id
+        var kept: [UUID] = []
+        for _ in 0..<40 { kept.append(try await l.expense("1", by: l.alex, in: id).id) }
+        let elsewhere = try await l.expense("1", by: l.alex, in: other).id
+        let gone = try await l.alex.deleteEntry(kept.removeLast(), in: id).id
+        for entry in kept.prefix(10) {
+            let text = entry.uuidString
+            // Every length, in either case, dashes in or out.
+            for length in [1, 2, 3, 8, 9, 13, 23, 36] {
+                let prefix = String(text.prefix(length))
+                let matching = Set(kept.filter { $0.uuidString.hasPrefix(prefix) })
+                let found = try await l.alex.entryIDs(startingWith: prefix.lowercased(), in: id, .current)
+                #expect(found.count == min(2, matching.count) && Set(found).isSubset(of: matching), "\(prefix)")
+            }
+            #expect(try await l.alex.entryIDs(startingWith: text.replacingOccurrences(of: "-", with: ""), in: id, .current) == [entry])
+        }
+        #expect(try await l.alex.entryIDs(startingWith: gone.uuidString, in: id, .current).isEmpty)
+        #expect(try await l.alex.entryIDs(startingWith: gone.uuidString, in: id, .deleted) == [gone])
+        #expect(try await l.alex.entryIDs(startingWith: kept[0].uuidString, in: id, .deleted).isEmpty)
+        #expect(try await l.alex.entryIDs(startingWith: elsewhere.uuidString, in: id, .all).isEmpty)
+        for nonsense in ["", "xyz", String(repeating: "a", count: 33), "%"] {
+            #expect(try await l.alex.entryIDs(startingWith: nonsense, in: id, .all).isEmpty, "\(nonsense)")
+        }
+        await #expect(throws: TallyError.self) { try await l.f.store.entryIDs(startingWith: "a", in: other, of: l.sam.user, .all, limit: 2) }
+    }
 }

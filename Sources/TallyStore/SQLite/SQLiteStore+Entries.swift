@@ -107,15 +107,14 @@ extension SQLiteStore: EntryRepository {
     }
 
     public func entryIDs(startingWith prefix: String, of user: UUID, limit: Int) async throws -> [UUID] {
-        let hex = prefix.replacingOccurrences(of: "-", with: "").uppercased()
-        guard !hex.isEmpty, hex.allSatisfy(\.isHexDigit) else { return [] }
+        guard let range = IDPrefix(prefix) else { return [] }
         return try await read { db in
             try UUID.fetchAll(db, sql: """
-                SELECT id FROM intake WHERE userId = :user AND hex(id) LIKE :pattern
+                SELECT id FROM intake WHERE id BETWEEN :lowest AND :highest AND userId = :user
                 UNION ALL
-                SELECT id FROM removal WHERE userId = :user AND hex(id) LIKE :pattern
+                SELECT id FROM removal WHERE id BETWEEN :lowest AND :highest AND userId = :user
                 LIMIT :limit
-                """, arguments: ["user": user, "pattern": hex + "%", "limit": limit])
+                """, arguments: ["user": user, "lowest": range.lowest, "highest": range.highest, "limit": limit])
         }
     }
 

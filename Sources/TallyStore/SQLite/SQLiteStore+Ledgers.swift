@@ -169,6 +169,21 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
+    public func entryIDs(startingWith prefix: String, in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int) async throws -> [UUID] {
+        try await read { db in
+            _ = try Self.details(ledger, of: user, db)
+            guard let range = IDPrefix(prefix) else { return [] }
+            let filter = switch listing {
+            case .current: "deletedAt IS NULL"
+            case .deleted: "deletedAt IS NOT NULL"
+            case .all: "1"
+            }
+            return try UUID.fetchAll(db, sql: """
+                SELECT id FROM spendingEntry WHERE id BETWEEN ? AND ? AND ledgerId = ? AND \(filter) LIMIT ?
+                """, arguments: [range.lowest, range.highest, ledger, limit])
+        }
+    }
+
     public func standing(of ledger: UUID, of user: UUID) async throws -> LedgerStanding {
         try await read { db in
             LedgerStanding(details: try Self.details(ledger, of: user, db), totals: try Self.totals(of: ledger, db))

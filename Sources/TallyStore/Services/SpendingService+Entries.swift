@@ -210,6 +210,12 @@ extension SpendingService {
         try await store.entries(in: ledger, of: user, listing, limit: limit, after: after)
     }
 
+    /// The ids of the entries `listing` names that start with `prefix`: two at most, enough to
+    /// tell one from several.
+    public func entryIDs(startingWith prefix: String, in ledger: UUID, _ listing: EntryListing) async throws -> [UUID] {
+        try await store.entryIDs(startingWith: prefix, in: ledger, of: user, listing, limit: 2)
+    }
+
     public func entry(_ id: UUID, in ledger: UUID) async throws -> SpendingEntry {
         try await store.entry(id, in: ledger, of: user)
     }

@@ -67,6 +67,19 @@ struct RemoteSpending: SpendingBackend {
         return items
     }
 
+    /// The API finds entries by whole ids only: the pages are read until two match.
+    func entryIDs(startingWith prefix: String, in ledger: UUID, _ listing: EntryListing) async throws -> [UUID] {
+        let wanted = prefix.lowercased()
+        return try await entries(in: ledger, includeDeleted: listing != .current, limit: .max)
+            .filter { entry in
+                switch listing {
+                case .current, .all: true
+                case .deleted: entry.deletedAt != nil
+                }
+            }
+            .map(\.id).filter { $0.uuidString.lowercased().hasPrefix(wanted) }.prefix(2).map { $0 }
+    }
+
     func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeRequest) async throws -> EntryJSON {
         try await client.send("PATCH", path(ledger, "/entries/\(id.uuidString)"), body: change)
     }

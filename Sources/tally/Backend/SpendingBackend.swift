@@ -25,6 +25,8 @@ protocol SpendingBackend: Sendable {
     func recordPayment(in ledger: UUID, from: MemberID, to: MemberID, amount: String, date: LocalDate?, note: String?) async throws -> EntryJSON
     /// Newest first.
     func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON]
+    /// The ids of the entries `listing` names that start with `prefix`, two at most.
+    func entryIDs(startingWith prefix: String, in ledger: UUID, _ listing: EntryListing) async throws -> [UUID]
     func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeRequest) async throws -> EntryJSON
     func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON
     func restoreEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON
@@ -124,6 +126,10 @@ struct LocalSpending: SpendingBackend {
 
     func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON] {
         try await service.entries(in: ledger, includeDeleted ? .all : .current, limit: limit).map(EntryJSON.init)
+    }
+
+    func entryIDs(startingWith prefix: String, in ledger: UUID, _ listing: EntryListing) async throws -> [UUID] {
+        try await service.entryIDs(startingWith: prefix, in: ledger, listing)
     }
 
     func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeRequest) async throws -> EntryJSON {

@@ -54,16 +54,14 @@ extension LedgerJSON {
         members.first { $0.id == member }?.name ?? "member \(member)"
     }
 
-    /// The entry whose id is `reference` or starts with it, among `entries`.
-    func entryID(_ reference: String, among entries: [EntryJSON]) throws -> UUID {
-        let wanted = reference.lowercased()
-        let matches = entries.filter { $0.id.uuidString.lowercased().hasPrefix(wanted) }
-        guard !wanted.isEmpty, let first = matches.first else {
+    /// The entry whose id is `reference` or starts with it, given the ids that do (two at most).
+    func entryID(_ reference: String, matching ids: [UUID]) throws -> UUID {
+        guard !reference.isEmpty, let first = ids.first else {
             throw TallyError.notFound("No expense or payment in \(name) has an id starting with \(reference): `tally expenses --deleted` lists them.")
         }
-        guard matches.count == 1 else {
+        guard ids.count == 1 else {
             throw TallyError.invalid("More than one entry's id starts with \(reference): give more of it.")
         }
-        return first.id
+        return first
     }
 }

@@ -178,7 +178,6 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run(in context: CommandContext) async throws {
             let ledger = try await context.ledger(ledger)
-            let all = try await context.spending.entries(in: ledger.id, includeDeleted: true, limit: .max)
             let split = try among.map { names in
                 ExpenseRequest.Split(method: .equal, parts: try names.split(separator: ",")
                     .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -186,7 +185,8 @@ struct ExpensesCommand: AsyncParsableCommand {
             }
             let change = EntryChangeRequest(amount: amount, payer: try payer.map(ledger.member(named:)), date: try date.map(parseDate),
                                             description: description, category: category, split: split)
-            let entry = try await context.spending.editEntry(try ledger.entryID(id, among: all), in: ledger.id, change)
+            let matching = try await context.spending.entryIDs(startingWith: id, in: ledger.id, .all)
+            let entry = try await context.spending.editEntry(try ledger.entryID(id, matching: matching), in: ledger.id, change)
             try emit(entry, context) { "Changed: \(SpendingText.line(entry, ledger))." }
         }
     }
@@ -201,8 +201,8 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run(in context: CommandContext) async throws {
             let ledger = try await context.ledger(ledger)
-            let all = try await context.spending.entries(in: ledger.id, includeDeleted: false, limit: .max)
-            let entry = try await context.spending.deleteEntry(try ledger.entryID(id, among: all), in: ledger.id)
+            let matching = try await context.spending.entryIDs(startingWith: id, in: ledger.id, .current)
+            let entry = try await context.spending.deleteEntry(try ledger.entryID(id, matching: matching), in: ledger.id)
             try emit(entry, context) {
                 "Deleted \(SpendingText.line(entry, ledger)).\nUndo with: tally expenses restore \(entry.id.uuidString.prefix(8).lowercased())"
             }
@@ -218,8 +218,8 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run(in context: CommandContext) async throws {
             let ledger = try await context.ledger(ledger)
-            let deleted = try await context.spending.entries(in: ledger.id, includeDeleted: true, limit: .max).filter { $0.deletedAt != nil }
-            let entry = try await context.spending.restoreEntry(try ledger.entryID(id, among: deleted), in: ledger.id)
+            let matching = try await context.spending.entryIDs(startingWith: id, in: ledger.id, .deleted)
+            let entry = try await context.spending.restoreEntry(try ledger.entryID(id, matching: matching), in: ledger.id)
             try emit(entry, context) { "Restored \(SpendingText.line(entry, ledger))." }
         }
     }

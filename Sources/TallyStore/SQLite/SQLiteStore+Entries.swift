@@ -109,10 +109,11 @@ extension SQLiteStore: EntryRepository {
     public func entryIDs(startingWith prefix: String, of user: UUID, limit: Int) async throws -> [UUID] {
         guard let range = IDPrefix(prefix) else { return [] }
         return try await read { db in
+            // `+userId`: the key range is the index to search, not all of the person's drinks.
             try UUID.fetchAll(db, sql: """
-                SELECT id FROM intake WHERE id BETWEEN :lowest AND :highest AND userId = :user
+                SELECT id FROM intake WHERE id BETWEEN :lowest AND :highest AND +userId = :user
                 UNION ALL
-                SELECT id FROM removal WHERE id BETWEEN :lowest AND :highest AND userId = :user
+                SELECT id FROM removal WHERE id BETWEEN :lowest AND :highest AND +userId = :user
                 LIMIT :limit
                 """, arguments: ["user": user, "lowest": range.lowest, "highest": range.highest, "limit": limit])
         }

@@ -178,8 +178,9 @@ extension SQLiteStore: LedgerRepository {
             case .deleted: "deletedAt IS NOT NULL"
             case .all: "1"
             }
+            // `+ledgerId`: the key range is the index to search, not the ledger's whole history.
             return try UUID.fetchAll(db, sql: """
-                SELECT id FROM spendingEntry WHERE id BETWEEN ? AND ? AND ledgerId = ? AND \(filter) LIMIT ?
+                SELECT id FROM spendingEntry WHERE id BETWEEN ? AND ? AND +ledgerId = ? AND \(filter) LIMIT ?
                 """, arguments: [range.lowest, range.highest, ledger, limit])
         }
     }

@@ -150,13 +150,16 @@ extension AppleHealthExport {
         return try reader.finished()
     }
 
-    private struct Reader {
+    struct Reader {
         var scanner = XMLTagScanner(wanted: ["Record", "HealthData"],
                                     only: ["Record": ("type", [AppleHealthExport.waterType, AppleHealthExport.sleepType])])
         var export = AppleHealthExport()
         var sawHealthData = false
+        /// How much of the XML has been read: a zip bomb must stop at the cap, not behind it.
+        private(set) var bytesRead: Int64 = 0
 
         mutating func feed(_ bytes: some Collection<UInt8>) throws {
+            bytesRead += Int64(bytes.count)
             try scanner.feed(bytes) { tag in
                 if tag.name == "Record" { try export.add(tag) } else { sawHealthData = true }
             }

@@ -61,15 +61,7 @@ extension SQLiteStore {
     /// The totals worked out from every entry of the ledger, as the kept ones must always be:
     /// what the migration starts from, and what the tests compare the kept ones with.
     static func recomputedTotals(of ledger: UUID, _ db: Database) throws -> LedgerTotals {
-        guard let record = try LedgerRecord.fetchOne(db, key: ledger) else { throw noLedger(ledger) }
-        let currency = try record.ledger().currency
-        let members = try LedgerMemberRecord.filter(sql: "ledgerId = ?", arguments: [ledger]).fetchAll(db).map(\.member)
-        let shares = Dictionary(grouping: try SpendingShareRecord.fetchAll(db, sql: """
-            SELECT spendingShare.* FROM spendingShare JOIN spendingEntry ON spendingEntry.id = spendingShare.entryId
-            WHERE spendingEntry.ledgerId = ? AND spendingEntry.deletedAt IS NULL
-            """, arguments: [ledger]), by: \.entryId)
-        let entries = try SpendingEntryRecord.filter(sql: "ledgerId = ? AND deletedAt IS NULL", arguments: [ledger]).fetchAll(db)
-        return try LedgerTotals(entries: entries.map { try $0.entry(currency: currency, shares: shares[$0.id] ?? [], members: members) })
+        try LedgerTotals(entries: entries(in: details(ledger, db), .current, limit: nil, after: nil, db))
     }
 
     /// Fills the totals of every ledger from its entries (migration 13).

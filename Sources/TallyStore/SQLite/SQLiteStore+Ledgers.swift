@@ -235,23 +235,23 @@ extension SQLiteStore: LedgerRepository {
         var arguments: StatementArguments = [ledger]
         var cursor = ""
         if let after {
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE id = ? AND ledgerId = ?)",
-                                    arguments: [after, ledger]) == true else {
+            // Where the page before ended: the cursor entry's place in the listing's order.
+            guard let place = try Row.fetchOne(db, sql: "SELECT \(key) FROM spendingEntry WHERE id = ? AND ledgerId = ?",
+                                               arguments: [after, ledger]) else {
                 // A well-formed cursor that names nothing here: the page it points after is not found.
                 throw TallyError.notFound("The cursor \(after) is not an entry of this ledger: start again from the first page.")
             }
-            cursor = "AND (\(key)) < (SELECT \(key) FROM spendingEntry WHERE id = ?)"
-            arguments += [after]
+            cursor = "AND (\(key)) < (\(databaseQuestionMarks(count: place.count)))"
+            arguments += StatementArguments(place.databaseValues)
         }
         arguments += [limit ?? -1]
-        let records = try SpendingEntryRecord.fetchAll(db, sql: """
-            SELECT * FROM spendingEntry WHERE ledgerId = ? AND \(filter) \(cursor) ORDER BY \(order) LIMIT ?
-            """, arguments: arguments)
+        let page = "SELECT * FROM spendingEntry WHERE ledgerId = ? AND \(filter) \(cursor) ORDER BY \(order) LIMIT ?"
+        let records = try SpendingEntryRecord.fetchAll(db, sql: page, arguments: arguments)
         guard !records.isEmpty else { return [] }
-        // The shares of the whole page in one query rather than one per entry.
+        // The shares of the whole page in one query, however long the page.
         let shares = try SpendingShareRecord.fetchAll(db, sql: """
-            SELECT * FROM spendingShare WHERE entryId IN (\(databaseQuestionMarks(count: records.count)))
-            """, arguments: StatementArguments(records.map(\.id)))
+            SELECT * FROM spendingShare WHERE entryId IN (SELECT id FROM (\(page)))
+            """, arguments: arguments)
         let byEntry = Dictionary(grouping: shares, by: \.entryId)
         return try records.map {
             try $0.entry(currency: details.ledger.currency, shares: byEntry[$0.id] ?? [], members: details.members)
@@ -267,7 +267,7 @@ extension SQLiteStore: LedgerRepository {
 
     /// Every request about a ledger starts here, so its statements are prepared once per
     /// connection rather than generated and parsed each time.
-    private static func details(_ id: UUID, _ db: Database) throws -> LedgerDetails {
+    static func details(_ id: UUID, _ db: Database) throws -> LedgerDetails {
         guard let record = try LedgerRecord.fetchOne(db.cachedStatement(sql: "SELECT id, name, currency, createdAt, ownerMemberId FROM ledger WHERE id = ?"), arguments: [id])
         else { throw noLedger(id) }
         let members = try LedgerMemberRecord.fetchAll(

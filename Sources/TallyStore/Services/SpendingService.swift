@@ -1,9 +1,9 @@
 import Foundation
 import TallyCore
 
-/// What the spending part of the store must offer the service: ledgers, and users' settings
-/// for the day an expense falls on.
-public typealias SpendingStore = LedgerRepository & UserRepository
+/// What the spending part of the store must offer the service: ledgers (the day an expense
+/// without a date falls on is read inside its write).
+public typealias SpendingStore = LedgerRepository
 
 /// One user's view of their shared ledgers (S1–S5): what the CLI and the server call. It reads
 /// the clock, applies TallyCore's rules and leaves each change's atomicity to the store.

@@ -49,21 +49,14 @@ public struct LedgerBalances: Sendable {
     /// The balances of `members` from a ledger's kept totals: the same figures as from its
     /// entries, whatever the number of entries.
     public init(currency: Currency, members memberIDs: [MemberID], totals: LedgerTotals) {
-        let order = Set(memberIDs).union(totals.members.keys).sorted()
-        var floors: [Int64] = []
-        var remainders: [Decimal] = []
-        for member in order {
-            let kept = totals.totals(of: member)
-            let fraction = Self.sum(kept.shareFractions)
-            floors.append(kept.shareUnits + fraction.whole)
-            remainders.append(fraction.rest)
-        }
-        let expenseTotal = order.reduce(Int64(0)) { $0 + totals.totals(of: $1).paid }
-        let shares = Self.roundOnce(floors: floors, remainders: remainders, total: expenseTotal)
+        let kept = Set(memberIDs).union(totals.members.keys).sorted().map(totals.totals(of:))
+        let fractions = kept.map { Self.sum($0.shareFractions) }
+        let shares = Self.roundOnce(floors: zip(kept, fractions).map { $0.shareUnits + $1.whole },
+                                    remainders: fractions.map(\.rest),
+                                    total: kept.reduce(0) { $0 + $1.paid })
         self.currency = currency
-        self.members = zip(order, shares).map { member, share in
-            let kept = totals.totals(of: member)
-            return MemberBalance(member: member, paid: kept.paid, share: share, sent: kept.sent, received: kept.received)
+        self.members = zip(kept, shares).map { kept, share in
+            MemberBalance(member: kept.member, paid: kept.paid, share: share, sent: kept.sent, received: kept.received)
         }
     }
 

@@ -31,16 +31,20 @@ let package = Package(
     targets: [
         // The rules: values and pure functions, Foundation only, no I/O.
         .target(name: "TallyCore"),
+        // The API's wire format, for the server and its clients: each route with its method, path,
+        // body and answer; the JSON coders; problems; Foundation and TallyCore only.
+        .target(name: "TallyAPI", dependencies: ["TallyCore"]),
         // Persistence (repository protocols, SQLite) and the application services over it.
         .target(
             name: "TallyStore",
             // Crypto: ledger invite codes are kept as SHA-256 hashes.
-            dependencies: ["TallyCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TallyCore", "TallyAPI", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The HTTP server: the JSON API, the web app, accounts and sessions.
         .target(
             name: "TallyServer",
             dependencies: [
+                "TallyAPI",
                 "TallyStore",
                 "TallyImport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -74,6 +78,7 @@ let package = Package(
         .executableTarget(
             name: "tally",
             dependencies: [
+                "TallyAPI",
                 "TallyStore",
                 "TallyServer",
                 "TallyImport",
@@ -97,6 +102,7 @@ let package = Package(
             name: "TallyCoreTests",
             dependencies: ["TallyCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "TallyAPITests", dependencies: ["TallyAPI"]),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"]),
         // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).
         .testTarget(name: "TallyImportTests", dependencies: ["TallyImport"], resources: [.copy("Fixtures")]),
@@ -113,7 +119,7 @@ let package = Package(
         // command changed nothing.
         .testTarget(
             name: "TallyCLITests",
-            dependencies: ["tally", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["tally", "TallyAPI", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

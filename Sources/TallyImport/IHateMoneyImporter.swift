@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -13,13 +14,7 @@ public struct IHateMoneyImporter: Sendable {
         self.spending = spending
     }
 
-    public struct Report: Codable, Equatable, Sendable {
-        public var ledger: UUID
-        public var added: Int
-        /// Bills already in the ledger from an earlier import.
-        public var alreadyThere: Int
-        public var newMembers: [String]
-    }
+    public typealias Report = IHateMoneyImportReport
 
     /// Imports into `ledger`, or into a new ledger called `name` when it is nil. `currency`
     /// overrides the export's, and is needed when the export has none (IHateMoney's "XXX").

@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyStore
 

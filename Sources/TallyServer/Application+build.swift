@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Metrics
 import Prometheus
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -45,7 +46,7 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     router.add(middleware: ErrorPageMiddleware())
 
     // A constant answer, encoded once: JSONEncoder took a tenth of this route's time.
-    let health = ByteBuffer(bytes: (try? JSONCoding.encoder.encode(["status": "ok"])) ?? Data())
+    let health = ByteBuffer(bytes: (try? APICoding.encoder.encode(["status": "ok"])) ?? Data())
     router.get("health") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: health))
     }
@@ -58,10 +59,12 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
                  body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
     }
 
+    // Every route of the API is for someone signed in: the group's context has the user.
     let api = router.group("api/v1")
         .add(middleware: ProblemMiddleware())
         .add(middleware: AuthenticationMiddleware(accounts: services.accounts))
         .add(middleware: CSRFMiddleware())
+        .group(context: SignedInContext.self)
     EntryController(services: services).addRoutes(to: api)
     DayController(services: services).addRoutes(to: api)
     GoalController(services: services).addRoutes(to: api)

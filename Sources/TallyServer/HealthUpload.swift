@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOPosix

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -37,36 +38,6 @@ public struct TallyRequestContext: RequestContext {
     /// An export file brought in to import (S6): years of a shared ledger fit easily.
     public static let maxImportSize = 4 * 1024 * 1024
 
-    public var requestDecoder: JSONDecoder { JSONCoding.decoder }
-    public var responseEncoder: JSONEncoder { JSONCoding.encoder }
-
-    /// The signed-in user, or a 401 that says how to sign in.
-    public func requireUser() throws -> User {
-        guard let user else {
-            throw HTTPError(.unauthorized, message: "Sign in, or send a personal API token as \"Authorization: Bearer TOKEN\".")
-        }
-        return user
-    }
-}
-
-/// The JSON of the API: ISO 8601 dates, keys sorted for stable output.
-enum JSONCoding {
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        // ISO 8601 with or without fractional seconds, as browsers' toISOString() writes them.
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            if let date = InternetTime.instant(text) { return date }
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "\(text) is not an ISO 8601 time such as 2025-03-30T08:15:00Z."))
-        }
-        return decoder
-    }()
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    public var requestDecoder: JSONDecoder { APICoding.decoder }
+    public var responseEncoder: JSONEncoder { APICoding.encoder }
 }

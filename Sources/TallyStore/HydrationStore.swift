@@ -47,7 +47,7 @@ public protocol EntryRepository: Sendable {
     /// stored already is returned as stored (`created` false), as `addIntake` does. Returns the
     /// drink and its day's progress after the change.
     func logIntake(of user: UUID, _ make: @escaping @Sendable (_ settings: HydrationSettings, _ kinds: [DrinkKind]) throws -> Intake)
-        async throws -> (intake: Intake, created: Bool, day: DayProgress)
+        async throws -> LoggedIntake
     /// Stores many drinks in one transaction (imports, fills), skipping ids already stored for
     /// this user; returns how many were added. All are refused if any is invalid.
     func addIntakes(_ intakes: [Intake], of user: UUID) async throws -> Int
@@ -145,3 +145,12 @@ public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRe
 
 /// Everything the server needs from storage.
 public typealias TallyStorage = HydrationStore & AccountRepository & LedgerRepository & PushRepository
+
+/// A drink as logging it left it: stored or found under its id, its day's progress, and the
+/// user's unit, from the one transaction that logged it.
+public struct LoggedIntake: Sendable {
+    public var intake: Intake
+    public var created: Bool
+    public var day: DayProgress
+    public var unit: VolumeUnit
+}

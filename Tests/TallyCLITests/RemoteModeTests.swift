@@ -205,6 +205,27 @@ struct RemoteModeTests {
         #expect(tokenCommand.exitCode == 1, "\(tokenCommand)")
     }
 
+    /// A drink from the command line is one request: the amount goes as typed and the answer
+    /// brings the unit back, so nothing is asked first. With --at HH:MM the zone is asked for.
+    @Test func aDrinkIsOneRequest() throws {
+        let server = try ServeProcess.start()
+        defer { server.stop() }
+        try server.ok(["settings", "set", "unit", "oz"])
+        let before = try server.apiRequests()
+        let logged = try server.ok(["drink", "8"])
+        #expect(try server.apiRequests() - before == 1)
+        #expect(logged.stdout.contains("Logged 8 oz of water"), "\(logged)")
+        let removed = try server.ok(["remove", "2oz"])
+        #expect(try server.apiRequests() - before == 2)
+        #expect(removed.stdout.contains("Removed 2 oz"), "\(removed)")
+        // The unit of --unit reads the amount and shows the answer.
+        let inMl = try server.ok(["drink", "100", "--unit", "ml"])
+        #expect(inMl.stdout.contains("Logged 100 ml of water"), "\(inMl)")
+        #expect(try server.apiRequests() - before == 3)
+        // A bare amount is read by the server in the user's unit: 8 fl oz, not 8 ml.
+        #expect(try server.json(["today"], as: DayJSON.self).totalMl.rounded() == (8 * 29.5735 - 2 * 29.5735 + 100).rounded())
+    }
+
     /// Entry-id prefixes are looked for among the server's today and the 30 days before; a full
     /// id reaches any entry.
     @Test func entryPrefixes() throws {
@@ -432,12 +453,28 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Whether GET /health answers 200, over a plain socket (no HTTP client in the way).
     static func health(port: Int) -> Bool {
+        get("/health", port: port, whole: false)?.hasPrefix("HTTP/1.1 200") ?? false
+    }
+
+    /// How many requests of the API the server has answered, from its /metrics.
+    func apiRequests() throws -> Int {
+        guard let port = URLComponents(string: url)?.port, let metrics = Self.get("/metrics", port: port, whole: true) else {
+            throw CLIError("GET /metrics did not answer")
+        }
+        return metrics.split(separator: "\n")
+            .filter { $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/api/v1/") }
+            .compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+            .reduce(0, +)
+    }
+
+    /// An answer to GET `path` over a plain socket: its status line only, or all of it.
+    static func get(_ path: String, port: Int, whole: Bool) -> String? {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -445,16 +482,16 @@ final class ServeProcess: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { return false }
-        let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return false }
+        guard connected == 0 else { return nil }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
         var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        while response.count < 12 {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while whole || response.count < 12 {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { break }
             response += buffer[..<count]
         }
-        return String(decoding: response, as: UTF8.self).hasPrefix("HTTP/1.1 200")
+        return String(decoding: response, as: UTF8.self)
     }
 }

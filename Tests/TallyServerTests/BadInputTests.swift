@@ -15,7 +15,7 @@ struct BadInputTests {
         // Malformed JSON and wrong types.
         Case(method: .post, path: "/api/v1/intakes", body: #"{"volumeMl": 250"#, status: .badRequest, says: "not valid JSON"),
         Case(method: .post, path: "/api/v1/intakes", body: #"{"volumeMl": "250"}"#, status: .badRequest, says: "volumeMl must be a number"),
-        Case(method: .post, path: "/api/v1/intakes", body: #"{}"#, status: .badRequest, says: "volumeMl is required"),
+        Case(method: .post, path: "/api/v1/intakes", body: #"{}"#, status: .badRequest, says: "Give the volume as volumeMl"),
         Case(method: .post, path: "/api/v1/intakes", body: #"{"volumeMl": 250, "id": "nope"}"#, status: .badRequest, says: "The field id"),
         Case(method: .post, path: "/api/v1/intakes", body: #"{"volumeMl": 250, "at": "yesterday"}"#, status: .badRequest, says: "The field at is not valid"),
         // Foundation rolled these over to 13:39 and March 1 instead of refusing them.

@@ -80,3 +80,18 @@ public enum EntryVolume {
         }
     }
 }
+
+/// A volume as a request gives it: millilitres, or an amount as a person typed it, which needs
+/// the person's unit to become millilitres.
+public enum VolumeAmount: Sendable, Equatable {
+    case milliliters(Double)
+    /// "250", "250ml", "8oz": a bare number is in the person's unit.
+    case typed(String)
+
+    public func milliliters(defaultUnit: VolumeUnit) throws -> Double {
+        switch self {
+        case .milliliters(let ml): ml
+        case .typed(let text): try VolumeInput.milliliters(from: text, defaultUnit: defaultUnit)
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -21,39 +22,8 @@ public struct AppleHealthImporter: Sendable {
         self.batchSize = max(1, batchSize)
     }
 
-    public struct Report: Codable, Equatable, Sendable {
-        public var drinksAdded: Int
-        /// Water records imported before.
-        public var drinksAlreadyThere: Int
-        /// New asleep intervals from the sleep records.
-        public var sleepRecordsAdded: Int
-        /// Water and sleep records left out: unreadable, out of range (more than 5000 ml or not
-        /// more than 0), or in the future.
-        public var skipped: Int
+    public typealias Report = AppleHealthImportReport
 
-        public init(drinksAdded: Int, drinksAlreadyThere: Int, sleepRecordsAdded: Int, skipped: Int) {
-            self.drinksAdded = drinksAdded
-            self.drinksAlreadyThere = drinksAlreadyThere
-            self.sleepRecordsAdded = sleepRecordsAdded
-            self.skipped = skipped
-        }
-
-        /// What the import did, in sentences for a person.
-        public var sentences: [String] {
-            var sentences = ["Imported \(Self.counted(drinksAdded, "drink")) and \(Self.counted(sleepRecordsAdded, "sleep record")) from Apple Health."]
-            if drinksAlreadyThere > 0 {
-                sentences.append("\(Self.counted(drinksAlreadyThere, "drink")) \(drinksAlreadyThere == 1 ? "was" : "were") already there from an earlier import.")
-            }
-            if skipped > 0 {
-                sentences.append("\(Self.counted(skipped, "record")) could not be used: unreadable, over 5000 ml, or in the future.")
-            }
-            return sentences
-        }
-
-        private static func counted(_ count: Int, _ noun: String) -> String {
-            "\(count) \(noun)\(count == 1 ? "" : "s")"
-        }
-    }
 
     /// Imports `export`, `batchSize` records to a transaction, oldest drinks first. An error
     /// halfway keeps the batches stored before it: importing the same export again is safe and
@@ -100,5 +70,23 @@ public struct AppleHealthImporter: Sendable {
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}
+
+extension AppleHealthImportReport {
+    /// What the import did, in sentences for a person.
+    public var sentences: [String] {
+        var sentences = ["Imported \(Self.counted(drinksAdded, "drink")) and \(Self.counted(sleepRecordsAdded, "sleep record")) from Apple Health."]
+        if drinksAlreadyThere > 0 {
+            sentences.append("\(Self.counted(drinksAlreadyThere, "drink")) \(drinksAlreadyThere == 1 ? "was" : "were") already there from an earlier import.")
+        }
+        if skipped > 0 {
+            sentences.append("\(Self.counted(skipped, "record")) could not be used: unreadable, over 5000 ml, or in the future.")
+        }
+        return sentences
+    }
+
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -7,55 +8,48 @@ import TallyStore
 struct AccountController {
     let services: APIServices
 
-    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
-        group.get("me", use: me)
-        group.get("tokens", use: tokens)
-        group.post("tokens", use: createToken)
-        group.delete("tokens/:id", use: revokeToken)
-        group.put("me/password", use: changePassword)
-        group.get("sessions", use: sessions)
-        group.delete("sessions", use: signOutElsewhere)
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.on(API.me, use: me)
+        group.on(API.tokens, use: tokens)
+        group.on(API.createToken, use: createToken)
+        group.on(API.revokeToken, use: revokeToken)
+        group.on(API.changePassword, use: changePassword)
+        group.on(API.sessions, use: sessions)
+        group.on(API.signOutElsewhere, use: signOutElsewhere)
     }
 
-    @Sendable func me(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<Me> {
-        let user = try context.requireUser()
-        let account = try await services.store.account(named: user.name)
-        return JSONBody(Me(id: user.id, name: user.name, isAdmin: account?.isAdmin ?? false))
+    @Sendable func me(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<Me> {
+        let user = context.user
+        return JSONBody(Me(id: user.id, name: user.name, isAdmin: try await services.accounts.isAdmin(user)))
     }
 
-    @Sendable func tokens(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<[APITokenInfo]> {
-        JSONBody(try await services.accounts.apiTokens(of: try context.requireUser()))
+    @Sendable func tokens(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<[APITokenInfo]> {
+        JSONBody(try await services.accounts.apiTokens(of: context.user))
     }
 
-    @Sendable func createToken(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<CreatedToken> {
-        let user = try context.requireUser()
-        let body = try await request.decodeJSON(NewToken.self, context: context)
+    @Sendable func createToken(_ body: NewToken, _ request: Request, context: SignedInContext) async throws -> JSONBody<CreatedToken> {
         let (info, secret) = try await services.accounts.createAPIToken(
-            for: user, name: body.name, lifetime: body.expiresInDays.map { TimeInterval($0) * 86_400 })
+            for: context.user, name: body.name, lifetime: body.expiresInDays.map { TimeInterval($0) * 86_400 })
         return JSONBody(CreatedToken(token: info, secret: secret), status: .created)
     }
 
-    @Sendable func revokeToken(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        let user = try context.requireUser()
-        try await services.accounts.revokeAPIToken(id: try context.parameters.id("token"), of: user)
-        return Response(status: .noContent)
+    @Sendable func revokeToken(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<NoBody> {
+        try await services.accounts.revokeAPIToken(id: try context.parameters.id("token"), of: context.user)
+        return .empty()
     }
 
     /// Every session but the one asking ends: someone who knew the old password is signed out.
-    @Sendable func changePassword(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<[String: Int]> {
-        let user = try context.requireUser()
-        let body = try await request.decodeJSON(PasswordChange.self, context: context)
-        let ended = try await services.accounts.changePassword(of: user, current: body.current, new: body.new, keeping: context.session)
-        return JSONBody(["signedOut": ended])
+    @Sendable func changePassword(_ body: PasswordChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<SignedOut> {
+        let ended = try await services.accounts.changePassword(of: context.user, current: body.current, new: body.new, keeping: context.session)
+        return JSONBody(SignedOut(signedOut: ended))
     }
 
-    @Sendable func sessions(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<[SessionInfo]> {
-        JSONBody(try await services.accounts.sessions(of: try context.requireUser()))
+    @Sendable func sessions(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<[SessionInfo]> {
+        JSONBody(try await services.accounts.sessions(of: context.user))
     }
 
     /// Signs out every browser of the user but the one asking.
-    @Sendable func signOutElsewhere(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<[String: Int]> {
-        let ended = try await services.accounts.signOutEverywhere(try context.requireUser(), except: context.session)
-        return JSONBody(["signedOut": ended])
+    @Sendable func signOutElsewhere(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<SignedOut> {
+        JSONBody(SignedOut(signedOut: try await services.accounts.signOutEverywhere(context.user, except: context.session)))
     }
 }

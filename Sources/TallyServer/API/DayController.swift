@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -7,29 +8,27 @@ import TallyStore
 struct DayController {
     let services: APIServices
 
-    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
-        group.get("today", use: today)
-        group.get("days/:date", use: day)
-        group.get("history", use: history)
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.on(API.today, use: today)
+        group.on(API.day, use: day)
+        group.on(API.history, use: history)
     }
 
-    @Sendable func today(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DaySummary> {
+    @Sendable func today(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<DaySummary> {
         JSONBody(try await services.hydration(context).daySummary())
     }
 
-    @Sendable func day(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DaySummary> {
-        let hydration = try services.hydration(context)
+    @Sendable func day(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<DaySummary> {
         let text = context.parameters.get("date") ?? ""
         guard let date = LocalDate(text) else {
             throw TallyError.invalid("\"\(text)\" is not a date: write it as YYYY-MM-DD, such as 2025-03-30.")
         }
-        return JSONBody(try await hydration.daySummary(on: date))
+        return JSONBody(try await services.hydration(context).daySummary(on: date))
     }
 
-    @Sendable func history(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<HydrationHistory> {
-        let hydration = try services.hydration(context)
+    @Sendable func history(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<HydrationHistory> {
         let days = try request.query("days", Int.init, form: "a whole number") ?? 7
         let month = try request.query("month", YearMonth.init, form: "a month like 2025-03")
-        return JSONBody(try await hydration.history(days: days, month: month))
+        return JSONBody(try await services.hydration(context).history(days: days, month: month))
     }
 }

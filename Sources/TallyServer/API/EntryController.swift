@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -7,61 +8,52 @@ import TallyStore
 struct EntryController {
     let services: APIServices
 
-    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
-        group.post("intakes", use: logDrink)
-        group.get("intakes/:id", use: intake)
-        group.patch("intakes/:id", use: editDrink)
-        group.post("removals", use: remove)
-        group.get("entries", use: entries)
-        group.delete("entries/:id", use: delete)
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.on(API.logDrink, use: logDrink)
+        group.on(API.drink, use: drink)
+        group.on(API.editDrink, use: editDrink)
+        group.on(API.remove, use: remove)
+        group.on(API.entries, use: entries)
+        group.on(API.deleteEntry, use: delete)
     }
 
-    @Sendable func logDrink(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryResult> {
-        let hydration = try services.hydration(context)
-        let body = try await request.decodeJSON(NewIntake.self, context: context)
-        let result = try await hydration.logDrinkResult(.init(
-            volumeMl: body.volumeMl, kindName: body.kind, at: body.at, note: body.note, id: body.id))
+    @Sendable func logDrink(_ body: NewIntake, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryResult> {
+        let result = try await services.hydration(context).logDrinkResult(.init(
+            volume: try body.volume(), kindName: body.kind, at: body.at, note: body.note, id: body.id))
         return JSONBody(result, status: result.created ? .created : .ok)
     }
 
-    @Sendable func intake(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DayEntry> {
-        let hydration = try services.hydration(context)
+    @Sendable func drink(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<DayEntry> {
         let id = try context.parameters.id("drink")
-        guard let entry = try await hydration.store.entry(id: id, of: hydration.user), case .intake = entry else {
-            throw TallyError.notFound("There is no drink with the id \(id).")
-        }
-        return JSONBody(entry)
+        return JSONBody(try await services.hydration(context).drink(id: id))
     }
 
-    @Sendable func editDrink(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryResult> {
-        let hydration = try services.hydration(context)
+    @Sendable func editDrink(_ body: IntakeChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryResult> {
+        let hydration = services.hydration(context)
         let id = try context.parameters.id("drink")
-        let body = try await request.decodeJSON(IntakeChange.self, context: context)
-        let intake = try await hydration.editDrink(id: id, .init(volumeMl: body.volumeMl, kindName: body.kind, at: body.at, note: body.note))
+        let intake = try await hydration.editDrink(id: id, .init(volumeMl: body.volumeMl, kindName: body.kind, at: body.at, note: body.note.change))
         return JSONBody(try await hydration.result(.intake(intake), created: false))
     }
 
-    @Sendable func remove(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryResult> {
-        let hydration = try services.hydration(context)
-        let body = try await request.decodeJSON(NewRemoval.self, context: context)
-        let (removal, created) = try await hydration.remove(volumeMl: body.volumeMl, at: body.at, id: body.id)
+    @Sendable func remove(_ body: NewRemoval, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryResult> {
+        let hydration = services.hydration(context)
+        let (removal, created) = try await hydration.remove(try body.volume(), at: body.at, id: body.id)
         return JSONBody(try await hydration.result(.removal(removal), created: created), status: created ? .created : .ok)
     }
 
     /// A day's drinks and removals, oldest first, a page at a time (A4).
-    @Sendable func entries(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryPage> {
-        let hydration = try services.hydration(context)
+    @Sendable func entries(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryPage> {
         let date = try request.query("date", LocalDate.init, form: "a date like 2025-03-30")
         let limit = try request.pageLimit(default: 100)
         let offset = try request.pageOffset
-        let all = try await hydration.daySummary(on: date).entries
+        let all = try await services.hydration(context).daySummary(on: date).entries
         let page = Array(all.dropFirst(offset).prefix(limit))
         let next = offset + page.count < all.count ? String(offset + page.count) : nil
         return JSONBody(EntryPage(items: page, nextCursor: next))
     }
 
-    @Sendable func delete(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DeletedEntry> {
-        let hydration = try services.hydration(context)
+    @Sendable func delete(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<DeletedEntry> {
+        let hydration = services.hydration(context)
         let entry = try await hydration.deleteEntry(id: try context.parameters.id("entry"))
         return JSONBody(try await hydration.deleted(entry))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyImport
 import TallyStore
@@ -8,13 +9,13 @@ import TallyStore
 struct HealthImportController {
     let services: APIServices
 
-    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
-        group.post("import/apple-health", use: importAppleHealth)
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.on(API.importAppleHealth, use: importAppleHealth)
     }
 
     /// The body is `export.zip` as the Health app shares it, or the `export.xml` inside it.
-    @Sendable func importAppleHealth(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<AppleHealthImporter.Report> {
-        let hydration = try services.hydration(context)
+    @Sendable func importAppleHealth(_ request: Request, context: SignedInContext) async throws -> JSONBody<AppleHealthImportReport> {
+        let hydration = services.hydration(context)
         let report = try await services.healthImports.run(for: hydration.user) {
             try await HealthUpload.importing(request.body, into: hydration)
         }

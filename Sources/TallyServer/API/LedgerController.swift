@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -7,89 +8,71 @@ import TallyStore
 struct LedgerController {
     let services: APIServices
 
-    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
-        group.get("ledgers", use: list)
-        group.post("ledgers", use: create)
-        group.post("ledgers/join", use: join)
-        group.get("ledgers/:ledger", use: show)
-        group.patch("ledgers/:ledger", use: change)
-        group.post("ledgers/:ledger/members", use: addMember)
-        group.patch("ledgers/:ledger/members/:member", use: renameMember)
-        group.delete("ledgers/:ledger/members/:member", use: removeMember)
-        group.put("ledgers/:ledger/owner", use: transferOwnership)
-        group.post("ledgers/:ledger/invite", use: openInvite)
-        group.delete("ledgers/:ledger/invite", use: revokeInvite)
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.on(API.ledgers, use: list)
+        group.on(API.createLedger, use: create)
+        group.on(API.joinLedger, use: join)
+        group.on(API.ledger, use: show)
+        group.on(API.changeLedger, use: change)
+        group.on(API.addMember, use: addMember)
+        group.on(API.renameMember, use: renameMember)
+        group.on(API.removeMember, use: removeMember)
+        group.on(API.transferOwnership, use: transferOwnership)
+        group.on(API.openInvite, use: openInvite)
+        group.on(API.revokeInvite, use: revokeInvite)
     }
 
-    @Sendable func list(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerList> {
-        let spending = try services.spending(context)
-        return JSONBody(LedgerList(items: try await spending.ledgers().map { LedgerJSON($0, user: spending.user) }))
+    private func view(_ details: LedgerDetails, _ context: SignedInContext, status: HTTPResponse.Status = .ok) -> JSONBody<LedgerJSON> {
+        JSONBody(LedgerJSON(details, user: context.user.id), status: status)
     }
 
-    @Sendable func create(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
-        let spending = try services.spending(context)
-        let body = try await request.decodeJSON(NewLedger.self, context: context)
-        let details = try await spending.createLedger(name: body.name, currency: body.currency, memberNames: body.members)
-        return JSONBody(LedgerJSON(details, user: spending.user), status: .created)
+    @Sendable func list(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerList> {
+        JSONBody(LedgerList(items: try await services.spending(context).ledgers().map { LedgerJSON($0, user: context.user.id) }))
     }
 
-    @Sendable func join(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
-        let spending = try services.spending(context)
-        let body = try await request.decodeJSON(JoinRequest.self, context: context)
+    @Sendable func create(_ body: NewLedger, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerJSON> {
+        view(try await services.spending(context).createLedger(name: body.name, currency: body.currency, memberNames: body.members),
+             context, status: .created)
+    }
+
+    @Sendable func join(_ body: JoinRequest, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerJSON> {
         let member = body.member.map { SpendingService.MemberRef.id($0) } ?? body.memberName.map { .name($0) }
-        return JSONBody(LedgerJSON(try await spending.join(code: body.code, as: member, newName: body.name), user: spending.user))
+        return view(try await services.spending(context).join(code: body.code, as: member, newName: body.name), context)
     }
 
-    @Sendable func show(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
-        let spending = try services.spending(context)
-        return JSONBody(LedgerJSON(try await spending.ledger(try context.parameters.ledger), user: spending.user))
+    @Sendable func show(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerJSON> {
+        view(try await services.spending(context).ledger(try context.parameters.ledger), context)
     }
 
-    @Sendable func change(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
-        let spending = try services.spending(context)
-        let ledger = try context.parameters.ledger
-        let body = try await request.decodeJSON(LedgerChange.self, context: context)
-        return JSONBody(LedgerJSON(try await spending.changeLedger(ledger, name: body.name, currency: body.currency), user: spending.user))
+    @Sendable func change(_ body: LedgerChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerJSON> {
+        view(try await services.spending(context).changeLedger(try context.parameters.ledger, name: body.name, currency: body.currency), context)
     }
 
-    @Sendable func addMember(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
-        let spending = try services.spending(context)
-        let ledger = try context.parameters.ledger
-        let body = try await request.decodeJSON(MemberName.self, context: context)
-        return JSONBody(LedgerJSON(try await spending.addMember(to: ledger, name: body.name), user: spending.user), status: .created)
+    @Sendable func addMember(_ body: MemberName, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerJSON> {
+        view(try await services.spending(context).addMember(to: try context.parameters.ledger, name: body.name), context, status: .created)
     }
 
-    @Sendable func renameMember(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
-        let spending = try services.spending(context)
+    @Sendable func renameMember(_ body: MemberName, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerJSON> {
         let (ledger, member) = (try context.parameters.ledger, try context.parameters.member)
-        let body = try await request.decodeJSON(MemberName.self, context: context)
-        return JSONBody(LedgerJSON(try await spending.renameMember(member, in: ledger, to: body.name), user: spending.user))
+        return view(try await services.spending(context).renameMember(member, in: ledger, to: body.name), context)
     }
 
-    @Sendable func removeMember(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
-        let spending = try services.spending(context)
+    @Sendable func removeMember(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerJSON> {
         let (ledger, member) = (try context.parameters.ledger, try context.parameters.member)
-        return JSONBody(LedgerJSON(try await spending.removeMember(member, from: ledger), user: spending.user))
+        return view(try await services.spending(context).removeMember(member, from: ledger), context)
     }
 
-    @Sendable func transferOwnership(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
-        let spending = try services.spending(context)
-        let ledger = try context.parameters.ledger
-        let body = try await request.decodeJSON(NewOwner.self, context: context)
-        return JSONBody(LedgerJSON(try await spending.transferOwnership(of: ledger, to: .id(body.member)), user: spending.user))
+    @Sendable func transferOwnership(_ body: NewOwner, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerJSON> {
+        view(try await services.spending(context).transferOwnership(of: try context.parameters.ledger, to: .id(body.member)), context)
     }
 
     /// A new invite; its code is in this answer only. No body: the default terms.
-    @Sendable func openInvite(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
-        let spending = try services.spending(context)
-        let ledger = try context.parameters.ledger
-        let body = try await request.decodeOptionalJSON(InviteRequest.self, context: context)
-        let terms = try LedgerInviteTerms(days: body?.days, uses: body?.uses)
-        return JSONBody(LedgerJSON(try await spending.openInvite(ledger, terms: terms), user: spending.user))
+    @Sendable func openInvite(_ body: InviteRequest, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerJSON> {
+        let terms = try LedgerInviteTerms(days: body.days, uses: body.uses)
+        return view(try await services.spending(context).openInvite(try context.parameters.ledger, terms: terms), context)
     }
 
-    @Sendable func revokeInvite(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<LedgerJSON> {
-        let spending = try services.spending(context)
-        return JSONBody(LedgerJSON(try await spending.revokeInvite(try context.parameters.ledger), user: spending.user))
+    @Sendable func revokeInvite(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerJSON> {
+        view(try await services.spending(context).revokeInvite(try context.parameters.ledger), context)
     }
 }

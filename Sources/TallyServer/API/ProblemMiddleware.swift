@@ -2,15 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import TallyAPI
 import TallyCore
-
-/// An RFC 9457 problem: what the API answers for every error.
-struct Problem: Codable, Sendable {
-    var type = "about:blank"
-    var title: String
-    var status: Int
-    var detail: String
-}
 
 /// Turns every error of the API into `application/problem+json` with a sentence a person can act
 /// on: the one place where TallyError kinds become HTTP statuses.
@@ -44,7 +37,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func response(status: HTTPResponse.Status, detail: String, retryAfter: Int? = nil) -> Response {
         let problem = Problem(title: status.reasonPhrase, status: status.code, detail: detail)
-        let body = (try? JSONCoding.encoder.encode(problem)) ?? Data()
+        let body = (try? APICoding.encoder.encode(problem)) ?? Data()
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if let retryAfter { headers[.retryAfter] = String(max(1, retryAfter)) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
@@ -53,14 +46,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     static func describe(_ error: any Error) -> (HTTPResponse.Status, String) {
         switch error {
         case let error as TallyError:
-            switch error.kind {
-            case .invalidInput: return (.badRequest, error.message)
-            case .notFound: return (.notFound, error.message)
-            case .conflict: return (.conflict, error.message)
-            case .unauthorized: return (.unauthorized, error.message)
-            case .tooManyRequests: return (.tooManyRequests, error.message)
-            case .busy: return (.serviceUnavailable, error.message)
-            }
+            return (HTTPResponse.Status(code: Problem.status(of: error.kind)), error.message)
         case let error as DecodingError:
             return (.badRequest, describe(error))
         case is NIOTooManyBytesError:

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -7,65 +8,40 @@ import TallyStore
 struct ReminderController {
     let services: APIServices
 
-    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
-        group.get("reminders", use: show)
-        group.put("reminders", use: save)
-        group.post("reminders/calendar", use: createCalendar)
-        group.delete("reminders/calendar", use: revokeCalendar)
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.on(API.reminders, use: show)
+        group.on(API.saveReminders, use: save)
+        group.on(API.createCalendar, use: createCalendar)
+        group.on(API.revokeCalendar, use: revokeCalendar)
     }
 
-    @Sendable func show(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<RemindersJSON> {
-        let hydration = try services.hydration(context)
-        return JSONBody(try await RemindersJSON(try await hydration.reminderSettings(), hydration: hydration))
+    @Sendable func show(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<RemindersView> {
+        let hydration = services.hydration(context)
+        return JSONBody(try await hydration.reminders(try await hydration.reminderSettings()))
     }
 
-    @Sendable func save(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<RemindersJSON> {
-        let hydration = try services.hydration(context)
-        let settings = try await request.decodeJSON(ReminderSettings.self, context: context)
-        return JSONBody(try await RemindersJSON(try await hydration.saveReminderSettings(settings), hydration: hydration))
+    @Sendable func save(_ settings: ReminderSettings, _ request: Request, context: SignedInContext) async throws -> JSONBody<RemindersView> {
+        let hydration = services.hydration(context)
+        return JSONBody(try await hydration.reminders(try await hydration.saveReminderSettings(settings)))
     }
 
     /// A new secret address for the feed, shown this once; it replaces any earlier one.
-    @Sendable func createCalendar(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<CalendarLink> {
-        let user = try context.requireUser()
-        let secret = AccountService.newSecret()
-        try await services.store.setCalendarSecret(hash: AccountService.hash(secret), of: user.id)
+    @Sendable func createCalendar(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<CalendarLink> {
+        let secret = try await services.accounts.newCalendarSecret(of: context.user)
         return JSONBody(CalendarLink(path: CalendarFeedController.path(secret)), status: .created)
     }
 
-    @Sendable func revokeCalendar(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        let user = try context.requireUser()
-        try await services.store.setCalendarSecret(hash: nil, of: user.id)
-        return Response(status: .noContent)
+    @Sendable func revokeCalendar(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<NoBody> {
+        try await services.accounts.revokeCalendarSecret(of: context.user)
+        return .empty()
     }
 }
 
-/// The settings as saved, with the windows they lead to: the one from the sleep records of the
-/// last 7 days (null without any) and the one the reminders follow now.
-struct RemindersJSON: Encodable {
-    var settings: ReminderSettings
-    var sleepRecordWindow: WakeWindow?
-    var followedWindow: WakeWindow
-
-    init(_ settings: ReminderSettings, hydration: HydrationService) async throws {
-        self.settings = settings
-        sleepRecordWindow = try await hydration.sleepRecordWindow()
-        followedWindow = settings.followedWindow(sleepRecords: sleepRecordWindow)
+extension HydrationService {
+    /// The reminder settings with the windows they lead to.
+    func reminders(_ settings: ReminderSettings) async throws -> RemindersView {
+        RemindersView(settings: settings, sleepRecordWindow: try await sleepRecordWindow())
     }
-
-    private enum CodingKeys: String, CodingKey { case sleepRecordWindow, followedWindow }
-
-    func encode(to encoder: any Encoder) throws {
-        try settings.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sleepRecordWindow, forKey: .sleepRecordWindow)
-        try container.encode(followedWindow, forKey: .followedWindow)
-    }
-}
-
-struct CalendarLink: Encodable {
-    /// Where the feed is, on this server: subscribe to it from a calendar app.
-    var path: String
 }
 
 /// The calendar feed itself: its secret address is its only credential, so it needs no

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -7,57 +8,42 @@ import TallyStore
 struct SettingsController {
     let services: APIServices
 
-    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
-        group.get("settings", use: settings)
-        group.patch("settings", use: changeSettings)
-        group.put("presets", use: setPresets)
-        group.get("kinds", use: kinds)
-        group.post("kinds", use: addKind)
-        group.patch("kinds/:id", use: changeKind)
-        group.put("kinds/factors", use: useFactors)
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.on(API.settings, use: settings)
+        group.on(API.changeSettings, use: changeSettings)
+        group.on(API.setPresets, use: setPresets)
+        group.on(API.kinds, use: kinds)
+        group.on(API.addKind, use: addKind)
+        group.on(API.changeKind, use: changeKind)
+        group.on(API.useFactors, use: useFactors)
     }
 
-    @Sendable func settings(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<SettingsView> {
+    @Sendable func settings(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<SettingsView> {
         JSONBody(SettingsView(try await services.hydration(context).settings()))
     }
 
-    @Sendable func changeSettings(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<SettingsView> {
-        let hydration = try services.hydration(context)
-        let change = try await request.decodeJSON(SettingsChange.self, context: context)
-        // Check the zone before changing anything, so a bad zone leaves the unit as it was too.
-        if let zone = change.timeZone { _ = try UserTimeZone.validated(zone) }
-        var settings = try await hydration.settings()
-        if let unit = change.unit { settings = try await hydration.setUnit(unit) }
-        if let zone = change.timeZone { settings = try await hydration.setTimeZone(zone) }
-        return JSONBody(SettingsView(settings))
+    @Sendable func changeSettings(_ change: SettingsChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<SettingsView> {
+        JSONBody(SettingsView(try await services.hydration(context).changeSettings(unit: change.unit, timeZone: change.timeZone)))
     }
 
-    @Sendable func setPresets(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<SettingsView> {
-        let hydration = try services.hydration(context)
-        let change = try await request.decodeJSON(PresetsChange.self, context: context)
-        return JSONBody(SettingsView(try await hydration.setPresets(change.amountsMl)))
+    @Sendable func setPresets(_ change: PresetsChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<SettingsView> {
+        JSONBody(SettingsView(try await services.hydration(context).setPresets(change.amountsMl)))
     }
 
-    @Sendable func kinds(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<[DrinkKind]> {
+    @Sendable func kinds(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<[DrinkKind]> {
         JSONBody(try await services.hydration(context).drinkKinds())
     }
 
-    @Sendable func addKind(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DrinkKind> {
-        let hydration = try services.hydration(context)
-        let body = try await request.decodeJSON(NewKind.self, context: context)
-        return JSONBody(try await hydration.addDrinkKind(name: body.name, factor: body.factor), status: .created)
+    @Sendable func addKind(_ body: NewKind, _ request: Request, context: SignedInContext) async throws -> JSONBody<DrinkKind> {
+        JSONBody(try await services.hydration(context).addDrinkKind(name: body.name, factor: body.factor), status: .created)
     }
 
-    @Sendable func changeKind(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<DrinkKind> {
-        let hydration = try services.hydration(context)
+    @Sendable func changeKind(_ body: KindChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<DrinkKind> {
         let id = try context.parameters.id("drink kind")
-        let body = try await request.decodeJSON(KindChange.self, context: context)
-        return JSONBody(try await hydration.changeDrinkKind(id: id, name: body.name, factor: body.factor, retired: body.retired))
+        return JSONBody(try await services.hydration(context).changeDrinkKind(id: id, name: body.name, factor: body.factor, retired: body.retired))
     }
 
-    @Sendable func useFactors(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<[DrinkKind]> {
-        let hydration = try services.hydration(context)
-        let body = try await request.decodeJSON(FactorSetChange.self, context: context)
-        return JSONBody(try await hydration.useFactors(body.set))
+    @Sendable func useFactors(_ body: FactorSetChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<[DrinkKind]> {
+        JSONBody(try await services.hydration(context).useFactors(body.set))
     }
 }

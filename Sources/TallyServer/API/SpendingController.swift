@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -7,89 +8,71 @@ import TallyStore
 struct SpendingController {
     let services: APIServices
 
-    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
-        group.post("ledgers/:ledger/expenses", use: addExpense)
-        group.post("ledgers/:ledger/payments", use: recordPayment)
-        group.get("ledgers/:ledger/entries", use: entries)
-        group.get("ledgers/:ledger/entries/:id", use: entry)
-        group.patch("ledgers/:ledger/entries/:id", use: edit)
-        group.delete("ledgers/:ledger/entries/:id", use: delete)
-        group.post("ledgers/:ledger/entries/:id/restore", use: restore)
-        group.get("ledgers/:ledger/summary", use: summary)
-        group.get("ledgers/:ledger/activity", use: activity)
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.on(API.addExpense, use: addExpense)
+        group.on(API.recordPayment, use: recordPayment)
+        group.on(API.ledgerEntries, use: entries)
+        group.on(API.ledgerEntry, use: entry)
+        group.on(API.editLedgerEntry, use: edit)
+        group.on(API.deleteLedgerEntry, use: delete)
+        group.on(API.restoreLedgerEntry, use: restore)
+        group.on(API.summary, use: summary)
+        group.on(API.activity, use: activity)
     }
 
-    @Sendable func addExpense(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryJSON> {
-        let spending = try services.spending(context)
-        let ledger = try context.parameters.ledger
-        let body = try await request.decodeJSON(NewExpense.self, context: context)
-        let (entry, created) = try await spending.addExpense(to: ledger, .init(
-            amount: body.amount.input, payer: body.payer.map { .id($0) }, date: body.date, description: body.description,
-            category: body.category, split: body.split?.input ?? .init(), id: body.id))
+    @Sendable func addExpense(_ body: NewExpense, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
+        let (entry, created) = try await services.spending(context).addExpense(to: try context.parameters.ledger, body.input)
         return JSONBody(try EntryJSON(entry), status: created ? .created : .ok)
     }
 
-    @Sendable func recordPayment(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryJSON> {
-        let spending = try services.spending(context)
-        let ledger = try context.parameters.ledger
-        let body = try await request.decodeJSON(NewPayment.self, context: context)
-        let (entry, created) = try await spending.recordPayment(
-            in: ledger, from: body.from.map { .id($0) }, to: .id(body.to), amount: body.amount.input,
-            date: body.date, note: body.note, id: body.id)
+    @Sendable func recordPayment(_ body: NewPayment, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
+        let (entry, created) = try await services.spending(context).recordPayment(in: try context.parameters.ledger, body)
         return JSONBody(try EntryJSON(entry), status: created ? .created : .ok)
     }
 
     /// Newest first, a page at a time; `deleted=true` includes deleted entries (S5).
-    @Sendable func entries(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryListJSON> {
-        let spending = try services.spending(context)
+    @Sendable func entries(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryListJSON> {
         let ledger = try context.parameters.ledger
         let limit = try request.pageLimit(default: 50)
         // The cursor is the id of the last entry of the page before.
         let after = try request.query("cursor", UUID.init(uuidString:), form: "the nextCursor of an earlier page")
         let deleted = try request.query("deleted", Bool.init, form: "true or false") ?? false
         // One more than the page tells whether there is a next page.
-        let page = try await spending.entries(in: ledger, deleted ? .all : .current, limit: limit + 1, after: after)
+        let page = try await services.spending(context).entries(in: ledger, deleted ? .all : .current, limit: limit + 1, after: after)
         let items = try page.prefix(limit).map(EntryJSON.init)
         return JSONBody(EntryListJSON(items: items, nextCursor: page.count > limit ? items.last?.id.uuidString : nil))
     }
 
-    @Sendable func entry(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryJSON> {
-        let spending = try services.spending(context)
+    @Sendable func entry(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
-        return JSONBody(try EntryJSON(try await spending.entry(id, in: ledger)))
+        return JSONBody(try EntryJSON(try await services.spending(context).entry(id, in: ledger)))
     }
 
-    @Sendable func edit(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryJSON> {
-        let spending = try services.spending(context)
+    @Sendable func edit(_ body: EntryChangeBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
-        let body = try await request.decodeJSON(EntryChangeBody.self, context: context)
-        return JSONBody(try EntryJSON(try await spending.editEntry(id, in: ledger, body.change)))
+        return JSONBody(try EntryJSON(try await services.spending(context).editEntry(id, in: ledger, body.change)))
     }
 
     /// Deletes softly: the entry leaves the balances and can be restored (S5).
-    @Sendable func delete(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryJSON> {
-        let spending = try services.spending(context)
+    @Sendable func delete(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
-        return JSONBody(try EntryJSON(try await spending.deleteEntry(id, in: ledger)))
+        return JSONBody(try EntryJSON(try await services.spending(context).deleteEntry(id, in: ledger)))
     }
 
-    @Sendable func restore(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<EntryJSON> {
-        let spending = try services.spending(context)
+    @Sendable func restore(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
-        return JSONBody(try EntryJSON(try await spending.restoreEntry(id, in: ledger)))
+        return JSONBody(try EntryJSON(try await services.spending(context).restoreEntry(id, in: ledger)))
     }
 
-    @Sendable func summary(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<SummaryJSON> {
-        let spending = try services.spending(context)
-        return JSONBody(SummaryJSON(try await spending.summary(of: try context.parameters.ledger)))
+    @Sendable func summary(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<SummaryJSON> {
+        JSONBody(SummaryJSON(try await services.spending(context).summary(of: try context.parameters.ledger)))
     }
 
-    @Sendable func activity(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<ActivityList> {
-        let spending = try services.spending(context)
+    @Sendable func activity(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<ActivityList> {
         let limit = try request.pageLimit(default: 100)
         let offset = try request.pageOffset
         // One more than the page tells whether there is a next page.
-        let items = try await spending.activity(in: try context.parameters.ledger, limit: limit + 1, offset: offset)
+        let items = try await services.spending(context).activity(in: try context.parameters.ledger, limit: limit + 1, offset: offset)
         return JSONBody(ActivityList(items: items.prefix(limit).map(ActivityJSON.init),
                                      nextCursor: items.count > limit ? String(offset + limit) : nil))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyImport
 import TallyStore
@@ -8,14 +9,14 @@ import TallyStore
 struct TransferController {
     let services: APIServices
 
-    func addRoutes(to group: RouterGroup<TallyRequestContext>) {
-        group.get("ledgers/:ledger/export", use: export)
-        group.post("ledgers/import/ihatemoney", use: importIHateMoney)
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.on(API.exportLedger, use: export)
+        group.on(API.importIHateMoney, use: importIHateMoney)
     }
 
     /// `format=csv` (the default) or `format=json`.
-    @Sendable func export(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        let spending = try services.spending(context)
+    @Sendable func export(_ request: Request, context: SignedInContext) async throws -> Response {
+        let spending = services.spending(context)
         let ledger = try context.parameters.ledger
         let format = try request.query("format", { LedgerExport.Format(rawValue: $0.lowercased()) }, form: "csv or json") ?? .csv
         return try await Self.download(ledger, format: format, spending: spending)
@@ -35,8 +36,8 @@ struct TransferController {
 
     /// The body is the export file itself (JSON or CSV); `ledger` adds to one of your ledgers,
     /// otherwise a new ledger called `name` is created; `currency` for an export without one.
-    @Sendable func importIHateMoney(_ request: Request, context: TallyRequestContext) async throws -> JSONBody<IHateMoneyImporter.Report> {
-        let spending = try services.spending(context)
+    @Sendable func importIHateMoney(_ request: Request, context: SignedInContext) async throws -> JSONBody<IHateMoneyImportReport> {
+        let spending = services.spending(context)
         let ledger = try request.query("ledger", { UUID(uuidString: $0) }, form: "a ledger's id")
         let body = try await request.body.collect(upTo: TallyRequestContext.maxImportSize)
         let bills = try IHateMoneyExport.bills(from: Data(body.readableBytesView))

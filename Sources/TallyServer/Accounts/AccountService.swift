@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -100,6 +101,22 @@ public struct AccountService: Sendable {
     /// Ends every session of the user but `session` (the one asking); returns how many ended.
     public func signOutEverywhere(_ user: User, except session: String?) async throws -> Int {
         try await store.deleteSessions(of: user.id, except: session.map(Self.hash))
+    }
+
+    /// Whether the user's account may run the server (A1).
+    public func isAdmin(_ user: User) async throws -> Bool {
+        try await store.account(named: user.name)?.isAdmin ?? false
+    }
+
+    /// A new secret address for the user's calendar feed, shown this once; it replaces any earlier one.
+    public func newCalendarSecret(of user: User) async throws -> String {
+        let secret = Self.newSecret()
+        try await store.setCalendarSecret(hash: Self.hash(secret), of: user.id)
+        return secret
+    }
+
+    public func revokeCalendarSecret(of user: User) async throws {
+        try await store.setCalendarSecret(hash: nil, of: user.id)
     }
 
     public func sessions(of user: User) async throws -> [SessionInfo] {

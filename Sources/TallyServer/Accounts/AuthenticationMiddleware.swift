@@ -5,7 +5,7 @@ import TallyStore
 
 /// Finds who sent a request: a personal API token in the Authorization header, else the session
 /// cookie of the web app. It never refuses a request itself: handlers that need a user ask
-/// `context.requireUser()`.
+/// `SignedInContext`, which refuses a request without one.
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = TallyRequestContext
     let accounts: AccountService

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -18,5 +19,40 @@ struct PushCenter: Sendable {
 
     func sender() async throws -> PushSender {
         PushSender(vapid: try await vapid(), store: store, policy: endpoints)
+    }
+}
+
+extension PushCenter {
+    /// Keeps a browser's subscription for the user, after checking its address and keys.
+    func subscribe(_ user: User, _ body: PushSubscriptionBody, now: Date) async throws {
+        try await store.savePushSubscription(try body.subscription(policy: endpoints), of: user.id, at: now, limit: pushSubscriptionLimit)
+    }
+
+    func unsubscribe(_ user: User, endpoint: String) async throws {
+        try await store.deletePushSubscription(endpoint: endpoint, of: user.id)
+    }
+
+    /// Sends a reminder now to every device of the user; says how many push services took it.
+    func test(_ user: User, now: Date) async throws -> PushTestResult {
+        let subscriptions = try await store.pushSubscriptions(of: user.id)
+        guard !subscriptions.isEmpty else {
+            throw TallyError.conflict("No device of yours has notifications turned on: turn them on in Settings first.")
+        }
+        let sender = try await sender()
+        let sent = await sender.send(PushSender.reminder, to: subscriptions, now: now)
+        return PushTestResult(sent: sent, devices: subscriptions.count)
+    }
+}
+
+extension PushSubscriptionBody {
+    func subscription(policy: PushEndpointPolicy) throws -> PushSubscription {
+        _ = try PushEndpoint(endpoint, policy: policy)
+        guard let p256dh = Data(base64URL: keys.p256dh), p256dh.count == 65, p256dh.first == 4 else {
+            throw TallyError.invalid("keys.p256dh must be the browser's P-256 public key: 65 bytes, base64url.")
+        }
+        guard let auth = Data(base64URL: keys.auth), auth.count == 16 else {
+            throw TallyError.invalid("keys.auth must be the browser's 16-byte secret, base64url.")
+        }
+        return PushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
     }
 }

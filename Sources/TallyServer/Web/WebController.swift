@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import HTTPTypes
 import Hummingbird
 import TallyCore

@@ -18,9 +18,10 @@ extension SQLiteStore: EntryRepository {
     }
 
     public func logIntake(of user: UUID, _ make: @escaping @Sendable (HydrationSettings, [DrinkKind]) throws -> Intake)
-        async throws -> (intake: Intake, created: Bool, day: DayProgress) {
+        async throws -> LoggedIntake {
         try await write { db in
-            let intake = try make(try Self.userRecord(user, db).settings, try Self.drinkKinds(user, db))
+            let settings = try Self.userRecord(user, db).settings
+            let intake = try make(settings, try Self.drinkKinds(user, db))
             let stored: Intake
             let created: Bool
             if let existing = try Self.existingEntry(intake.id, of: user, db) {
@@ -35,7 +36,7 @@ extension SQLiteStore: EntryRepository {
             }
             let day = DayProgress(date: stored.day, totalMl: try Self.total(of: stored.day, user, db),
                                   goal: try Self.goalHistory(user, db).goal(on: stored.day))
-            return (stored, created, day)
+            return LoggedIntake(intake: stored, created: created, day: day, unit: settings.unit)
         }
     }
 

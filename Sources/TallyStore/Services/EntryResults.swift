@@ -1,30 +1,6 @@
 import Foundation
+import TallyAPI
 import TallyCore
-
-/// What logging, removing or editing gives: the entry, whether it is new (a repeated client id
-/// is not), and its day's progress afterwards. The API answers it and `tally --json` prints it.
-public struct EntryResult: Codable, Equatable, Sendable {
-    public var created: Bool
-    public var entry: DayEntry
-    public var day: DayProgress
-
-    public init(created: Bool, entry: DayEntry, day: DayProgress) {
-        self.created = created
-        self.entry = entry
-        self.day = day
-    }
-}
-
-/// What deleting gives: the entry as it was, and its day's progress afterwards.
-public struct DeletedEntry: Codable, Equatable, Sendable {
-    public var deleted: DayEntry
-    public var day: DayProgress
-
-    public init(deleted: DayEntry, day: DayProgress) {
-        self.deleted = deleted
-        self.day = day
-    }
-}
 
 extension HydrationService {
     /// A day's total against its goal, read from the day's one total row: what a change answers,
@@ -35,10 +11,20 @@ extension HydrationService {
     }
 
     public func result(_ entry: DayEntry, created: Bool) async throws -> EntryResult {
-        EntryResult(created: created, entry: entry, day: try await dayProgress(on: entry.day))
+        EntryResult(created: created, entry: entry, day: try await dayProgress(on: entry.day), unit: try await settings().unit)
     }
 
     public func deleted(_ entry: DayEntry) async throws -> DeletedEntry {
         DeletedEntry(deleted: entry, day: try await dayProgress(on: entry.day))
+    }
+}
+
+extension HydrationService {
+    /// One of the user's drinks, or a 404 (a removal's id is not a drink).
+    public func drink(id: UUID) async throws -> DayEntry {
+        guard let entry = try await store.entry(id: id, of: user), case .intake = entry else {
+            throw TallyError.notFound("There is no drink with the id \(id).")
+        }
+        return entry
     }
 }

@@ -1,16 +1,6 @@
 import Foundation
+import TallyAPI
 import TallyCore
-
-/// The bottle after a change, and the sip it logged with the day it counts on.
-public struct BottleResult: Codable, Equatable, Sendable {
-    public var bottle: Bottle
-    /// The drink a sip logged (an intake entry, as a day lists it); null without a sip.
-    @ExplicitNull public var sip: DayEntry?
-    /// Whether this request logged the sip (false when the same sip id came again).
-    public var created: Bool
-    /// The day the sip counts on, after it; null without a sip.
-    @ExplicitNull public var day: DayProgress?
-}
 
 extension HydrationService {
     public func bottle() async throws -> Bottle {

@@ -1,17 +1,6 @@
 import Foundation
+import TallyAPI
 import TallyCore
-
-/// The goal as the goal screen shows it (H7, H8).
-public struct GoalStatus: Codable, Equatable, Sendable {
-    public var mode: Goal.Mode
-    /// nil when the user chose no goal.
-    @ExplicitNull public var goalMl: Double?
-    /// How the automatic goal is computed, when there is a profile.
-    @ExplicitNull public var breakdown: GoalBreakdown?
-    @ExplicitNull public var profile: Profile?
-    /// Every goal with the days it was in force, oldest first.
-    public var history: [GoalPeriod]
-}
 
 extension HydrationService {
     public func goalStatus() async throws -> GoalStatus {

@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 
 /// One user's hydration tally: what the CLI and the server call. It reads the clock, applies
@@ -27,7 +28,7 @@ public struct HydrationService: Sendable {
     // MARK: - Drinks and removals (H1–H3)
 
     public struct Drink: Sendable {
-        public var volumeMl: Double
+        public var volume: VolumeAmount
         public var kindName: String?
         public var at: Date?
         public var note: String?
@@ -36,7 +37,13 @@ public struct HydrationService: Sendable {
 
         public init(volumeMl: Double, kindName: String? = nil, at: Date? = nil, note: String? = nil,
                     id: UUID? = nil, source: IntakeSource = .manual) {
-            self.volumeMl = volumeMl
+            self.init(volume: .milliliters(volumeMl), kindName: kindName, at: at, note: note, id: id, source: source)
+        }
+
+        /// A volume in millilitres, or as typed in the user's unit.
+        public init(volume: VolumeAmount, kindName: String? = nil, at: Date? = nil, note: String? = nil,
+                    id: UUID? = nil, source: IntakeSource = .manual) {
+            self.volume = volume
             self.kindName = kindName
             self.at = at
             self.note = note
@@ -48,34 +55,41 @@ public struct HydrationService: Sendable {
     /// Logs a drink. A repeated id returns the drink stored under it, never a second one (H1).
     @discardableResult
     public func logDrink(_ drink: Drink) async throws -> (intake: Intake, created: Bool) {
-        let (intake, created, _) = try await logDrinkWithProgress(drink)
-        return (intake, created)
+        let logged = try await logDrinkWithProgress(drink)
+        return (logged.intake, logged.created)
     }
 
     /// Logs a drink and gives its day's progress after it: the settings, the kinds, the write and
     /// the progress in one write transaction.
     public func logDrinkResult(_ drink: Drink) async throws -> EntryResult {
-        let (intake, created, day) = try await logDrinkWithProgress(drink)
-        return EntryResult(created: created, entry: .intake(intake), day: day)
+        let logged = try await logDrinkWithProgress(drink)
+        return EntryResult(created: logged.created, entry: .intake(logged.intake), day: logged.day, unit: logged.unit)
     }
 
-    private func logDrinkWithProgress(_ drink: Drink) async throws -> (intake: Intake, created: Bool, day: DayProgress) {
+    private func logDrinkWithProgress(_ drink: Drink) async throws -> LoggedIntake {
         let now = clock.now
         return try await store.logIntake(of: user) { settings, kinds in
-            try EntryVolume.validate(drink.volumeMl, unit: settings.unit, what: "A drink")
+            let volumeMl = try drink.volume.milliliters(defaultUnit: settings.unit)
+            try EntryVolume.validate(volumeMl, unit: settings.unit, what: "A drink")
             let note = try Intake.validate(note: drink.note)
             let at = drink.at ?? now
             try EntryTime.checkNotFuture(at, now: now)
             let kind = try Self.activeKind(named: drink.kindName ?? DrinkKind.defaultName, among: kinds)
             return Intake(id: drink.id ?? UUID(), at: at, day: LocalDate(containing: at, in: settings.zone),
-                          volumeMl: drink.volumeMl, kind: kind, note: note, source: drink.source)
+                          volumeMl: volumeMl, kind: kind, note: note, source: drink.source)
         }
     }
 
     /// Takes water off the day it is logged on, never below zero (H3).
     @discardableResult
     public func remove(volumeMl: Double, at: Date? = nil, id: UUID? = nil) async throws -> (removal: Removal, created: Bool) {
+        try await remove(.milliliters(volumeMl), at: at, id: id)
+    }
+
+    /// A removal of a volume in millilitres, or as typed in the user's unit.
+    public func remove(_ volume: VolumeAmount, at: Date? = nil, id: UUID? = nil) async throws -> (removal: Removal, created: Bool) {
         let settings = try await settings()
+        let volumeMl = try volume.milliliters(defaultUnit: settings.unit)
         try EntryVolume.validate(volumeMl, unit: settings.unit, what: "A removal")
         let now = clock.now
         let at = at ?? now
@@ -290,6 +304,15 @@ public struct HydrationService: Sendable {
         let unit = try await settings().unit
         let presets = try amountsMl.map { try Presets(amountsMl: $0, unit: unit) }
         return try await changeSettings { $0.customPresets = presets }
+    }
+
+    /// Changes the unit, the time zone or both, all or nothing: a bad zone leaves the unit as it was.
+    public func changeSettings(unit: VolumeUnit?, timeZone: String?) async throws -> HydrationSettings {
+        let zone = try timeZone.map(UserTimeZone.validated)
+        return try await changeSettings { settings in
+            if let unit { settings.unit = unit }
+            if let zone { settings.timeZone = zone }
+        }
     }
 
     private func changeSettings(_ change: (inout HydrationSettings) -> Void) async throws -> HydrationSettings {

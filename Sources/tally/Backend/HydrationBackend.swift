@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyImport
 import TallyStore
@@ -11,7 +12,7 @@ protocol HydrationBackend: Sendable {
     func settings() async throws -> HydrationSettings
 
     func logDrink(_ drink: HydrationService.Drink) async throws -> EntryResult
-    func remove(volumeMl: Double, at: Date?, id: UUID?) async throws -> EntryResult
+    func remove(_ volume: VolumeAmount, at: Date?, id: UUID?) async throws -> EntryResult
     /// The entry whose id is `reference` or starts with it.
     func resolveEntryID(_ reference: String) async throws -> UUID
     func deleteEntry(id: UUID) async throws -> DeletedEntry
@@ -55,13 +56,10 @@ struct LocalHydration: HydrationBackend {
 
     func settings() async throws -> HydrationSettings { try await service.settings() }
 
-    func logDrink(_ drink: HydrationService.Drink) async throws -> EntryResult {
-        let (intake, created) = try await service.logDrink(drink)
-        return try await service.result(.intake(intake), created: created)
-    }
+    func logDrink(_ drink: HydrationService.Drink) async throws -> EntryResult { try await service.logDrinkResult(drink) }
 
-    func remove(volumeMl: Double, at: Date?, id: UUID?) async throws -> EntryResult {
-        let (removal, created) = try await service.remove(volumeMl: volumeMl, at: at, id: id)
+    func remove(_ volume: VolumeAmount, at: Date?, id: UUID?) async throws -> EntryResult {
+        let (removal, created) = try await service.remove(volume, at: at, id: id)
         return try await service.result(.removal(removal), created: created)
     }
 

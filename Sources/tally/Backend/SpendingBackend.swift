@@ -1,10 +1,11 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyImport
 import TallyStore
 
 /// What the spending commands need: the user's ledgers, in the local database or on a Tally
-/// server. Both answer with the JSON shapes the API sends, so that a command prints the same
+/// server. Both answer with the API's views (TallyAPI), so that a command prints the same
 /// text and JSON whichever it runs against. Members are named by id here: the commands resolve
 /// the names people type against the ledger's members first.
 protocol SpendingBackend: Sendable {
@@ -21,13 +22,13 @@ protocol SpendingBackend: Sendable {
     /// Joins as the member called `memberName`, or as a new member called `newName`.
     func join(code: String, memberName: String?, newName: String?) async throws -> LedgerJSON
 
-    func addExpense(to ledger: UUID, _ expense: ExpenseRequest) async throws -> EntryJSON
-    func recordPayment(in ledger: UUID, from: MemberID, to: MemberID, amount: String, date: LocalDate?, note: String?) async throws -> EntryJSON
+    func addExpense(to ledger: UUID, _ expense: NewExpense) async throws -> EntryJSON
+    func recordPayment(in ledger: UUID, _ payment: NewPayment) async throws -> EntryJSON
     /// Newest first.
     func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON]
     /// The ids of the entries `listing` names that start with `prefix`, two at most.
     func entryIDs(startingWith prefix: String, in ledger: UUID, _ listing: EntryListing) async throws -> [UUID]
-    func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeRequest) async throws -> EntryJSON
+    func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeBody) async throws -> EntryJSON
     func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON
     func restoreEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON
     func summary(of ledger: UUID) async throws -> SummaryJSON
@@ -36,38 +37,6 @@ protocol SpendingBackend: Sendable {
     /// An IHateMoney export (JSON or CSV) into `ledger`, or into a new ledger called `name`.
     func importIHateMoney(_ export: Data, into ledger: UUID?, name: String, currency: String?) async throws -> IHateMoneyImporter.Report
     func export(_ ledger: UUID, format: LedgerExport.Format) async throws -> Data
-}
-
-/// An expense as the commands send it, in the API's terms.
-struct ExpenseRequest: Encodable, Sendable {
-    /// Sent with the expense so that a request the network repeats records it once.
-    var id = UUID()
-    var amount: String
-    var payer: MemberID
-    var date: LocalDate?
-    var description: String?
-    var category: String?
-    var split: Split?
-
-    struct Split: Encodable, Sendable {
-        var method: SplitMethod
-        var parts: [Part]
-    }
-
-    struct Part: Encodable, Sendable {
-        var member: MemberID
-        var value: String?
-    }
-}
-
-/// An edit as the commands send it: nil leaves a field as it is, "" clears a text.
-struct EntryChangeRequest: Encodable, Sendable {
-    var amount: String?
-    var payer: MemberID?
-    var date: LocalDate?
-    var description: String?
-    var category: String?
-    var split: ExpenseRequest.Split?
 }
 
 /// The local database, through the same service the server uses.
@@ -109,19 +78,12 @@ struct LocalSpending: SpendingBackend {
         json(try await service.join(code: code, as: memberName.map { .name($0) }, newName: newName))
     }
 
-    static func splitInput(_ split: ExpenseRequest.Split) -> SpendingService.SplitInput {
-        .init(method: split.method, parts: split.parts.map { .init(member: .id($0.member), value: $0.value.map { .text($0) }) })
+    func addExpense(to ledger: UUID, _ expense: NewExpense) async throws -> EntryJSON {
+        try EntryJSON(try await service.addExpense(to: ledger, expense.input).entry)
     }
 
-    func addExpense(to ledger: UUID, _ expense: ExpenseRequest) async throws -> EntryJSON {
-        let split = expense.split.map(Self.splitInput)
-        return try EntryJSON(try await service.addExpense(to: ledger, .init(
-            amount: .text(expense.amount), payer: .id(expense.payer), date: expense.date, description: expense.description,
-            category: expense.category, split: split ?? .init(), id: expense.id)).entry)
-    }
-
-    func recordPayment(in ledger: UUID, from: MemberID, to: MemberID, amount: String, date: LocalDate?, note: String?) async throws -> EntryJSON {
-        try EntryJSON(try await service.recordPayment(in: ledger, from: .id(from), to: .id(to), amount: .text(amount), date: date, note: note).entry)
+    func recordPayment(in ledger: UUID, _ payment: NewPayment) async throws -> EntryJSON {
+        try EntryJSON(try await service.recordPayment(in: ledger, payment).entry)
     }
 
     func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON] {
@@ -132,10 +94,8 @@ struct LocalSpending: SpendingBackend {
         try await service.entryIDs(startingWith: prefix, in: ledger, listing)
     }
 
-    func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeRequest) async throws -> EntryJSON {
-        try EntryJSON(try await service.editEntry(id, in: ledger, .init(
-            amount: change.amount.map { .text($0) }, payer: change.payer.map { .id($0) }, date: change.date,
-            description: change.description, category: change.category, split: change.split.map(Self.splitInput))))
+    func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeBody) async throws -> EntryJSON {
+        try EntryJSON(try await service.editEntry(id, in: ledger, change.change))
     }
 
     func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON { try EntryJSON(try await service.deleteEntry(id, in: ledger)) }

@@ -3,7 +3,7 @@ import Foundation
 import TallyCore
 import TallyStore
 
-struct DrinkCommand: TallyCommand {
+struct DrinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drink", abstract: "Log a drink.",
         discussion: "AMOUNT takes a unit (250, 250ml, 8oz); a bare number is in your unit.")
@@ -22,16 +22,20 @@ struct DrinkCommand: TallyCommand {
     var id: String?
     @OptionGroup var options: CommonOptions
 
-    func run(in context: CommandContext) async throws {
-        let drink = HydrationService.Drink(
-            volumeMl: try context.milliliters(single(amount)), kindName: kind,
-            at: try at.map(context.instant), note: note, id: try id.map(parseUUID))
-        let result = try await context.backend.logDrink(drink)
-        try emit(result, context) { TextRendering.added(result, context.unit) }
+    /// One request against a server: the amount goes as typed, the answer says the unit.
+    func run() async throws {
+        try await reportingErrors {
+            let connection = try await Connection.open(options)
+            let drink = HydrationService.Drink(
+                volume: try connection.volume(single(amount)), kindName: kind,
+                at: try await at.asyncMap(connection.instant), note: note, id: try id.map(parseUUID))
+            let result = try await connection.backend.logDrink(drink)
+            try emitPlain(result, options) { TextRendering.added(result, options.unit?.unit ?? result.unit) }
+        }
     }
 }
 
-struct RemoveCommand: TallyCommand {
+struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Take water off a day's total (never below zero).")
 
@@ -43,10 +47,13 @@ struct RemoveCommand: TallyCommand {
     var id: String?
     @OptionGroup var options: CommonOptions
 
-    func run(in context: CommandContext) async throws {
-        let result = try await context.backend.remove(
-            volumeMl: try context.milliliters(single(amount)), at: try at.map(context.instant), id: try id.map(parseUUID))
-        try emit(result, context) { TextRendering.added(result, context.unit) }
+    func run() async throws {
+        try await reportingErrors {
+            let connection = try await Connection.open(options)
+            let result = try await connection.backend.remove(
+                try connection.volume(single(amount)), at: try await at.asyncMap(connection.instant), id: try id.map(parseUUID))
+            try emitPlain(result, options) { TextRendering.added(result, options.unit?.unit ?? result.unit) }
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyStore
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -33,15 +34,15 @@ struct SpendCommand: TallyCommand {
 
     func run(in context: CommandContext) async throws {
         let ledger = try await context.ledger(ledger)
-        let request = ExpenseRequest(
-            amount: amount, payer: try payer.map(ledger.member(named:)) ?? ownMember(ledger),
+        let request = NewExpense(
+            amount: .text(amount), payer: try payer.map(ledger.member(named:)) ?? ownMember(ledger),
             date: try date.map(parseDate), description: description.isEmpty ? nil : description.joined(separator: " "),
             category: category, split: try splitRequest(ledger))
         let entry = try await context.spending.addExpense(to: ledger.id, request)
         try emit(entry, context) { SpendingText.recorded(entry, ledger) }
     }
 
-    private func splitRequest(_ ledger: LedgerJSON) throws -> ExpenseRequest.Split? {
+    private func splitRequest(_ ledger: LedgerJSON) throws -> SplitBody? {
         let method = split?.method ?? .equal
         if method == .equal {
             guard parts.isEmpty else { throw TallyError.invalid("--part goes with --split shares, exact or percent; for an equal split use --among.") }
@@ -54,7 +55,7 @@ struct SpendCommand: TallyCommand {
         return .init(method: method, parts: try parts.map { part in
             let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
             guard pieces.count == 2 else { throw TallyError.invalid("\"\(part)\" is not NAME=VALUE, such as Alex=2.") }
-            return .init(member: try ledger.member(named: pieces[0]), value: pieces[1])
+            return .init(member: try ledger.member(named: pieces[0]), value: .text(pieces[1]))
         })
     }
 }
@@ -86,9 +87,9 @@ struct PayCommand: TallyCommand {
 
     func run(in context: CommandContext) async throws {
         let ledger = try await context.ledger(ledger)
-        let entry = try await context.spending.recordPayment(
-            in: ledger.id, from: try ledger.member(named: from), to: try ledger.member(named: to),
-            amount: amount, date: try date.map(parseDate), note: note)
+        let entry = try await context.spending.recordPayment(in: ledger.id, NewPayment(
+            from: try ledger.member(named: from), to: try ledger.member(named: to),
+            amount: .text(amount), date: try date.map(parseDate), note: note))
         try emit(entry, context) { SpendingText.recorded(entry, ledger) }
     }
 }
@@ -123,8 +124,8 @@ struct SettleCommand: TallyCommand {
         }
         var recorded: [EntryJSON] = []
         for transfer in summary.plan {
-            recorded.append(try await context.spending.recordPayment(
-                in: ledger.id, from: transfer.from, to: transfer.to, amount: transfer.amount, date: nil, note: "Settling up"))
+            recorded.append(try await context.spending.recordPayment(in: ledger.id, NewPayment(
+                from: transfer.from, to: transfer.to, amount: .text(transfer.amount), date: nil, note: "Settling up")))
         }
         try emit(recorded, context) {
             recorded.isEmpty ? "Everyone is settled up: nothing to record."
@@ -179,12 +180,13 @@ struct ExpensesCommand: AsyncParsableCommand {
         func run(in context: CommandContext) async throws {
             let ledger = try await context.ledger(ledger)
             let split = try among.map { names in
-                ExpenseRequest.Split(method: .equal, parts: try names.split(separator: ",")
+                SplitBody(method: .equal, parts: try names.split(separator: ",")
                     .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                     .map { .init(member: try ledger.member(named: $0), value: nil) })
             }
-            let change = EntryChangeRequest(amount: amount, payer: try payer.map(ledger.member(named:)), date: try date.map(parseDate),
-                                            description: description, category: category, split: split)
+            let change = EntryChangeBody(amount: amount.map { .text($0) }, payer: try payer.map(ledger.member(named:)),
+                                         date: try date.map(parseDate), description: description.map { .set($0) } ?? .unchanged,
+                                         category: category.map { .set($0) } ?? .unchanged, split: split)
             let matching = try await context.spending.entryIDs(startingWith: id, in: ledger.id, .all)
             let entry = try await context.spending.editEntry(try ledger.entryID(id, matching: matching), in: ledger.id, change)
             try emit(entry, context) { "Changed: \(SpendingText.line(entry, ledger))." }

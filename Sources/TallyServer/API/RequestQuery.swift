@@ -1,59 +1,10 @@
 import Foundation
 import Hummingbird
 import TallyCore
-import TallyStore
 
-/// Any Encodable value as a JSON response, with a status.
-struct JSONBody<Value: Encodable>: ResponseGenerator {
-    var value: Value
-    var status: HTTPResponse.Status = .ok
-
-    init(_ value: Value, status: HTTPResponse.Status = .ok) {
-        self.value = value
-        self.status = status
-    }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = try JSONCoding.encoder.encode(value)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-}
-
-/// What every API handler starts from: the user's hydration service.
-struct APIServices: Sendable {
-    let store: any TallyStorage
-    let clock: any WallClock
-    let accounts: AccountService
-    let push: PushCenter
-    /// Shared by every copy: the Apple Health imports under way on this server.
-    var healthImports = HealthImports()
-
-    func hydration(_ context: TallyRequestContext) throws -> HydrationService {
-        hydration(for: try context.requireUser())
-    }
-
-    func hydration(for user: User) -> HydrationService {
-        HydrationService(store: store, clock: clock, user: user.id)
-    }
-
-    func spending(_ context: TallyRequestContext) throws -> SpendingService {
-        spending(for: try context.requireUser())
-    }
-
-    func spending(for user: User) -> SpendingService {
-        SpendingService(store: store, clock: clock, user: user.id)
-    }
-}
+// The parts of a request beside its body: query parameters and the ids in the path.
 
 extension Request {
-    /// The body as JSON of type `T`. Decoding errors stay DecodingErrors, so that the problem
-    /// says which field was wrong and how.
-    func decodeJSON<T: Decodable>(_ type: T.Type, context: TallyRequestContext) async throws -> T {
-        let body = try await self.body.collect(upTo: context.maxUploadSize)
-        return try JSONCoding.decoder.decode(T.self, from: body)
-    }
-
     static let pageSizes = 1...500
 
     /// The `limit` query parameter: how many items a page holds (1–500).

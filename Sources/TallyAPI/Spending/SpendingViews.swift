@@ -12,6 +12,13 @@ public struct MemberJSON: Codable, Sendable {
     /// Whether an account is linked to this member.
     public var linked: Bool
     public var isYou: Bool
+
+    public init(id: MemberID, name: String, linked: Bool, isYou: Bool) {
+        self.id = id
+        self.name = name
+        self.linked = linked
+        self.isYou = isYou
+    }
 }
 
 public struct LedgerJSON: Codable, Sendable {
@@ -28,15 +35,16 @@ public struct LedgerJSON: Codable, Sendable {
     /// its hash is kept.
     @ExplicitNull public var inviteCode: String?
 
-    public init(_ details: LedgerDetails, user: UUID) {
-        id = details.ledger.id
-        name = details.ledger.name
-        currency = details.ledger.currency.code
-        createdAt = details.ledger.createdAt
-        members = details.members.map { MemberJSON(id: $0.id, name: $0.name, linked: $0.userID != nil, isYou: $0.userID == user) }
-        owner = details.owner?.id
-        invite = details.invite.map(InviteJSON.init)
-        inviteCode = details.newInviteCode
+    public init(id: UUID, name: String, currency: String, createdAt: Date, members: [MemberJSON], owner: MemberID?,
+                invite: InviteJSON?, inviteCode: String?) {
+        self.id = id
+        self.name = name
+        self.currency = currency
+        self.createdAt = createdAt
+        self.members = members
+        self.owner = owner
+        self.invite = invite
+        self.inviteCode = inviteCode
     }
 }
 
@@ -48,10 +56,10 @@ public struct InviteJSON: Codable, Sendable, Equatable {
     /// How many more people may join with it; 0 when it is used up.
     public var usesLeft: Int
 
-    public init(_ invite: LedgerInvite) {
-        createdAt = invite.createdAt
-        expiresAt = invite.expiresAt
-        usesLeft = invite.usesLeft
+    public init(createdAt: Date, expiresAt: Date, usesLeft: Int) {
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.usesLeft = usesLeft
     }
 }
 
@@ -124,6 +132,16 @@ public struct BalanceJSON: Codable, Sendable {
     public var received: String
     /// Positive: the others owe this member; negative: this member owes.
     public var balance: String
+
+    public init(member: MemberID, name: String, paid: String, share: String, sent: String, received: String, balance: String) {
+        self.member = member
+        self.name = name
+        self.paid = paid
+        self.share = share
+        self.sent = sent
+        self.received = received
+        self.balance = balance
+    }
 }
 
 public struct TransferJSON: Codable, Sendable {
@@ -132,6 +150,14 @@ public struct TransferJSON: Codable, Sendable {
     public var to: MemberID
     public var toName: String
     public var amount: String
+
+    public init(from: MemberID, fromName: String, to: MemberID, toName: String, amount: String) {
+        self.from = from
+        self.fromName = fromName
+        self.to = to
+        self.toName = toName
+        self.amount = amount
+    }
 }
 
 public struct SummaryJSON: Codable, Sendable {
@@ -142,19 +168,11 @@ public struct SummaryJSON: Codable, Sendable {
     /// Who owes whom, in words.
     public var sentences: [String]
 
-    public init(_ summary: SpendingService.Summary) {
-        let currency = summary.balances.currency
-        func money(_ units: Int64) -> String { Money(minorUnits: units, currency: currency).plain }
-        let name = summary.name
-        self.currency = currency.code
-        members = summary.balances.members.map {
-            BalanceJSON(member: $0.member, name: name($0.member), paid: money($0.paid), share: money($0.share),
-                        sent: money($0.sent), received: money($0.received), balance: money($0.balance))
-        }
-        plan = summary.plan.map {
-            TransferJSON(from: $0.from, fromName: name($0.from), to: $0.to, toName: name($0.to), amount: $0.amount.plain)
-        }
-        sentences = summary.sentences
+    public init(currency: String, members: [BalanceJSON], plan: [TransferJSON], sentences: [String]) {
+        self.currency = currency
+        self.members = members
+        self.plan = plan
+        self.sentences = sentences
     }
 }
 
@@ -164,11 +182,11 @@ public struct ActivityJSON: Codable, Sendable {
     @ExplicitNull public var entryId: UUID?
     public var text: String
 
-    public init(_ activity: LedgerActivity) {
-        at = activity.at
-        actor = activity.actor
-        entryId = activity.entryID
-        text = activity.text
+    public init(at: Date, actor: String?, entryId: UUID?, text: String) {
+        self.at = at
+        self.actor = actor
+        self.entryId = entryId
+        self.text = text
     }
 }
 
@@ -180,5 +198,21 @@ public struct ActivityList: Codable, Sendable {
     public init(items: [ActivityJSON], nextCursor: String? = nil) {
         self.items = items
         self.nextCursor = nextCursor
+    }
+}
+
+/// IHateMoney's export brought into a ledger (S6).
+public struct IHateMoneyImportReport: Codable, Equatable, Sendable {
+    public var ledger: UUID
+    public var added: Int
+    /// Bills already in the ledger from an earlier import.
+    public var alreadyThere: Int
+    public var newMembers: [String]
+
+    public init(ledger: UUID, added: Int, alreadyThere: Int, newMembers: [String]) {
+        self.ledger = ledger
+        self.added = added
+        self.alreadyThere = alreadyThere
+        self.newMembers = newMembers
     }
 }

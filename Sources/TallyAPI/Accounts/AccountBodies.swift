@@ -1,0 +1,101 @@
+import Foundation
+import TallyCore
+
+// The bodies of the account, token, push and calendar routes.
+
+public struct NewToken: Codable, Sendable {
+    public var name: String
+    /// Nil: the token never expires.
+    public var expiresInDays: Int?
+
+    public init(name: String, expiresInDays: Int?) {
+        self.name = name
+        self.expiresInDays = expiresInDays
+    }
+}
+
+public struct CreatedToken: Codable, Sendable {
+    public var token: APITokenInfo
+    /// Shown once: only its hash is kept.
+    public var secret: String
+
+    public init(token: APITokenInfo, secret: String) {
+        self.token = token
+        self.secret = secret
+    }
+}
+
+public struct PasswordChange: Codable, Sendable {
+    public var current: String
+    public var new: String
+
+    public init(current: String, new: String) {
+        self.current = current
+        self.new = new
+    }
+}
+
+/// How many sessions a change of password or a "sign out elsewhere" ended.
+public struct SignedOut: Codable, Sendable {
+    public var signedOut: Int
+
+    public init(signedOut: Int) {
+        self.signedOut = signedOut
+    }
+}
+
+public struct Me: Codable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var isAdmin: Bool
+
+    public init(id: UUID, name: String, isAdmin: Bool) {
+        self.id = id
+        self.name = name
+        self.isAdmin = isAdmin
+    }
+}
+
+public struct CalendarLink: Codable, Sendable {
+    /// Where the feed is, on this server: subscribe to it from a calendar app.
+    public var path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+}
+
+public struct PushKey: Codable, Sendable {
+    /// The server's VAPID public key, for PushManager.subscribe().
+    public var publicKey: String
+
+    public init(publicKey: String) {
+        self.publicKey = publicKey
+    }
+}
+
+/// A browser's push subscription, as PushSubscription.toJSON() gives it.
+public struct PushSubscriptionBody: Codable, Sendable {
+    public var endpoint: String
+    public var keys: Keys
+
+    public struct Keys: Codable, Sendable {
+        public var p256dh: String
+        public var auth: String
+    }
+}
+
+public struct PushEndpointBody: Codable, Sendable {
+    public var endpoint: String
+}
+
+/// A test reminder: how many push services took it, of how many devices.
+public struct PushTestResult: Codable, Sendable {
+    public var sent: Int
+    public var devices: Int
+
+    public init(sent: Int, devices: Int) {
+        self.sent = sent
+        self.devices = devices
+    }
+}

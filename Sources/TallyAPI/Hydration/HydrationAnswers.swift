@@ -1,0 +1,119 @@
+import Foundation
+import TallyCore
+
+// What the hydration routes answer that is not a TallyCore value of its own. `tally --json`
+// prints the same documents.
+
+/// What logging, removing or editing gives: the entry, whether it is new (a repeated client id
+/// is not), its day's progress afterwards, and the unit the person reads volumes in.
+public struct EntryResult: Codable, Equatable, Sendable {
+    public var created: Bool
+    public var entry: DayEntry
+    public var day: DayProgress
+    public var unit: VolumeUnit
+
+    public init(created: Bool, entry: DayEntry, day: DayProgress, unit: VolumeUnit) {
+        self.created = created
+        self.entry = entry
+        self.day = day
+        self.unit = unit
+    }
+}
+
+/// What deleting gives: the entry as it was, and its day's progress afterwards.
+public struct DeletedEntry: Codable, Equatable, Sendable {
+    public var deleted: DayEntry
+    public var day: DayProgress
+
+    public init(deleted: DayEntry, day: DayProgress) {
+        self.deleted = deleted
+        self.day = day
+    }
+}
+
+/// The bottle after a change, and the sip it logged with the day it counts on.
+public struct BottleResult: Codable, Equatable, Sendable {
+    public var bottle: Bottle
+    /// The drink a sip logged (an intake entry, as a day lists it); null without a sip.
+    @ExplicitNull public var sip: DayEntry?
+    /// Whether this request logged the sip (false when the same sip id came again).
+    public var created: Bool
+    /// The day the sip counts on, after it; null without a sip.
+    @ExplicitNull public var day: DayProgress?
+
+    public init(bottle: Bottle, sip: DayEntry?, created: Bool, day: DayProgress?) {
+        self.bottle = bottle
+        self.sip = sip
+        self.created = created
+        self.day = day
+    }
+}
+
+/// The goal as the goal screen shows it (H7, H8).
+public struct GoalStatus: Codable, Equatable, Sendable {
+    public var mode: Goal.Mode
+    /// nil when the user chose no goal.
+    @ExplicitNull public var goalMl: Double?
+    /// How the automatic goal is computed, when there is a profile.
+    @ExplicitNull public var breakdown: GoalBreakdown?
+    @ExplicitNull public var profile: Profile?
+    /// Every goal with the days it was in force, oldest first.
+    public var history: [GoalPeriod]
+
+    public init(mode: Goal.Mode, goalMl: Double?, breakdown: GoalBreakdown?, profile: Profile?, history: [GoalPeriod]) {
+        self.mode = mode
+        self.goalMl = goalMl
+        self.breakdown = breakdown
+        self.profile = profile
+        self.history = history
+    }
+}
+
+/// The reminder settings as saved, with the windows they lead to: the one from the sleep records
+/// of the last 7 days (null without any) and the one the reminders follow now.
+public struct RemindersView: Codable, Sendable {
+    public var settings: ReminderSettings
+    public var sleepRecordWindow: WakeWindow?
+    public var followedWindow: WakeWindow
+
+    public init(settings: ReminderSettings, sleepRecordWindow: WakeWindow?) {
+        self.settings = settings
+        self.sleepRecordWindow = sleepRecordWindow
+        followedWindow = settings.followedWindow(sleepRecords: sleepRecordWindow)
+    }
+
+    private enum CodingKeys: String, CodingKey { case sleepRecordWindow, followedWindow }
+
+    public init(from decoder: any Decoder) throws {
+        settings = try ReminderSettings(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sleepRecordWindow = try container.decodeIfPresent(WakeWindow.self, forKey: .sleepRecordWindow)
+        followedWindow = try container.decode(WakeWindow.self, forKey: .followedWindow)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try settings.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sleepRecordWindow, forKey: .sleepRecordWindow)
+        try container.encode(followedWindow, forKey: .followedWindow)
+    }
+}
+
+/// Apple Health's export brought in (A2).
+public struct AppleHealthImportReport: Codable, Equatable, Sendable {
+    public var drinksAdded: Int
+    /// Water records imported before.
+    public var drinksAlreadyThere: Int
+    /// New asleep intervals from the sleep records.
+    public var sleepRecordsAdded: Int
+    /// Water and sleep records left out: unreadable, out of range (more than 5000 ml or not
+    /// more than 0), or in the future.
+    public var skipped: Int
+
+    public init(drinksAdded: Int, drinksAlreadyThere: Int, sleepRecordsAdded: Int, skipped: Int) {
+        self.drinksAdded = drinksAdded
+        self.drinksAlreadyThere = drinksAlreadyThere
+        self.sleepRecordsAdded = sleepRecordsAdded
+        self.skipped = skipped
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import TallyCore
+
+/// An RFC 9457 problem: what the API answers for every error, with a sentence a person can act on.
+public struct Problem: Codable, Sendable, Equatable {
+    public var type = "about:blank"
+    public var title: String
+    public var status: Int
+    public var detail: String
+
+    public init(title: String, status: Int, detail: String) {
+        self.title = title
+        self.status = status
+        self.detail = detail
+    }
+
+    /// The status that answers an error of this kind: the one place where kinds become statuses.
+    public static func status(of kind: TallyError.Kind) -> Int {
+        switch kind {
+        case .invalidInput: 400
+        case .notFound: 404
+        case .conflict: 409
+        case .unauthorized: 401
+        case .tooManyRequests: 429
+        case .busy: 503
+        }
+    }
+
+    /// The kind of error a client reports for a problem with this status, as the server's own
+    /// service would have raised it; nil for a status that is the server's failure.
+    public static func kind(of status: Int) -> TallyError.Kind? {
+        switch status {
+        case 401, 403: .unauthorized
+        case 404: .notFound
+        case 409: .conflict
+        case 429: .tooManyRequests
+        case 503: .busy
+        case 400..<500: .invalidInput
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import TallyAPI
+import TallyCore
+
+// Handlers are registered against the routes of TallyAPI: the path, the method, the body's type
+// and the answer's type come from there, never spelled here.
+
+extension RouterMethods where Context == SignedInContext {
+    /// A JSON route: the body is decoded as the route's (no body at all for `NoBody`, and `{}` for
+    /// bodies whose fields are all optional), the answer encoded as the route's.
+    @discardableResult
+    func on<Body: Decodable, Answer: Encodable>(
+        _ route: Route<Body, Answer>, use handle: @escaping @Sendable (Body, Request, SignedInContext) async throws -> JSONBody<Answer>
+    ) -> Self {
+        on(route.routerPath, method: route.httpMethod) { request, context in
+            try await handle(try await request.decode(Body.self, context: context), request, context)
+        }
+    }
+
+    /// A route whose body is a file (an export brought in), read by the handler as it streams.
+    @discardableResult
+    func on<Answer: Encodable>(
+        _ route: Route<FileBody, Answer>, use handle: @escaping @Sendable (Request, SignedInContext) async throws -> JSONBody<Answer>
+    ) -> Self {
+        on(route.routerPath, method: route.httpMethod, use: handle)
+    }
+
+    /// A route whose answer is a file (an export to save).
+    @discardableResult
+    func on(_ route: Route<NoBody, FileBody>, use handle: @escaping @Sendable (Request, SignedInContext) async throws -> Response) -> Self {
+        on(route.routerPath, method: route.httpMethod, use: handle)
+    }
+}
+
+extension Route {
+    /// The path as Hummingbird's router writes it: `intakes/:id`.
+    var routerPath: RouterPath {
+        RouterPath(template.split(separator: "/").map { part in
+            part.hasPrefix("{") ? ":" + part.dropFirst().dropLast() : String(part)
+        }.joined(separator: "/"))
+    }
+
+    var httpMethod: HTTPRequest.Method {
+        switch method {
+        case .get: .get
+        case .post: .post
+        case .put: .put
+        case .patch: .patch
+        case .delete: .delete
+        }
+    }
+}
+
+extension Request {
+    /// The body as JSON of type `T`. Decoding errors stay DecodingErrors, so that the problem
+    /// says which field was wrong and how.
+    func decode<T: Decodable>(_ type: T.Type, context: SignedInContext) async throws -> T {
+        if T.self == NoBody.self { return NoBody() as! T }
+        let body = try await self.body.collect(upTo: context.maxUploadSize)
+        if body.readableBytes == 0, T.self is any OptionalFields.Type {
+            return try APICoding.decoder.decode(T.self, from: Data("{}".utf8))
+        }
+        return try APICoding.decoder.decode(T.self, from: body)
+    }
+}
+
+/// An answer of a route: its value as JSON (nothing at all for `NoBody`), with a status.
+struct JSONBody<Value: Encodable>: ResponseGenerator {
+    var value: Value
+    var status: HTTPResponse.Status = .ok
+
+    init(_ value: Value, status: HTTPResponse.Status = .ok) {
+        self.value = value
+        self.status = status
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        if value is NoBody { return Response(status: status) }
+        let data = try APICoding.encoder.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension JSONBody where Value == NoBody {
+    /// An answer without a body: 204, or the status given.
+    static func empty(_ status: HTTPResponse.Status = .noContent) -> JSONBody<NoBody> { JSONBody(NoBody(), status: status) }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Hummingbird
+import TallyCore
+import TallyStore
+
+/// What every handler starts from: the store, the clock, accounts and push, and the services
+/// of the user asking.
+struct APIServices: Sendable {
+    let store: any TallyStorage
+    let clock: any WallClock
+    let accounts: AccountService
+    let push: PushCenter
+    /// Shared by every copy: the Apple Health imports under way on this server.
+    var healthImports = HealthImports()
+
+    func hydration(_ context: SignedInContext) -> HydrationService { hydration(for: context.user) }
+
+    func hydration(for user: User) -> HydrationService {
+        HydrationService(store: store, clock: clock, user: user.id)
+    }
+
+    func spending(_ context: SignedInContext) -> SpendingService { spending(for: context.user) }
+
+    func spending(for user: User) -> SpendingService {
+        SpendingService(store: store, clock: clock, user: user.id)
+    }
+}

@@ -103,7 +103,8 @@ let package = Package(
             dependencies: ["TallyCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "TallyAPITests", dependencies: ["TallyAPI"]),
-        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"]),
+        // Fixtures/: a database made by an older Tally, for the migrations (see its README).
+        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"], resources: [.copy("Fixtures")]),
         // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).
         .testTarget(name: "TallyImportTests", dependencies: ["TallyImport"], resources: [.copy("Fixtures")]),
         .testTarget(

@@ -144,6 +144,30 @@ struct SQLiteStoreTests {
         await #expect(throws: TallyError.self) { try await f.store.addIntake(bad, of: f.user.id) }
     }
 
+    @Test("Deleting a user's account deletes their settings, profile, bottle, reminders and calendar feed")
+    func userPartsGoWithTheAccount() async throws {
+        // The store has no way to delete a user yet: this checks what the schema promises one.
+        let f = try await Fixture(.sqliteInMemory)
+        let bob = try await f.otherUser()
+        for user in [f.user.id, bob.user] {
+            _ = try await f.store.saveProfile(try Profile(age: 30, weightKg: 60, activity: .light), of: user) { _, _ in }
+            _ = try await f.store.changeBottle(of: user, sip: nil) { bottle, _, _ in bottle.levelMl = 500; return nil }
+            try await f.store.saveReminderSettings(.standard, of: user)
+            try await f.store.setCalendarSecret(hash: Data(user.uuidString.utf8), of: user)
+        }
+        let tables = ["userSettings", "userProfile", "userBottle", "userReminders", "userCalendar"]
+        let store = try #require(f.store as? SQLiteStore)
+        let counts = { @Sendable (user: UUID) async throws -> [Int] in
+            try await store.writer.read { db in
+                try tables.map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0) WHERE userId = ?", arguments: [user]) ?? 0 }
+            }
+        }
+        #expect(try await counts(f.user.id) == [1, 1, 1, 1, 1])
+        try await store.writer.write { db in try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [f.user.id]) }
+        #expect(try await counts(f.user.id) == [0, 0, 0, 0, 0])
+        #expect(try await counts(bob.user) == [1, 1, 1, 1, 1], "the other user keeps theirs")
+    }
+
     @Test("A backup is a consistent copy that opens as a store")
     func backup() async throws {
         let f = try await Fixture(.sqliteFile)

@@ -5,87 +5,153 @@ import TallyCore
 // The rows of the SQLite schema: plain structs, converted to and from TallyCore's values here
 // and nowhere else.
 
+/// The account: who the person is and how they sign in. What they set up for themselves is in
+/// the tables keyed by their id (migration 14): `userSettings` (one row per user, written with
+/// the account), and `userProfile`, `userBottle`, `userReminders` and `userCalendar`, each a row
+/// only once the person has set one.
 struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "user"
     var id: UUID
     var name: String
     var createdAt: Date
-    var unit: String
-    var timeZone: String
-    var presets: String?
-    var age: Int?
-    var weightKg: Double?
-    var activity: String?
+    /// NULL for a user who cannot sign in (the CLI's local user).
     var passwordHash: String?
     var isAdmin: Bool
     var disabledAt: Date?
-    var bottleCapacityMl: Double?
-    var bottleLevelMl: Double?
-    var bottleSipMl: Double?
-    /// ReminderSettings as JSON.
-    var reminders: String?
-    var calendarSecretHash: Data?
 
     enum Columns {
         static let name = Column(CodingKeys.name)
     }
 
-    init(_ user: User, settings: HydrationSettings) {
+    /// The columns by name, never `*`: a statement that a pool's reader prepared before a
+    /// migration would keep the old columns of `*` (see `SQLiteStore.init`).
+    static var databaseSelection: [any SQLSelectable] {
+        [Column("id"), Column("name"), Column("createdAt"), Column("passwordHash"), Column("isAdmin"), Column("disabledAt")]
+    }
+
+    init(_ user: User) {
         id = user.id
         name = user.name
         createdAt = user.createdAt
-        unit = settings.unit.rawValue
-        timeZone = settings.timeZone
         isAdmin = false
-        apply(settings)
     }
 
     var user: User { User(id: id, name: name, createdAt: createdAt) }
-
-    var bottle: Bottle {
-        guard let bottleCapacityMl, let bottleLevelMl, let bottleSipMl else { return .standard }
-        return Bottle(capacityMl: bottleCapacityMl, levelMl: bottleLevelMl, sipMl: bottleSipMl)
-    }
-
-    var reminderSettings: ReminderSettings {
-        reminders.flatMap { try? JSONDecoder().decode(ReminderSettings.self, from: Data($0.utf8)) } ?? .standard
-    }
-
-    mutating func apply(_ bottle: Bottle) {
-        bottleCapacityMl = bottle.capacityMl
-        bottleLevelMl = bottle.levelMl
-        bottleSipMl = bottle.sipMl
-    }
 
     var account: Account? {
         passwordHash.map {
             Account(user: user, passwordHash: $0, isAdmin: isAdmin, disabledAt: disabledAt)
         }
     }
+}
 
-    var settings: HydrationSettings {
-        let amounts = presets.flatMap { try? JSONDecoder().decode([Double].self, from: Data($0.utf8)) }
-        return HydrationSettings(
-            unit: VolumeUnit(rawValue: unit) ?? .ml,
-            timeZone: timeZone,
-            customPresets: amounts.flatMap { try? Presets(amountsMl: $0, unit: .ml) })
+// The parts of a person kept beside the account, read from the columns of their tables by name,
+// so that one statement can join them to the account or to each other. A part whose row is
+// absent (NULL columns through a LEFT JOIN) reads as its default.
+
+extension User {
+    /// From `user.id`, `user.name` and `user.createdAt`.
+    init(row: Row) {
+        self.init(id: row["id"], name: row["name"], createdAt: row["createdAt"])
     }
 
-    mutating func apply(_ settings: HydrationSettings) {
-        unit = settings.unit.rawValue
-        timeZone = settings.timeZone
-        presets = settings.customPresets.map { String(decoding: try! JSONEncoder().encode($0.amountsMl), as: UTF8.self) }
+    static let columns = "user.id, user.name, user.createdAt"
+}
+
+extension HydrationSettings {
+    /// From the columns of `userSettings`.
+    init(row: Row) {
+        let amounts = (row["presets"] as String?).flatMap { try? JSONDecoder().decode([Double].self, from: Data($0.utf8)) }
+        self.init(unit: VolumeUnit(rawValue: row["unit"]) ?? .ml, timeZone: row["timeZone"],
+                  customPresets: amounts.flatMap { try? Presets(amountsMl: $0, unit: .ml) })
     }
 
-    var profile: Profile? {
-        guard let age, let weightKg, let activity = activity.flatMap(ActivityLevel.init(rawValue:)) else { return nil }
+    static let columns = "userSettings.unit, userSettings.timeZone, userSettings.presets"
+
+    /// The `presets` column: the amounts in millilitres as a JSON array, NULL for the unit's defaults.
+    var presetsColumn: String? {
+        customPresets.map { String(decoding: try! JSONEncoder().encode($0.amountsMl), as: UTF8.self) }
+    }
+
+    func save(of user: UUID, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO userSettings (userId, unit, timeZone, presets) VALUES (?, ?, ?, ?)
+            ON CONFLICT (userId) DO UPDATE SET unit = excluded.unit, timeZone = excluded.timeZone, presets = excluded.presets
+            """, arguments: [user, unit.rawValue, timeZone, presetsColumn])
+    }
+}
+
+extension Profile {
+    /// From the columns of `userProfile`; nil without a row (or with values the rules refuse now).
+    static func read(_ row: Row) -> Profile? {
+        guard let age = row["age"] as Int?, let weightKg = row["weightKg"] as Double?,
+              let activity = (row["activity"] as String?).flatMap(ActivityLevel.init(rawValue:)) else { return nil }
         return try? Profile(age: age, weightKg: weightKg, activity: activity)
     }
 
-    mutating func apply(_ profile: Profile?) {
-        age = profile?.age
-        weightKg = profile?.weightKg
-        activity = profile?.activity.rawValue
+    static let columns = "userProfile.age, userProfile.weightKg, userProfile.activity"
+
+    /// Stores the profile, or removes it (nil).
+    static func save(_ profile: Profile?, of user: UUID, _ db: Database) throws {
+        guard let profile else {
+            try db.execute(sql: "DELETE FROM userProfile WHERE userId = ?", arguments: [user])
+            return
+        }
+        try db.execute(sql: """
+            INSERT INTO userProfile (userId, age, weightKg, activity) VALUES (?, ?, ?, ?)
+            ON CONFLICT (userId) DO UPDATE SET age = excluded.age, weightKg = excluded.weightKg, activity = excluded.activity
+            """, arguments: [user, profile.age, profile.weightKg, profile.activity.rawValue])
+    }
+}
+
+extension Bottle {
+    /// From the columns of `userBottle`; a full standard bottle without a row.
+    init(row: Row) {
+        guard let capacityMl = row["capacityMl"] as Double?, let levelMl = row["levelMl"] as Double?,
+              let sipMl = row["sipMl"] as Double? else {
+            self = .standard
+            return
+        }
+        self.init(capacityMl: capacityMl, levelMl: levelMl, sipMl: sipMl)
+    }
+
+    static let columns = "userBottle.capacityMl, userBottle.levelMl, userBottle.sipMl"
+
+    func save(of user: UUID, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO userBottle (userId, capacityMl, levelMl, sipMl) VALUES (?, ?, ?, ?)
+            ON CONFLICT (userId) DO UPDATE SET capacityMl = excluded.capacityMl, levelMl = excluded.levelMl, sipMl = excluded.sipMl
+            """, arguments: [user, capacityMl, levelMl, sipMl])
+    }
+}
+
+extension ReminderSettings {
+    /// From the columns of `userReminders`; the standard settings without a row.
+    init(row: Row) {
+        guard let enabled = row["enabled"] as Bool?, let wake = row["wakeMinutes"] as Int?,
+              let sleep = row["sleepMinutes"] as Int?, let frequency = row["frequency"] as Int? else {
+            self = .standard
+            return
+        }
+        self.init(enabled: enabled,
+                  window: WakeWindow(wake: TimeOfDay(minutesAfterMidnight: wake), sleep: TimeOfDay(minutesAfterMidnight: sleep)),
+                  frequency: frequency, smartThresholdHours: row["smartThresholdHours"],
+                  useSleepRecords: (row["useSleepRecords"] as Bool?) ?? false)
+    }
+
+    static let columns = """
+        userReminders.enabled, userReminders.wakeMinutes, userReminders.sleepMinutes, userReminders.frequency,
+        userReminders.smartThresholdHours, userReminders.useSleepRecords
+        """
+
+    func save(of user: UUID, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO userReminders (userId, enabled, wakeMinutes, sleepMinutes, frequency, smartThresholdHours, useSleepRecords)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (userId) DO UPDATE SET enabled = excluded.enabled, wakeMinutes = excluded.wakeMinutes,
+                sleepMinutes = excluded.sleepMinutes, frequency = excluded.frequency,
+                smartThresholdHours = excluded.smartThresholdHours, useSleepRecords = excluded.useSleepRecords
+            """, arguments: [user, enabled, window.wake.minutes, window.sleep.minutes, frequency, smartThresholdHours, useSleepRecords])
     }
 }
 
@@ -229,28 +295,6 @@ extension LocalDate {
 // Rows read column by column on the paths every request takes: GRDB's Codable decoding of a row
 // cost more than the query itself (bench/server.sh). The columns and their meaning are the
 // Codable ones.
-
-extension UserRecord {
-    init(row: Row) throws {
-        id = row["id"]
-        name = row["name"]
-        createdAt = row["createdAt"]
-        unit = row["unit"]
-        timeZone = row["timeZone"]
-        presets = row["presets"]
-        age = row["age"]
-        weightKg = row["weightKg"]
-        activity = row["activity"]
-        passwordHash = row["passwordHash"]
-        isAdmin = row["isAdmin"]
-        disabledAt = row["disabledAt"]
-        bottleCapacityMl = row["bottleCapacityMl"]
-        bottleLevelMl = row["bottleLevelMl"]
-        bottleSipMl = row["bottleSipMl"]
-        reminders = row["reminders"]
-        calendarSecretHash = row["calendarSecretHash"]
-    }
-}
 
 extension DrinkKindRecord {
     init(row: Row) throws {

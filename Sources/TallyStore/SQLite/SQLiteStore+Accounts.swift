@@ -6,7 +6,7 @@ extension SQLiteStore: AccountRepository {
     public func createAccount(_ user: User, passwordHash: String, settings: HydrationSettings, kinds: [DrinkKind],
                               by creation: AccountCreation, now: Date) async throws -> Account {
         try await write { db in
-            var record = UserRecord(user, settings: settings)
+            var record = UserRecord(user)
             record.passwordHash = passwordHash
             // The first account of a fresh server becomes its admin (A1), however it came.
             let first = try UserRecord.filter(sql: "passwordHash IS NOT NULL").fetchCount(db) == 0
@@ -14,7 +14,7 @@ extension SQLiteStore: AccountRepository {
             if !first, case .signUp(let inviteHash) = creation {
                 try Self.admitSignUp(inviteHash: inviteHash, now: now, db)
             }
-            try Self.insertUser(record, kinds: kinds, db)
+            try Self.insertUser(record, settings: settings, kinds: kinds, db)
             return record.account!
         }
     }
@@ -159,10 +159,10 @@ extension SQLiteStore: AccountRepository {
     public func sessionUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
         try await read { db in
             try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT user.*, session.lastSeenAt AS seen FROM session JOIN user ON user.id = session.userId
+                SELECT \(User.columns), session.lastSeenAt AS seen FROM session JOIN user ON user.id = session.userId
                 WHERE session.tokenHash = ? AND session.expiresAt > ? AND user.disabledAt IS NULL
                 """), arguments: [tokenHash, now])
-                .map { Credentialed(user: try UserRecord(row: $0).user, lastSeenAt: $0["seen"]) }
+                .map { Credentialed(user: User(row: $0), lastSeenAt: $0["seen"]) }
         }
     }
 
@@ -218,11 +218,11 @@ extension SQLiteStore: AccountRepository {
     public func tokenUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
         try await read { db in
             try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT user.*, apiToken.lastUsedAt AS seen FROM apiToken JOIN user ON user.id = apiToken.userId
+                SELECT \(User.columns), apiToken.lastUsedAt AS seen FROM apiToken JOIN user ON user.id = apiToken.userId
                 WHERE apiToken.tokenHash = ? AND apiToken.revokedAt IS NULL
                 AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > ?) AND user.disabledAt IS NULL
                 """), arguments: [tokenHash, now])
-                .map { Credentialed(user: try UserRecord(row: $0).user, lastSeenAt: $0["seen"]) }
+                .map { Credentialed(user: User(row: $0), lastSeenAt: $0["seen"]) }
         }
     }
 

@@ -20,7 +20,7 @@ extension SQLiteStore: EntryRepository {
     public func logIntake(of user: UUID, _ make: @escaping @Sendable (HydrationSettings, [DrinkKind]) throws -> Intake)
         async throws -> LoggedIntake {
         try await write { db in
-            let settings = try Self.userRecord(user, db).settings
+            let settings = try Self.settings(user, db)
             let intake = try make(settings, try Self.drinkKinds(user, db))
             let stored: Intake
             let created: Bool
@@ -126,7 +126,7 @@ extension SQLiteStore: EntryRepository {
 
     public func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot {
         try await read { db in
-            let settings = try Self.userRecord(user, db).settings
+            let settings = try Self.settings(user, db)
             let date = day(settings)
             return DaySnapshot(settings: settings, day: date, entries: try Self.entries(on: date, of: user, db),
                                goals: try Self.goalHistory(user, db))

@@ -4,7 +4,7 @@ import TallyCore
 
 extension SQLiteStore: GoalRepository {
     public func profile(of user: UUID) async throws -> Profile? {
-        try await read { db in try Self.userRecord(user, db).profile }
+        try await read { db in try Self.profile(user, db) }
     }
 
     public func goalHistory(of user: UUID) async throws -> GoalHistory {
@@ -14,9 +14,8 @@ extension SQLiteStore: GoalRepository {
     public func saveProfile(_ profile: Profile?, of user: UUID,
                             update: @escaping @Sendable (inout GoalHistory, Profile?) -> Void) async throws -> GoalHistory {
         try await write { db in
-            var record = try Self.userRecord(user, db)
-            record.apply(profile)
-            try record.update(db)
+            try Self.requireUser(user, db)
+            try Profile.save(profile, of: user, db)
             return try Self.changeGoalHistory(user, db) { history in update(&history, profile) }
         }
     }
@@ -24,9 +23,13 @@ extension SQLiteStore: GoalRepository {
     public func updateGoalHistory(of user: UUID,
                                   update: @escaping @Sendable (inout GoalHistory, Profile?) throws -> Void) async throws -> GoalHistory {
         try await write { db in
-            let profile = try Self.userRecord(user, db).profile
+            let profile = try Self.profile(user, db)
             return try Self.changeGoalHistory(user, db) { history in try update(&history, profile) }
         }
+    }
+
+    static func profile(_ user: UUID, _ db: Database) throws -> Profile? {
+        Profile.read(try part(Profile.columns, from: "userProfile", of: user, db))
     }
 
     static func goalHistory(_ user: UUID, _ db: Database) throws -> GoalHistory {

@@ -5,7 +5,7 @@ import TallyCore
 extension SQLiteStore: HealthRecordRepository {
     public func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID) async throws -> (drinks: Int, asleep: Int) {
         try await write { db in
-            _ = try Self.userRecord(user, db)
+            try Self.requireUser(user, db)
             let remember = try db.cachedStatement(sql: "INSERT OR IGNORE INTO importedDrink (userId, id) VALUES (?, ?)")
             let new = try drinks.filter { drink in
                 try remember.execute(arguments: [user, drink.id])

@@ -85,7 +85,7 @@ extension SQLiteStore: LedgerRepository {
                 }
                 return (try Self.entry(existing, in: details, db), false)
             }
-            let (entry, note) = try build(details, try Self.userRecord(user, db).settings.zone)
+            let (entry, note) = try build(details, try Self.settings(user, db).zone)
             try Self.insert(entry, importKey: nil, ledger: ledger, db)
             try Self.changeTotals(of: ledger, db) { try $0.add(entry) }
             try Self.log(note, ledger: ledger, user: user, at: entry.createdAt, db)

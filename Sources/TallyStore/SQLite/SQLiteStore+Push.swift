@@ -59,13 +59,16 @@ extension SQLiteStore: PushRepository {
 
     public func reminderRecipients() async throws -> [ReminderRecipient] {
         try await read { db in
-            try UserRecord.fetchAll(db, sql: """
-                SELECT * FROM user WHERE reminders IS NOT NULL AND EXISTS (SELECT 1 FROM pushSubscription WHERE userId = user.id)
-                """).compactMap { record in
-                let reminders = record.reminderSettings
-                guard reminders.enabled else { return nil }
-                return ReminderRecipient(user: record.user, settings: record.settings, reminders: reminders,
-                                         subscriptions: try Self.subscriptions(of: record.id, db))
+            try Row.fetchAll(db, sql: """
+                SELECT \(User.columns), \(HydrationSettings.columns), \(ReminderSettings.columns)
+                FROM userReminders
+                JOIN user ON user.id = userReminders.userId
+                JOIN userSettings ON userSettings.userId = userReminders.userId
+                WHERE userReminders.enabled AND EXISTS (SELECT 1 FROM pushSubscription WHERE userId = userReminders.userId)
+                """).map { row in
+                let user = User(row: row)
+                return ReminderRecipient(user: user, settings: HydrationSettings(row: row), reminders: ReminderSettings(row: row),
+                                         subscriptions: try Self.subscriptions(of: user.id, db))
             }
         }
     }

@@ -5,15 +5,17 @@ import TallyCore
 extension SQLiteStore: UserRepository {
     public func createUser(_ user: User, settings: HydrationSettings, kinds: [DrinkKind]) async throws {
         try await write { db in
-            try Self.insertUser(UserRecord(user, settings: settings), kinds: kinds, db)
+            try Self.insertUser(UserRecord(user), settings: settings, kinds: kinds, db)
         }
     }
 
-    static func insertUser(_ record: UserRecord, kinds: [DrinkKind], _ db: Database) throws {
+    /// Stores the account with the user's settings and drink kinds.
+    static func insertUser(_ record: UserRecord, settings: HydrationSettings, kinds: [DrinkKind], _ db: Database) throws {
         if try UserRecord.filter(UserRecord.Columns.name == record.name).fetchCount(db) > 0 {
             throw TallyError.conflict("There is already a user named \(record.name).")
         }
         try record.insert(db)
+        try settings.save(of: record.id, db)
         for kind in kinds {
             try DrinkKindRecord(kind, userId: record.id).insert(db)
         }
@@ -28,23 +30,50 @@ extension SQLiteStore: UserRepository {
     }
 
     public func settings(of user: UUID) async throws -> HydrationSettings {
-        try await read { db in try Self.userRecord(user, db).settings }
+        try await read { db in try Self.settings(user, db) }
     }
 
     public func saveSettings(_ settings: HydrationSettings, of user: UUID) async throws {
         try await write { db in
-            var record = try Self.userRecord(user, db)
-            record.apply(settings)
-            try record.update(db)
+            try db.execute(sql: "UPDATE userSettings SET unit = ?, timeZone = ?, presets = ? WHERE userId = ?",
+                           arguments: [settings.unit.rawValue, settings.timeZone, settings.presetsColumn, user])
+            guard db.changesCount == 1 else { throw Self.noSuchUser }
         }
     }
 
-    static func userRecord(_ id: UUID, _ db: Database) throws -> UserRecord {
-        guard let record = try UserRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id]) else {
-            throw TallyError.notFound("No such user.")
+    /// The user's settings, read on every drink: every user has a row, written with the account.
+    static func settings(_ user: UUID, _ db: Database) throws -> HydrationSettings {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(HydrationSettings.columns) FROM userSettings WHERE userId = ?"),
+                                         arguments: [user]) else {
+            throw noSuchUser
         }
+        return HydrationSettings(row: row)
+    }
+
+    static func userRecord(_ id: UUID, _ db: Database) throws -> UserRecord {
+        guard let record = try UserRecord.fetchOne(db, key: id) else { throw noSuchUser }
         return record
     }
+
+    /// Refuses a user who is not stored, before writing a part of them.
+    static func requireUser(_ id: UUID, _ db: Database) throws {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM user WHERE id = ?)"), arguments: [id]) == true else {
+            throw noSuchUser
+        }
+    }
+
+    /// One of the user's parts with its columns (`Bottle.columns`, say), joined to the account so
+    /// that a user without that part reads NULLs and an unknown user no row.
+    static func part(_ columns: String, from table: String, of user: UUID, _ db: Database) throws -> Row {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(columns) FROM user LEFT JOIN \(table) ON \(table).userId = user.id WHERE user.id = ?
+            """), arguments: [user]) else {
+            throw noSuchUser
+        }
+        return row
+    }
+
+    static let noSuchUser = TallyError.notFound("No such user.")
 }
 
 extension SQLiteStore: DrinkKindRepository {

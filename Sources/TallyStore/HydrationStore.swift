@@ -22,15 +22,34 @@ public protocol UserRepository: Sendable {
     func user(id: UUID) async throws -> User?
 
     func settings(of user: UUID) async throws -> HydrationSettings
-    func saveSettings(_ settings: HydrationSettings, of user: UUID) async throws
+    /// Changes the user's settings in one write transaction: `change` gets them as they stand,
+    /// and may refuse. Returns them as saved.
+    func changeSettings(of user: UUID, _ change: @escaping @Sendable (inout HydrationSettings) throws -> Void) async throws -> HydrationSettings
+}
+
+extension UserRepository {
+    public func saveSettings(_ settings: HydrationSettings, of user: UUID) async throws {
+        _ = try await changeSettings(of: user) { $0 = settings }
+    }
 }
 
 /// Drink kinds, one list per user (H6).
 public protocol DrinkKindRepository: Sendable {
     /// Every kind of the user, retired ones included, built-in ones first.
     func drinkKinds(of user: UUID) async throws -> [DrinkKind]
-    /// Inserts or updates a kind; a name another active kind of the user has is a conflict.
-    func saveDrinkKind(_ kind: DrinkKind, of user: UUID) async throws
+    /// Changes the user's kinds in one write transaction: `change` gets all of them as they
+    /// stand and returns the kinds to insert or update (a name another active kind of the user
+    /// has is a conflict), and what the change answers.
+    func changeDrinkKinds<Answer: Sendable>(
+        of user: UUID, _ change: @escaping @Sendable ([DrinkKind]) throws -> (save: [DrinkKind], answer: Answer)
+    ) async throws -> Answer
+}
+
+extension DrinkKindRepository {
+    /// Inserts or updates a kind.
+    public func saveDrinkKind(_ kind: DrinkKind, of user: UUID) async throws {
+        try await changeDrinkKinds(of: user) { _ in (save: [kind], answer: ()) }
+    }
 }
 
 /// A check a change must pass, run inside the change's transaction with the affected day's
@@ -51,15 +70,22 @@ public protocol EntryRepository: Sendable {
     /// Stores many drinks in one transaction (imports, fills), skipping ids already stored for
     /// this user; returns how many were added. All are refused if any is invalid.
     func addIntakes(_ intakes: [Intake], of user: UUID) async throws -> Int
-    /// Stores a removal after `check` passed on its day's total; idempotent by id like drinks.
-    func addRemoval(_ removal: Removal, of user: UUID, check: @escaping DayTotalCheck) async throws -> (removal: Removal, created: Bool)
-    /// Replaces a drink with `edit`'s result; `edit` receives the drink and the total of its day.
-    /// A new day's total only grows, so it needs no check.
-    func updateIntake(id: UUID, of user: UUID,
-                      edit: @escaping @Sendable (_ current: Intake, _ dayTotalMl: Double) throws -> Intake) async throws -> Intake
-    /// Deletes a drink or a removal after `check` passed on the entry and its day's total.
+    /// Stores, in one write transaction, the removal `make` builds from the user's settings, after
+    /// `check` passed on its day's total; idempotent by id like drinks.
+    func addRemoval(of user: UUID, _ make: @escaping @Sendable (_ settings: HydrationSettings) throws -> Removal,
+                    check: @escaping @Sendable (_ settings: HydrationSettings, _ dayTotalMl: Double) throws -> Void)
+        async throws -> (removal: Removal, created: Bool)
+    /// Replaces a drink with `edit`'s result, in one write transaction; `edit` receives the drink,
+    /// the total of its day, and the user's settings and kinds. A new day's total only grows, so
+    /// it needs no check.
+    func updateIntake(id: UUID, of user: UUID, edit: @escaping @Sendable (_ current: Intake, _ dayTotalMl: Double,
+                                                                       _ settings: HydrationSettings, _ kinds: [DrinkKind]) throws -> Intake)
+        async throws -> Intake
+    /// Deletes a drink or a removal after `check` passed on the entry, its day's total and the
+    /// user's settings, in one write transaction.
     func deleteEntry(id: UUID, of user: UUID,
-                     check: @escaping @Sendable (_ entry: DayEntry, _ dayTotalMl: Double) throws -> Void) async throws -> DayEntry
+                     check: @escaping @Sendable (_ entry: DayEntry, _ dayTotalMl: Double, _ settings: HydrationSettings) throws -> Void)
+        async throws -> DayEntry
 
     func entry(id: UUID, of user: UUID) async throws -> DayEntry?
     /// The ids of the user's entries whose id starts with `prefix` (hex digits and dashes).
@@ -72,6 +98,25 @@ public protocol EntryRepository: Sendable {
     /// Each day's total between the two days (inclusive; nil for open), summed by the database.
     /// Days with no entries are absent.
     func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double]
+}
+
+extension EntryRepository {
+    /// Stores a removal after `check` passed on its day's total.
+    public func addRemoval(_ removal: Removal, of user: UUID, check: @escaping DayTotalCheck) async throws -> (removal: Removal, created: Bool) {
+        try await addRemoval(of: user, { _ in removal }, check: { _, total in try check(total) })
+    }
+
+    /// Replaces a drink with `edit`'s result; `edit` receives the drink and the total of its day.
+    public func updateIntake(id: UUID, of user: UUID,
+                             edit: @escaping @Sendable (_ current: Intake, _ dayTotalMl: Double) throws -> Intake) async throws -> Intake {
+        try await updateIntake(id: id, of: user) { current, total, _, _ in try edit(current, total) }
+    }
+
+    /// Deletes a drink or a removal after `check` passed on the entry and its day's total.
+    public func deleteEntry(id: UUID, of user: UUID,
+                            check: @escaping @Sendable (_ entry: DayEntry, _ dayTotalMl: Double) throws -> Void) async throws -> DayEntry {
+        try await deleteEntry(id: id, of: user) { entry, total, _ in try check(entry, total) }
+    }
 }
 
 /// A day as one read saw it.
@@ -94,12 +139,13 @@ public protocol GoalRepository: Sendable {
     func profile(of user: UUID) async throws -> Profile?
     func goalHistory(of user: UUID) async throws -> GoalHistory
     /// Saves the profile and, in the same transaction, lets `update` change the goal history
-    /// (an automatic goal follows the profile).
+    /// (an automatic goal follows the profile); `update` sees the settings (today's zone).
     func saveProfile(_ profile: Profile?, of user: UUID,
-                     update: @escaping @Sendable (inout GoalHistory, Profile?) -> Void) async throws -> GoalHistory
-    /// Changes the goal history through `update`, atomically; `update` sees the current profile.
+                     update: @escaping @Sendable (inout GoalHistory, Profile?, HydrationSettings) -> Void) async throws -> GoalHistory
+    /// Changes the goal history through `update`, atomically; `update` sees the current profile
+    /// and settings, and may refuse.
     func updateGoalHistory(of user: UUID,
-                           update: @escaping @Sendable (inout GoalHistory, Profile?) throws -> Void) async throws -> GoalHistory
+                           update: @escaping @Sendable (inout GoalHistory, Profile?, HydrationSettings) throws -> Void) async throws -> GoalHistory
 }
 
 /// The bottle (H10): one per user.

@@ -150,7 +150,7 @@ struct SQLiteStoreTests {
         let f = try await Fixture(.sqliteInMemory)
         let bob = try await f.otherUser()
         for user in [f.user.id, bob.user] {
-            _ = try await f.store.saveProfile(try Profile(age: 30, weightKg: 60, activity: .light), of: user) { _, _ in }
+            _ = try await f.store.saveProfile(try Profile(age: 30, weightKg: 60, activity: .light), of: user) { _, _, _ in }
             _ = try await f.store.changeBottle(of: user, sip: nil) { bottle, _, _ in bottle.levelMl = 500; return nil }
             try await f.store.saveReminderSettings(.standard, of: user)
             try await f.store.setCalendarSecret(hash: Data(user.uuidString.utf8), of: user)

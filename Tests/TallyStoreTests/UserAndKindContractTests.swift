@@ -36,6 +36,42 @@ struct UserAndKindContractTests {
         #expect(try await f.store.settings(of: f.user.id).presets == Presets.defaults(for: .oz))
     }
 
+    @Test("A change of settings or kinds is checked and written in one transaction: all of it or none",
+          arguments: StoreKind.allCases)
+    func changesAreAllOrNothing(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let before = try await f.store.settings(of: f.user.id)
+        await #expect(throws: TallyError.invalid("refused")) {
+            try await f.store.changeSettings(of: f.user.id) { settings in
+                settings.unit = .oz
+                throw TallyError.invalid("refused")
+            }
+        }
+        #expect(try await f.store.settings(of: f.user.id) == before)
+        // The check sees the settings as they are inside the change: presets are judged in the
+        // unit saved with them, whatever the caller read before.
+        let changed = try await f.store.changeSettings(of: f.user.id) { settings in
+            settings.unit = .oz
+            settings.customPresets = try Presets(amountsMl: [VolumeUnit.oz.toMilliliters(4), 300, 400], unit: settings.unit)
+        }
+        #expect(changed == (try await f.store.settings(of: f.user.id)))
+
+        // Two kinds in one change, the second clashing with water: neither is saved.
+        let kindsBefore = try await f.store.drinkKinds(of: f.user.id)
+        await #expect(throws: TallyError.self) {
+            try await f.store.changeDrinkKinds(of: f.user.id) { _ in
+                (save: [DrinkKind(name: "Broth", factor: 0.7), DrinkKind(name: "WATER", factor: 1)], answer: ())
+            }
+        }
+        #expect(try await f.store.drinkKinds(of: f.user.id) == kindsBefore)
+        // A removal is judged with the unit and zone read in its own transaction.
+        _ = try await f.hydration.setUnit(.ml)
+        await #expect(throws: TallyError.self) { try await f.hydration.remove(.typed("100")) }
+        _ = try await f.hydration.logDrink(.init(volume: .typed("300")))
+        let (removal, _) = try await f.hydration.remove(.typed("100"))
+        #expect(removal.volumeMl == 100)
+    }
+
     @Test("H2: a zone is kept as it was named (UTC stays UTC)", arguments: StoreKind.allCases)
     func zoneName(_ kind: StoreKind) async throws {
         let f = try await Fixture(kind)
@@ -153,7 +189,7 @@ struct GoalContractTests {
         await #expect(throws: TallyError.self) { try await f.hydration.setGoal(.custom(ml: 50_000)) }
         struct Refused: Error {}
         await #expect(throws: Refused.self) {
-            _ = try await f.store.updateGoalHistory(of: f.user.id) { history, _ in
+            _ = try await f.store.updateGoalHistory(of: f.user.id) { history, _, _ in
                 _ = history.set(Goal(mode: .custom, targetMl: 1), today: day("2025-06-15"))
                 throw Refused()
             }

@@ -184,7 +184,7 @@ struct UserSplitMigrationTests {
         // Every part changes and reads back.
         try await store.saveSettings(HydrationSettings(unit: .ml, timeZone: "UTC"), of: ada.id)
         #expect(try await store.settings(of: ada.id) == HydrationSettings(unit: .ml, timeZone: "UTC"))
-        _ = try await store.saveProfile(nil, of: ada.id) { _, _ in }
+        _ = try await store.saveProfile(nil, of: ada.id) { _, _, _ in }
         #expect(try await store.profile(of: ada.id) == nil)
         try await store.setCalendarSecret(hash: nil, of: ada.id)
         #expect(try await store.calendarOwner(secretHash: UserSplitMigrationTests.calendarSecretHash) == nil)

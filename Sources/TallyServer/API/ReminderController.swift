@@ -43,31 +43,3 @@ extension HydrationService {
         RemindersView(settings: settings, sleepRecordWindow: try await sleepRecordWindow())
     }
 }
-
-/// The calendar feed itself: its secret address is its only credential, so it needs no
-/// session or token (a calendar app has neither).
-struct CalendarFeedController {
-    let services: APIServices
-
-    static func path(_ secret: String) -> String { "/calendar/\(secret).ics" }
-
-    func addRoutes(to router: Router<TallyRequestContext>) {
-        router.get("calendar/:file", use: feed)
-    }
-
-    @Sendable func feed(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        let file = context.parameters.get("file") ?? ""
-        guard file.hasSuffix(".ics"),
-              let owner = try await services.store.calendarOwner(secretHash: AccountService.hash(String(file.dropLast(4)))) else {
-            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "There is no calendar at this address: it may have been replaced or stopped.\n")))
-        }
-        let now = services.clock.now
-        let zone = owner.settings.zone
-        let reminders = try await services.store.followedReminders(owner.reminders, of: owner.user.id, now: now, zone: zone)
-        let ics = CalendarFeed.ics(reminders, today: LocalDate(containing: now, in: zone).adding(days: -1), zone: zone,
-                                   now: now, name: owner.user.name)
-        return Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: ics)))
-    }
-}

@@ -119,6 +119,16 @@ public struct AccountService: Sendable {
         try await store.setCalendarSecret(hash: nil, of: user.id)
     }
 
+    /// The calendar feed whose secret is `secret`, from yesterday on; nil when no feed has it.
+    public func calendarFeed(secret: String) async throws -> String? {
+        guard let owner = try await store.calendarOwner(secretHash: Self.hash(secret)) else { return nil }
+        let now = clock.now
+        let zone = owner.settings.zone
+        let reminders = try await store.followedReminders(owner.reminders, of: owner.user.id, now: now, zone: zone)
+        return CalendarFeed.ics(reminders, today: LocalDate(containing: now, in: zone).adding(days: -1), zone: zone,
+                                now: now, name: owner.user.name)
+    }
+
     public func sessions(of user: User) async throws -> [SessionInfo] {
         try await store.sessions(of: user.id, now: clock.now)
     }

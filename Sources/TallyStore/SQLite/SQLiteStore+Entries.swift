@@ -57,25 +57,28 @@ extension SQLiteStore: EntryRepository {
         return added
     }
 
-    public func addRemoval(_ removal: Removal, of user: UUID, check: @escaping DayTotalCheck) async throws -> (removal: Removal, created: Bool) {
+    public func addRemoval(of user: UUID, _ make: @escaping @Sendable (HydrationSettings) throws -> Removal,
+                           check: @escaping @Sendable (HydrationSettings, Double) throws -> Void) async throws -> (removal: Removal, created: Bool) {
         try await write { db in
+            let settings = try Self.settings(user, db)
+            let removal = try make(settings)
             if let existing = try Self.existingEntry(removal.id, of: user, db) {
                 guard case .removal(let stored) = existing else { throw Self.idTaken(removal.id) }
                 return (stored, false)
             }
-            try check(try Self.total(of: removal.day, user, db))
+            try check(settings, try Self.total(of: removal.day, user, db))
             try RemovalRecord(removal, userId: user).insert(db)
             return (removal, true)
         }
     }
 
     public func updateIntake(id: UUID, of user: UUID,
-                             edit: @escaping @Sendable (Intake, Double) throws -> Intake) async throws -> Intake {
+                             edit: @escaping @Sendable (Intake, Double, HydrationSettings, [DrinkKind]) throws -> Intake) async throws -> Intake {
         try await write { db in
             guard case .intake(let current)? = try Self.entry(id, of: user, db) else {
                 throw TallyError.notFound("There is no drink with the id \(id).")
             }
-            var edited = try edit(current, try Self.total(of: current.day, user, db))
+            var edited = try edit(current, try Self.total(of: current.day, user, db), try Self.settings(user, db), try Self.drinkKinds(user, db))
             edited.id = current.id
             guard let kind = try DrinkKindRecord.fetchOne(db, key: edited.kindID), kind.userId == user else {
                 throw TallyError.notFound("No such drink kind.")
@@ -86,17 +89,18 @@ extension SQLiteStore: EntryRepository {
     }
 
     public func deleteEntry(id: UUID, of user: UUID,
-                            check: @escaping @Sendable (DayEntry, Double) throws -> Void) async throws -> DayEntry {
+                            check: @escaping @Sendable (DayEntry, Double, HydrationSettings) throws -> Void) async throws -> DayEntry {
         try await write { db in
             guard let entry = try Self.entry(id, of: user, db) else {
                 throw TallyError.notFound("There is no entry with the id \(id).")
             }
+            let settings = try Self.settings(user, db)
             switch entry {
             case .intake(let intake):
-                try check(entry, try Self.total(of: intake.day, user, db))
+                try check(entry, try Self.total(of: intake.day, user, db), settings)
                 try IntakeRecord.deleteOne(db, key: id)
             case .removal(let removal):
-                try check(entry, try Self.total(of: removal.day, user, db))
+                try check(entry, try Self.total(of: removal.day, user, db), settings)
                 try RemovalRecord.deleteOne(db, key: id)
             }
             return entry

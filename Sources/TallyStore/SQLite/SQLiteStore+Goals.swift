@@ -12,19 +12,19 @@ extension SQLiteStore: GoalRepository {
     }
 
     public func saveProfile(_ profile: Profile?, of user: UUID,
-                            update: @escaping @Sendable (inout GoalHistory, Profile?) -> Void) async throws -> GoalHistory {
+                            update: @escaping @Sendable (inout GoalHistory, Profile?, HydrationSettings) -> Void) async throws -> GoalHistory {
         try await write { db in
-            try Self.requireUser(user, db)
+            let settings = try Self.settings(user, db)
             try Profile.save(profile, of: user, db)
-            return try Self.changeGoalHistory(user, db) { history in update(&history, profile) }
+            return try Self.changeGoalHistory(user, db) { history in update(&history, profile, settings) }
         }
     }
 
     public func updateGoalHistory(of user: UUID,
-                                  update: @escaping @Sendable (inout GoalHistory, Profile?) throws -> Void) async throws -> GoalHistory {
+                                  update: @escaping @Sendable (inout GoalHistory, Profile?, HydrationSettings) throws -> Void) async throws -> GoalHistory {
         try await write { db in
-            let profile = try Self.profile(user, db)
-            return try Self.changeGoalHistory(user, db) { history in try update(&history, profile) }
+            let (profile, settings) = (try Self.profile(user, db), try Self.settings(user, db))
+            return try Self.changeGoalHistory(user, db) { history in try update(&history, profile, settings) }
         }
     }
 

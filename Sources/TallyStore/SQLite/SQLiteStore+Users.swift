@@ -33,11 +33,13 @@ extension SQLiteStore: UserRepository {
         try await read { db in try Self.settings(user, db) }
     }
 
-    public func saveSettings(_ settings: HydrationSettings, of user: UUID) async throws {
+    public func changeSettings(of user: UUID, _ change: @escaping @Sendable (inout HydrationSettings) throws -> Void) async throws -> HydrationSettings {
         try await write { db in
+            var settings = try Self.settings(user, db)
+            try change(&settings)
             try db.execute(sql: "UPDATE userSettings SET unit = ?, timeZone = ?, presets = ? WHERE userId = ?",
                            arguments: [settings.unit.rawValue, settings.timeZone, settings.presetsColumn, user])
-            guard db.changesCount == 1 else { throw Self.noSuchUser }
+            return settings
         }
     }
 
@@ -87,19 +89,30 @@ extension SQLiteStore: DrinkKindRepository {
             """), arguments: [user]).map(\.kind)
     }
 
-    public func saveDrinkKind(_ kind: DrinkKind, of user: UUID) async throws {
+    public func changeDrinkKinds<Answer: Sendable>(
+        of user: UUID, _ change: @escaping @Sendable ([DrinkKind]) throws -> (save: [DrinkKind], answer: Answer)
+    ) async throws -> Answer {
         try await write { db in
-            if let existing = try DrinkKindRecord.fetchOne(db, key: kind.id), existing.userId != user {
-                throw TallyError.notFound("No such drink kind.")
+            try Self.requireUser(user, db)
+            let (changed, answer) = try change(try Self.drinkKinds(user, db))
+            for kind in changed {
+                try Self.saveDrinkKind(kind, of: user, db)
             }
-            let clash = try DrinkKindRecord
-                .filter(DrinkKindRecord.Columns.userId == user)
-                .filter(sql: "name = ? COLLATE NOCASE AND NOT isRetired AND id <> ?", arguments: [kind.name, kind.id])
-                .fetchCount(db)
-            if clash > 0 && !kind.isRetired {
-                throw TallyError.conflict("There is already a drink kind named \(kind.name).")
-            }
-            try DrinkKindRecord(kind, userId: user).save(db)
+            return answer
         }
+    }
+
+    private static func saveDrinkKind(_ kind: DrinkKind, of user: UUID, _ db: Database) throws {
+        if let existing = try DrinkKindRecord.fetchOne(db, key: kind.id), existing.userId != user {
+            throw TallyError.notFound("No such drink kind.")
+        }
+        let clash = try DrinkKindRecord
+            .filter(DrinkKindRecord.Columns.userId == user)
+            .filter(sql: "name = ? COLLATE NOCASE AND NOT isRetired AND id <> ?", arguments: [kind.name, kind.id])
+            .fetchCount(db)
+        if clash > 0 && !kind.isRetired {
+            throw TallyError.conflict("There is already a drink kind named \(kind.name).")
+        }
+        try DrinkKindRecord(kind, userId: user).save(db)
     }
 }

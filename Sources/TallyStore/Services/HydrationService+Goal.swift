@@ -10,21 +10,20 @@ extension HydrationService {
 
     /// Sets the goal from today on (H8): automatic, a custom amount, or none.
     public func setGoal(_ choice: GoalChoice) async throws -> GoalStatus {
-        let settings = try await settings()
-        if case .custom(let ml) = choice { try GoalChoice.validateCustom(ml, unit: settings.unit) }
-        let today = LocalDate(containing: clock.now, in: settings.zone)
-        let history = try await store.updateGoalHistory(of: user) { history, profile in
-            _ = history.set(Goal(choice, profile: profile), today: today)
+        let now = clock.now
+        let history = try await store.updateGoalHistory(of: user) { history, profile, settings in
+            if case .custom(let ml) = choice { try GoalChoice.validateCustom(ml, unit: settings.unit) }
+            _ = history.set(Goal(choice, profile: profile), today: LocalDate(containing: now, in: settings.zone))
         }
         return Self.status(profile: try await store.profile(of: user), history: history)
     }
 
     /// Saves the profile; an automatic goal follows it from today on.
     public func setProfile(_ profile: Profile?) async throws -> GoalStatus {
-        let today = try await today()
-        let history = try await store.saveProfile(profile, of: user) { history, profile in
+        let now = clock.now
+        let history = try await store.saveProfile(profile, of: user) { history, profile, settings in
             if history.current.mode == .automatic {
-                _ = history.set(Goal(.automatic, profile: profile), today: today)
+                _ = history.set(Goal(.automatic, profile: profile), today: LocalDate(containing: now, in: settings.zone))
             }
         }
         return Self.status(profile: profile, history: history)

@@ -86,19 +86,19 @@ public struct HydrationService: Sendable {
         try await remove(.milliliters(volumeMl), at: at, id: id)
     }
 
-    /// A removal of a volume in millilitres, or as typed in the user's unit.
+    /// A removal of a volume in millilitres, or as typed in the user's unit: the settings, the
+    /// check and the write in one transaction.
     public func remove(_ volume: VolumeAmount, at: Date? = nil, id: UUID? = nil) async throws -> (removal: Removal, created: Bool) {
-        let settings = try await settings()
-        let volumeMl = try volume.milliliters(defaultUnit: settings.unit)
-        try EntryVolume.validate(volumeMl, unit: settings.unit, what: "A removal")
         let now = clock.now
-        let at = at ?? now
-        try EntryTime.checkNotFuture(at, now: now)
-        let removal = Removal(id: id ?? UUID(), at: at, day: LocalDate(containing: at, in: settings.zone), volumeMl: volumeMl)
-        let unit = settings.unit
-        return try await store.addRemoval(removal, of: user) { total in
-            try DailyTotal.checkRemoval(volumeMl, from: total, unit: unit)
-        }
+        return try await store.addRemoval(of: user, { settings in
+            let volumeMl = try volume.milliliters(defaultUnit: settings.unit)
+            try EntryVolume.validate(volumeMl, unit: settings.unit, what: "A removal")
+            let at = at ?? now
+            try EntryTime.checkNotFuture(at, now: now)
+            return Removal(id: id ?? UUID(), at: at, day: LocalDate(containing: at, in: settings.zone), volumeMl: volumeMl)
+        }, check: { settings, total in
+            try DailyTotal.checkRemoval(try volume.milliliters(defaultUnit: settings.unit), from: total, unit: settings.unit)
+        })
     }
 
     public struct DrinkEdit: Sendable {
@@ -117,25 +117,22 @@ public struct HydrationService: Sendable {
     }
 
     /// Edits a drink. A new kind brings its current factor; an edit that would leave the drink's
-    /// old day below zero is refused (H3).
+    /// old day below zero is refused (H3). Checked and written in one transaction.
     public func editDrink(id: UUID, _ change: DrinkEdit) async throws -> Intake {
-        let settings = try await settings()
-        let unit = settings.unit
-        let zone = settings.zone
-        if let volume = change.volumeMl { try EntryVolume.validate(volume, unit: unit, what: "A drink") }
         let note = try change.note.map { try Intake.validate(note: $0) }
         if let at = change.at { try EntryTime.checkNotFuture(at, now: clock.now) }
-        let newKind: DrinkKind? = if let name = change.kindName { try await activeKind(named: name) } else { nil }
-        return try await store.updateIntake(id: id, of: user) { current, dayTotal in
+        return try await store.updateIntake(id: id, of: user) { current, dayTotal, settings, kinds in
+            if let volume = change.volumeMl { try EntryVolume.validate(volume, unit: settings.unit, what: "A drink") }
+            let newKind = try change.kindName.map { try Self.activeKind(named: $0, among: kinds) }
             var edited = Intake(
                 id: current.id, at: change.at ?? current.at, day: current.day,
                 volumeMl: change.volumeMl ?? current.volumeMl,
                 kind: newKind ?? DrinkKind(id: current.kindID, name: current.kindName, factor: current.factor),
                 note: note ?? current.note, source: current.source)
-            if let at = change.at { edited.day = LocalDate(containing: at, in: zone) }
+            if let at = change.at { edited.day = LocalDate(containing: at, in: settings.zone) }
             if newKind == nil && change.volumeMl == nil { edited.effectiveMl = current.effectiveMl }
             let lost = edited.day == current.day ? current.effectiveMl - edited.effectiveMl : current.effectiveMl
-            try DailyTotal.checkDrinkChange(losing: lost, from: dayTotal, unit: unit)
+            try DailyTotal.checkDrinkChange(losing: lost, from: dayTotal, unit: settings.unit)
             return edited
         }
     }
@@ -143,10 +140,9 @@ public struct HydrationService: Sendable {
     /// Deletes a drink or a removal; deleting a drink that removals depend on is refused (H3).
     @discardableResult
     public func deleteEntry(id: UUID) async throws -> DayEntry {
-        let unit = try await settings().unit
-        return try await store.deleteEntry(id: id, of: user) { entry, dayTotal in
+        try await store.deleteEntry(id: id, of: user) { entry, dayTotal, settings in
             if case .intake(let intake) = entry {
-                try DailyTotal.checkDrinkChange(losing: intake.effectiveMl, from: dayTotal, unit: unit)
+                try DailyTotal.checkDrinkChange(losing: intake.effectiveMl, from: dayTotal, unit: settings.unit)
             }
         }
     }
@@ -204,10 +200,6 @@ public struct HydrationService: Sendable {
         try await store.drinkKinds(of: user)
     }
 
-    func activeKind(named name: String) async throws -> DrinkKind {
-        try Self.activeKind(named: name, among: try await drinkKinds())
-    }
-
     /// The kind not retired whose name is `name` in any case, or an error that lists the kinds.
     public static func activeKind(named name: String, among allKinds: [DrinkKind]) throws -> DrinkKind {
         let kinds = allKinds.filter { !$0.isRetired }
@@ -227,58 +219,72 @@ public struct HydrationService: Sendable {
 
     @discardableResult
     public func renameDrinkKind(_ name: String, to newName: String) async throws -> DrinkKind {
-        var kind = try await ownKind(named: name, changing: "renamed")
-        kind.name = try DrinkKind.validate(name: newName, factor: kind.factor)
-        try await store.saveDrinkKind(kind, of: user)
-        return kind
+        try await changeKind { kinds in
+            var kind = try Self.ownKind(named: name, among: kinds, changing: "renamed")
+            kind.name = try DrinkKind.validate(name: newName, factor: kind.factor)
+            return kind
+        }
     }
 
     /// Retires a kind the user added: past drinks keep it, new ones cannot use it.
     @discardableResult
     public func retireDrinkKind(_ name: String) async throws -> DrinkKind {
-        var kind = try await ownKind(named: name, changing: "retired")
-        kind.isRetired = true
-        try await store.saveDrinkKind(kind, of: user)
-        return kind
+        try await changeKind { kinds in
+            var kind = try Self.ownKind(named: name, among: kinds, changing: "retired")
+            kind.isRetired = true
+            return kind
+        }
     }
 
     /// Sets a kind's factor; only new drinks get it (H1).
     @discardableResult
     public func setFactor(of name: String, to factor: Double) async throws -> DrinkKind {
-        var kind = try await activeKind(named: name)
-        _ = try DrinkKind.validate(name: kind.name, factor: factor)
-        kind.factor = factor
-        try await store.saveDrinkKind(kind, of: user)
-        return kind
+        try await changeKind { kinds in
+            var kind = try Self.activeKind(named: name, among: kinds)
+            _ = try DrinkKind.validate(name: kind.name, factor: factor)
+            kind.factor = factor
+            return kind
+        }
     }
 
     /// Gives the built-in kinds the factors of `set` (standard or the Beverage Hydration Index).
     public func useFactors(_ set: DrinkFactorSet) async throws -> [DrinkKind] {
-        for var kind in try await drinkKinds() where kind.isBuiltIn {
-            guard let factor = set.factors.first(where: { $0.key == kind.name })?.value else { continue }
-            kind.factor = factor
-            try await store.saveDrinkKind(kind, of: user)
+        try await store.changeDrinkKinds(of: user) { kinds in
+            let updated = kinds.map { kind in
+                var kind = kind
+                if kind.isBuiltIn, let factor = set.factors.first(where: { $0.key == kind.name })?.value { kind.factor = factor }
+                return kind
+            }
+            return (save: updated.filter(\.isBuiltIn), answer: updated)
         }
-        return try await drinkKinds()
     }
 
     /// Changes a kind found by id: its name and retirement (kinds the user added only) and its
     /// factor (any kind; new drinks only).
     public func changeDrinkKind(id: UUID, name: String? = nil, factor: Double? = nil, retired: Bool? = nil) async throws -> DrinkKind {
-        guard var kind = try await drinkKinds().first(where: { $0.id == id }) else {
-            throw TallyError.notFound("There is no drink kind with the id \(id).")
+        try await changeKind { kinds in
+            guard var kind = kinds.first(where: { $0.id == id }) else {
+                throw TallyError.notFound("There is no drink kind with the id \(id).")
+            }
+            if name != nil || retired != nil { try Self.checkOwn(kind, changing: name != nil ? "renamed" : "retired") }
+            kind.name = try DrinkKind.validate(name: name ?? kind.name, factor: factor ?? kind.factor)
+            kind.factor = factor ?? kind.factor
+            kind.isRetired = retired ?? kind.isRetired
+            return kind
         }
-        if name != nil || retired != nil { try Self.checkOwn(kind, changing: name != nil ? "renamed" : "retired") }
-        kind.name = try DrinkKind.validate(name: name ?? kind.name, factor: factor ?? kind.factor)
-        kind.factor = factor ?? kind.factor
-        kind.isRetired = retired ?? kind.isRetired
-        try await store.saveDrinkKind(kind, of: user)
-        return kind
     }
 
-    private func ownKind(named name: String, changing verb: String) async throws -> DrinkKind {
-        let kind = try await activeKind(named: name)
-        try Self.checkOwn(kind, changing: verb)
+    /// One kind changed in one transaction, from the kinds as they stand.
+    private func changeKind(_ change: @escaping @Sendable ([DrinkKind]) throws -> DrinkKind) async throws -> DrinkKind {
+        try await store.changeDrinkKinds(of: user) { kinds in
+            let kind = try change(kinds)
+            return (save: [kind], answer: kind)
+        }
+    }
+
+    private static func ownKind(named name: String, among kinds: [DrinkKind], changing verb: String) throws -> DrinkKind {
+        let kind = try activeKind(named: name, among: kinds)
+        try checkOwn(kind, changing: verb)
         return kind
     }
 
@@ -291,34 +297,27 @@ public struct HydrationService: Sendable {
     // MARK: - Settings (H2, H4, H5)
 
     public func setUnit(_ unit: VolumeUnit) async throws -> HydrationSettings {
-        try await changeSettings { $0.unit = unit }
+        try await changeSettings(unit: unit, timeZone: nil)
     }
 
     public func setTimeZone(_ identifier: String) async throws -> HydrationSettings {
-        let zone = try UserTimeZone.validated(identifier)
-        return try await changeSettings { $0.timeZone = zone }
+        try await changeSettings(unit: nil, timeZone: identifier)
     }
 
-    /// Sets 3 or 4 preset amounts, or goes back to the unit's defaults with nil.
+    /// Sets 3 or 4 preset amounts, or goes back to the unit's defaults with nil; checked against
+    /// the unit in force when they are saved.
     public func setPresets(_ amountsMl: [Double]?) async throws -> HydrationSettings {
-        let unit = try await settings().unit
-        let presets = try amountsMl.map { try Presets(amountsMl: $0, unit: unit) }
-        return try await changeSettings { $0.customPresets = presets }
+        try await store.changeSettings(of: user) { settings in
+            settings.customPresets = try amountsMl.map { try Presets(amountsMl: $0, unit: settings.unit) }
+        }
     }
 
     /// Changes the unit, the time zone or both, all or nothing: a bad zone leaves the unit as it was.
     public func changeSettings(unit: VolumeUnit?, timeZone: String?) async throws -> HydrationSettings {
         let zone = try timeZone.map(UserTimeZone.validated)
-        return try await changeSettings { settings in
+        return try await store.changeSettings(of: user) { settings in
             if let unit { settings.unit = unit }
             if let zone { settings.timeZone = zone }
         }
-    }
-
-    private func changeSettings(_ change: (inout HydrationSettings) -> Void) async throws -> HydrationSettings {
-        var settings = try await settings()
-        change(&settings)
-        try await store.saveSettings(settings, of: user)
-        return settings
     }
 }

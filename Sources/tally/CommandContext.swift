@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import TallyCore
+import TallyStore
+
+/// Where a command's tally is, before anything is read from it: the backends and the clock.
+/// Opening one reads nothing, so a command that needs nothing else (`tally drink 250` against a
+/// server) makes exactly the requests it needs.
+struct Connection {
+    let backend: any HydrationBackend
+    let spending: any SpendingBackend
+    /// Now, for times typed as HH:MM and for telling today from other days.
+    let clock: any WallClock
+    let options: CommonOptions
+
+    static func open(_ options: CommonOptions) async throws -> Connection {
+        let environment = ProcessInfo.processInfo.environment
+        if let client = try Remote.client(options, environment: environment) {
+            // The server keeps the time: TALLY_NOW is for the local database only.
+            return Connection(backend: RemoteHydration(client: client), spending: RemoteSpending(client: client),
+                              clock: SystemClock(), options: options)
+        }
+        let store = try SQLiteStore.open(path: DatabaseLocation.path(options.database), access: .singleConnection)
+        let clock = try clock(environment)
+        let directory = UserDirectory(store: store, clock: clock)
+        let name = options.user ?? environment["TALLY_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local"
+        let user = try await directory.user(named: name)
+        return Connection(backend: LocalHydration(service: directory.hydration(for: user)),
+                          spending: LocalSpending(service: SpendingService(store: store, clock: clock, user: user.id)),
+                          clock: clock, options: options)
+    }
+
+    /// The system clock, or the instant in TALLY_NOW: tests and benchmarks set it to run at
+    /// midnight or on a DST day.
+    private static func clock(_ environment: [String: String]) throws -> any WallClock {
+        guard let fixed = environment["TALLY_NOW"], !fixed.isEmpty else { return SystemClock() }
+        guard let instant = try? Date(fixed, strategy: .iso8601) else {
+            throw TallyError.invalid("TALLY_NOW must be an ISO 8601 instant such as 2025-03-30T08:00:00Z.")
+        }
+        return FixedClock(instant)
+    }
+
+    /// An amount as typed: in millilitres when the command names the unit (--unit), else as
+    /// typed, for the tally to read in the user's unit.
+    func volume(_ text: String) throws -> VolumeAmount {
+        guard let unit = options.unit?.unit else { return .typed(text) }
+        return .milliliters(try VolumeInput.milliliters(from: text, defaultUnit: unit))
+    }
+
+    /// A time as typed (HH:MM today, or ISO 8601), read in the user's time zone.
+    func instant(_ text: String) async throws -> Date {
+        try EntryTime.instant(from: text, now: clock.now, zone: try await backend.settings().zone)
+    }
+}
+
+/// What most commands work with: the connection and the user's settings.
+struct CommandContext {
+    let connection: Connection
+    let settings: HydrationSettings
+
+    var backend: any HydrationBackend { connection.backend }
+    var spending: any SpendingBackend { connection.spending }
+    var clock: any WallClock { connection.clock }
+    var options: CommonOptions { connection.options }
+
+    /// The unit this command shows and reads volumes in.
+    var unit: VolumeUnit { options.unit?.unit ?? settings.unit }
+
+    /// The user's local day now.
+    var today: LocalDate { LocalDate(containing: clock.now, in: settings.zone) }
+
+    static func open(_ options: CommonOptions) async throws -> CommandContext {
+        let connection = try await Connection.open(options)
+        return CommandContext(connection: connection, settings: try await connection.backend.settings())
+    }
+
+    /// Millilitres from an amount as typed ("250", "250ml", "8oz"), bare numbers in the command's unit.
+    func milliliters(_ text: String) throws -> Double {
+        try VolumeInput.milliliters(from: text, defaultUnit: unit)
+    }
+
+    func instant(_ text: String) throws -> Date {
+        try EntryTime.instant(from: text, now: clock.now, zone: settings.zone)
+    }
+
+    func format(_ ml: Double) -> String { unit.format(ml) }
+}

@@ -46,6 +46,9 @@ struct WireFormatTests {
         #expect(try intake(#"{"amount":"8oz"}"#) == .typed("8oz"))
         #expect(throws: TallyError.self) { try intake("{}") }
         #expect(throws: TallyError.self) { try intake(#"{"volumeMl":250,"amount":"250"}"#) }
+        // A null volume names neither: refused as the wrong type, not read as absent.
+        #expect(throws: DecodingError.self) { try intake(#"{"volumeMl":null,"amount":"250"}"#) }
+        #expect(throws: DecodingError.self) { try intake(#"{"amount":null}"#) }
         let sent = try APICoding.encoder.encode(NewIntake(volume: .typed("250")))
         #expect(String(decoding: sent, as: UTF8.self) == #"{"amount":"250"}"#)
     }

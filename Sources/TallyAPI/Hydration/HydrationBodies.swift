@@ -24,6 +24,17 @@ public struct NewIntake: Codable, Sendable {
 
     /// The volume the body gives, or a 400 that says how to give one.
     public func volume() throws -> VolumeAmount { try VolumeAmount(volumeMl: volumeMl, amount: amount) }
+
+    private enum CodingKeys: String, CodingKey { case id, volumeMl, amount, kind, at, note }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(UUID.self, forKey: .id)
+        (volumeMl, amount) = try VolumeAmount.fields(in: container, volumeMl: .volumeMl, amount: .amount)
+        kind = try container.decodeIfPresent(String.self, forKey: .kind)
+        at = try container.decodeIfPresent(Date.self, forKey: .at)
+        note = try container.decodeIfPresent(String.self, forKey: .note)
+    }
 }
 
 public struct NewRemoval: Codable, Sendable {
@@ -39,9 +50,25 @@ public struct NewRemoval: Codable, Sendable {
     }
 
     public func volume() throws -> VolumeAmount { try VolumeAmount(volumeMl: volumeMl, amount: amount) }
+
+    private enum CodingKeys: String, CodingKey { case id, volumeMl, amount, at }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(UUID.self, forKey: .id)
+        (volumeMl, amount) = try VolumeAmount.fields(in: container, volumeMl: .volumeMl, amount: .amount)
+        at = try container.decodeIfPresent(Date.self, forKey: .at)
+    }
 }
 
 extension VolumeAmount {
+    /// `volumeMl` and `amount` as a body gives them: either may be left out, but neither may be
+    /// null, since a null volume says nothing about which one was meant.
+    static func fields<Key>(in container: KeyedDecodingContainer<Key>, volumeMl: Key, amount: Key) throws -> (Double?, String?) {
+        (container.contains(volumeMl) ? try container.decode(Double.self, forKey: volumeMl) : nil,
+         container.contains(amount) ? try container.decode(String.self, forKey: amount) : nil)
+    }
+
     /// From a body's `volumeMl` or `amount`: exactly one of them.
     init(volumeMl: Double?, amount: String?) throws {
         switch (volumeMl, amount) {

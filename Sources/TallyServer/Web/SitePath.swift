@@ -30,6 +30,12 @@ enum SitePath {
         }
     }
 
+    // MARK: - The installable app (A3)
+
+    static let manifest = Pattern<Void>("manifest.webmanifest")
+    /// Served from the root, so that the worker may look after every page.
+    static let serviceWorker = Pattern<Void>("sw.js")
+
     // MARK: - Hydration
 
     static let today = Pattern<Void>("/")

@@ -14,6 +14,19 @@ struct WebConventionTests {
     /// anyone but the admin.
     static let open: Set<String> = [SitePath.signIn.template, SitePath.signUp.template, SitePath.signOut.template]
 
+    /// The name of a route's parameter, from a component of its path ("{ledger}", or ":ledger").
+    static func parameter(_ component: Substring) -> String? {
+        if component.hasPrefix(":") { return String(component.dropFirst()) }
+        if component.hasPrefix("{"), component.hasSuffix("}") { return String(component.dropFirst().dropLast()) }
+        return nil
+    }
+
+    /// A route's pattern with `values` for its parameters.
+    static func address(_ pattern: String, _ values: [String: String]) -> String {
+        "/" + pattern.split(separator: "/").map { part in parameter(part).map { values[$0] ?? "x" } ?? String(part) }
+            .joined(separator: "/")
+    }
+
     @Test("Every page and form that needs someone signed in, asked without a session, sends the browser to /signin")
     func signInFirst() async throws {
         let f = try await ServerFixture()
@@ -28,8 +41,7 @@ struct WebConventionTests {
             for (method, routePath) in routes {
                 let pattern = routePath.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
                 guard !Self.open.contains(pattern) else { continue }
-                let path = "/" + pattern.split(separator: "/").map { $0.hasPrefix(":") ? values[String($0.dropFirst())] ?? "x" : String($0) }
-                    .joined(separator: "/")
+                let path = Self.address(pattern, values)
                 let browser = WebTests.Browser(client)
                 let answer = method == .get ? try await browser.get(path) : try await browser.post(path, ["amount": "250"])
                 if pattern.hasPrefix("admin") {
@@ -88,6 +100,42 @@ struct WebConventionTests {
             #expect(refused.text.contains(#"value="Groceries""#))
             let added = try await browser.post("/spending/\(ledger.id)/expenses", among.merging(["amount": "12.50"]) { $1 })
             #expect(added.headers[.location] == "/spending/\(ledger.id)")
+        }
+    }
+
+    @Test("Every link and form of every page, as the admin sees them, leads to an address the router has")
+    func linksLeadSomewhere() async throws {
+        let f = try await ServerFixture()
+        let pages = Router(context: TallyRequestContext.self)
+        addWebApp(to: pages, services: APIServices(store: f.store, clock: f.clock, accounts: f.accounts,
+                                                   push: PushCenter(store: f.store, contact: "mailto:tally@localhost")))
+        AppShellController().addRoutes(to: pages)
+        let routes = pages.routes.map { ($0.method, $0.path.description) }
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR", "members": ["Sam"]}"#)
+            _ = try await client.send(.post, "/api/v1/intakes", token: f.adaToken, json: #"{"volumeMl": 250}"#)
+            let browser = WebTests.Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let values = ["ledger": ledger.id.uuidString, "date": "2025-06-15", "code": "AAAA-BBBB-CCCC"]
+            var links = 0
+            for (method, pattern) in routes where method == .get && !pattern.hasSuffix(".csv") && !pattern.hasSuffix(".json") {
+                let path = Self.address(pattern, values)
+                let page = try await browser.get(path)
+                guard page.headers[.contentType]?.hasPrefix("text/html") == true else { continue }
+                #expect(!page.text.contains("\\("), "\(path) shows Swift's interpolation as text")
+                for match in page.text.matches(of: /(?:href|action)="(\/[^"?#]*)/) {
+                    let link = String(match.1)
+                    guard !link.hasPrefix("/static/") else { continue }
+                    let fits = routes.contains { _, pattern in
+                        let parts = pattern.split(separator: "/"), linkParts = link.split(separator: "/")
+                        return parts.count == linkParts.count && zip(parts, linkParts).allSatisfy { Self.parameter($0) != nil || $0 == $1 }
+                    }
+                    #expect(fits, "\(path) links to \(link), which no route has")
+                    links += 1
+                }
+            }
+            #expect(links > 100)
         }
     }
 

@@ -15,7 +15,7 @@ struct AccountPage {
     var zone: TimeZone
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
-        let administration: HTML = isAdmin ? #"<p><a href="\(SitePath.admin.link)">Server administration</a>: sign-up, invites and accounts.</p>"# : ""
+        let administration: HTML = isAdmin ? "<p><a href=\"\(SitePath.admin.link)\">Server administration</a>: sign-up, invites and accounts.</p>" : ""
         return Layout.page("Account", context, notice: notice, error: error, """
         <h1>Your account</h1>
         \(administration)

@@ -80,14 +80,30 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
 
     router.add(middleware: FileMiddleware(StaticFiles.folder, urlBasePath: "/static",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))
-    WebController(services: services).addRoutes(to: router)
-    SpendingWebController(services: services).addRoutes(to: router)
-    BottleWebController(services: services).addRoutes(to: router)
-    AccountWebController(services: services).addRoutes(to: router)
+    addWebApp(to: router, services: services)
     CalendarFeedController(services: services).addRoutes(to: router)
     AppShellController().addRoutes(to: router)
     router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes)) // last: wraps only the not-found answer
     return router
+}
+
+/// The web app's pages and forms, in one group that knows who asks and gives every browser its
+/// CSRF token. Most pages are for someone signed in: their group's context has the user, and a
+/// request without a session is sent to sign in. Signing in and up, and the admin's page (which
+/// answers 404 to anyone else), take anyone.
+func addWebApp(to router: Router<TallyRequestContext>, services: APIServices) {
+    let web = router.group()
+        .add(middleware: AuthenticationMiddleware(accounts: services.accounts))
+        .add(middleware: CSRFCookieMiddleware())
+        .add(middleware: SignInRedirectMiddleware())
+    let signedIn = web.group(context: SignedInPageContext.self)
+    SignInWebController(services: services).addRoutes(to: web, signedIn: signedIn)
+    HydrationWebController(services: services).addRoutes(to: signedIn)
+    BottleWebController(services: services).addRoutes(to: signedIn)
+    SettingsWebController(services: services).addRoutes(to: signedIn)
+    SpendingWebController(services: services).addRoutes(to: signedIn)
+    AccountWebController(services: services).addRoutes(to: signedIn)
+    AdminWebController(services: services).addRoutes(to: web)
 }
 
 /// The web app's stylesheet, script and icons.

@@ -19,10 +19,7 @@ struct OpenAPITests {
         let services = APIServices(store: f.store, clock: f.clock, accounts: f.accounts,
                                    push: PushCenter(store: f.store, contact: "mailto:tally@localhost"))
         let pages = Router(context: TallyRequestContext.self)
-        WebController(services: services).addRoutes(to: pages)
-        SpendingWebController(services: services).addRoutes(to: pages)
-        BottleWebController(services: services).addRoutes(to: pages)
-        AccountWebController(services: services).addRoutes(to: pages)
+        addWebApp(to: pages, services: services)
         AppShellController().addRoutes(to: pages)
         let served = Self.names(buildRouter(services: services)).subtracting(Self.names(pages))
         let paths = try #require(try Self.document()["paths"] as? [String: Any])

@@ -63,7 +63,10 @@ struct WebInputTests {
     static func addresses(_ pattern: String, _ values: [String: [String]]) -> [String] {
         var paths = [""]
         for component in pattern.split(separator: "/") {
-            let options = component.hasPrefix(":") ? values[String(component.dropFirst())] ?? ["x"] : [String(component)]
+            // The router writes a parameter as {name}; ":name" as it is registered.
+            let name = component.hasPrefix(":") ? component.dropFirst()
+                : component.hasPrefix("{") && component.hasSuffix("}") ? component.dropFirst().dropLast() : nil
+            let options = name.map { values[String($0)] ?? ["x"] } ?? [String(component)]
             paths = paths.flatMap { path in options.map { path + "/" + $0 } }
         }
         return paths.map { $0.isEmpty ? "/" : $0 }

@@ -1,6 +1,7 @@
 """Every page the web app serves, through the page checks and axe-core (see conftest), as a new
-user, as the admin and signed out. The pages are the web controllers' `web.get(...)` routes, read
-from their source, so that a page added later is checked without anyone listing it here."""
+user, as the admin and signed out. The pages are the web controllers' `.get(SitePath.name, ...)`
+routes, read from their source with the patterns of SitePath.swift, so that a page added later is
+checked without anyone listing it here."""
 
 import re
 from pathlib import Path
@@ -14,14 +15,16 @@ from test_spending import button, create_ledger, load, without_javascript
 from test_web import browser_today, check_page, click, dark, sign_up, wait
 
 CONTROLLERS = Path(__file__).resolve().parents[2] / "Sources" / "TallyServer" / "Web"
-ROUTE = re.compile(r'\bweb\.get\("([^"]+)"')
+ROUTE = re.compile(r'\b\w+\.get\(SitePath\.(\w+)\b')
+PATTERN = re.compile(r'static let (\w+) = Pattern<[^>]*>\("([^"]*)"\)')
 
 
 def web_pages():
     """The paths of the web app's GET routes, with `:name` parameters; downloads (a path ending
     in an extension, such as export.csv) are files, not pages."""
-    paths = [path for controller in sorted(CONTROLLERS.glob("*Controller.swift"))
-             for path in ROUTE.findall(controller.read_text())]
+    patterns = dict(PATTERN.findall((CONTROLLERS / "SitePath.swift").read_text()))
+    paths = [patterns[name] for controller in sorted(CONTROLLERS.glob("*Controller.swift"))
+             for name in ROUTE.findall(controller.read_text())]
     return ["/" + path.lstrip("/") for path in paths if not re.search(r"\.\w+$", path)]
 
 

@@ -6,8 +6,8 @@ import Hummingbird
 /// every page.
 struct AppShellController {
     func addRoutes(to router: Router<TallyRequestContext>) {
-        router.get("manifest.webmanifest") { _, _ in Self.file(Self.manifest, type: "application/manifest+json") }
-        router.get("sw.js") { _, _ in Self.file(Self.serviceWorker, type: "text/javascript; charset=utf-8") }
+        router.get(SitePath.manifest.routerPath) { _, _ in Self.file(Self.manifest, type: "application/manifest+json") }
+        router.get(SitePath.serviceWorker.routerPath) { _, _ in Self.file(Self.serviceWorker, type: "text/javascript; charset=utf-8") }
     }
 
     static let manifest = resource("manifest", "webmanifest")

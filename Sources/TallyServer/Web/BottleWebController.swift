@@ -7,36 +7,32 @@ import TallyStore
 struct BottleWebController {
     let services: APIServices
 
-    func addRoutes(to router: Router<TallyRequestContext>) {
-        let web = router.group()
-            .add(middleware: AuthenticationMiddleware(accounts: services.accounts))
-            .add(middleware: CSRFCookieMiddleware())
-        web.get("bottle", use: page)
-        web.post("bottle/sip", use: sip)
-        web.post("bottle/level", use: level)
-        web.post("bottle/settings", use: settings)
+    func addRoutes(to web: some RouterMethods<SignedInPageContext>) {
+        web.get(SitePath.bottle, use: page)
+        web.post(SitePath.bottleSip, use: sip)
+        web.post(SitePath.bottleLevel, use: level)
+        web.post(SitePath.bottleSettings, use: settings)
     }
 
-    @Sendable func page(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func page(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await bottlePage(request, context)
     }
 
-    private func bottlePage(_ request: Request, _ context: TallyRequestContext, error: TallyError? = nil,
+    private func bottlePage(_ request: Request, _ context: SignedInPageContext, error: TallyError? = nil,
                             retry: FormFields? = nil, field: String? = nil) async throws -> Response {
-        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
-        let hydration = services.hydration(for: user)
+        let hydration = services.hydration(for: context.user)
         let page = BottlePage(bottle: try await hydration.bottle(), unit: try await hydration.settings().unit,
                               retry: retry?.all ?? [:], refusedField: field)
         return Web.html(page.render(Web.pageContext(request, context), error: error?.message), status: Web.status(of: error))
     }
 
-    @Sendable func sip(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func sip(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await action(request, context) { form, hydration in
             _ = try await hydration.sip(id: form["id"].flatMap(UUID.init(uuidString:)))
         }
     }
 
-    @Sendable func level(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func level(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await action(request, context) { form, hydration in
             if form["fill"] == "yes" {
                 _ = try await hydration.fillBottle()
@@ -46,7 +42,7 @@ struct BottleWebController {
         }
     }
 
-    @Sendable func settings(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func settings(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await action(request, context) { form, hydration in
             let unit = try await hydration.settings().unit
             let bottle = try await hydration.bottle()
@@ -65,17 +61,15 @@ struct BottleWebController {
         }
     }
 
-    private func action(_ request: Request, _ context: TallyRequestContext,
+    /// A form of the bottle page: done, then the page again; refused, the page with the reason,
+    /// at its field and with what was typed when it is about one.
+    private func action(_ request: Request, _ context: SignedInPageContext,
                         _ body: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
-        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
-        let form = try await Web.checkedForm(request, context)
-        do {
-            try await body(form, services.hydration(for: user))
-        } catch let refusal as Web.FieldRefusal {
-            return try await bottlePage(request, context, error: refusal.error, retry: form, field: refusal.field)
-        } catch let error as TallyError {
-            return try await bottlePage(request, context, error: error)
+        try await Web.formAction(request, context) { form in
+            try await body(form, services.hydration(for: context.user))
+            return Web.redirect(SitePath.bottle.link)
+        } refused: { form, refusal in
+            try await bottlePage(request, context, error: refusal.error, retry: refusal.field == nil ? nil : form, field: refusal.field)
         }
-        return Response.redirect(to: "/bottle", type: .normal)
     }
 }

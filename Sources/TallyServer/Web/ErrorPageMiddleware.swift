@@ -26,7 +26,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
         Layout.page("Not found", context, """
         <h1>Not found</h1>
         <p>There is nothing at this address, or it is not yours to see.</p>
-        <p><a href="/">Go to Today</a> · <a href="/spending">Spending</a></p>
+        <p><a href="\(SitePath.today.link)">Go to Today</a> · <a href="\(SitePath.spending.link)">Spending</a></p>
         """)
     }
 
@@ -34,7 +34,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
         Layout.page(status.reasonPhrase, context, """
         <h1>\(status.reasonPhrase)</h1>
         <p>\(detail)</p>
-        <p><a href="/">Go to Today</a></p>
+        <p><a href="\(SitePath.today.link)">Go to Today</a></p>
         """)
     }
 }

@@ -16,7 +16,7 @@ struct FormFields {
         }
     }
 
-    static func read(_ request: Request, _ context: TallyRequestContext, limit: Int? = nil) async throws -> FormFields {
+    static func read(_ request: Request, _ context: some RequestContext, limit: Int? = nil) async throws -> FormFields {
         let body = try await request.body.collect(upTo: limit ?? context.maxUploadSize)
         return FormFields(String(buffer: body))
     }

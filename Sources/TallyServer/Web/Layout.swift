@@ -21,7 +21,7 @@ enum Layout {
         <meta name="color-scheme" content="light dark">
         <meta name="csrf-token" content="\(context.csrf)">
         <meta name="theme-color" content="#0a5bb5">
-        <link rel="manifest" href="/manifest.webmanifest">
+        <link rel="manifest" href="\(SitePath.manifest.link)">
         <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
         <link rel="apple-touch-icon" href="/static/apple-touch-icon.png">
         <title>\(title) · Tally</title>
@@ -45,11 +45,12 @@ enum Layout {
         guard context.user != nil else {
             return #"<header class="bar"><span class="brand">Tally</span></header>"#
         }
-        let links: [(String, String)] = [("/", "Today"), ("/history", "History"), ("/spending", "Spending"), ("/settings", "Settings")]
+        let links: [(String, String)] = [(SitePath.today.link, "Today"), (SitePath.history.link, "History"),
+                                         (SitePath.spending.link, "Spending"), (SitePath.settings.link, "Settings")]
         let items = links.map { path, label -> HTML in
             // An invite link (/join/CODE) belongs to Spending.
-            let section = context.path.hasPrefix("/join/") ? "/spending" : context.path
-            let here = path == "/" ? section == "/" : section == path || section.hasPrefix(path + "/")
+            let section = SitePath.invitation.matches(context.path) ? SitePath.spending.link : context.path
+            let here = path == SitePath.today.link ? section == path : section == path || section.hasPrefix(path + "/")
             let current = here ? HTML(unsafe: #" aria-current="page""#) : ""
             return "<li><a href=\"\(path)\"\(current)>\(label)</a></li>"
         }
@@ -57,7 +58,7 @@ enum Layout {
         <header class="bar">
         <span class="brand">Tally</span>
         <nav aria-label="Main"><ul>\(items)</ul></nav>
-        <form method="post" action="/signout" class="signout">\(csrfField(context))<button type="submit" class="link">Sign out</button></form>
+        <form method="post" action="\(SitePath.signOut.link)" class="signout">\(csrfField(context))<button type="submit" class="link">Sign out</button></form>
         </header>
         """
     }

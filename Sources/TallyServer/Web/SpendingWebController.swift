@@ -10,52 +10,47 @@ import TallyStore
 struct SpendingWebController {
     let services: APIServices
 
-    func addRoutes(to router: Router<TallyRequestContext>) {
-        let web = router.group()
-            .add(middleware: AuthenticationMiddleware(accounts: services.accounts))
-            .add(middleware: CSRFCookieMiddleware())
-        web.get("spending", use: start)
-        web.post("spending", use: create)
-        web.post("spending/join", use: join)
-        web.post("spending/import", use: importIHateMoney)
-        web.get("join/:code", use: invitation)
-        web.get("spending/:ledger", use: ledger)
-        web.post("spending/:ledger/expenses", use: addExpense)
-        web.post("spending/:ledger/payments", use: recordPayment)
-        web.post("spending/:ledger/entries/:id/delete", use: delete)
-        web.post("spending/:ledger/entries/:id/restore", use: restore)
-        web.get("spending/:ledger/settings", use: settings)
-        web.post("spending/:ledger/settings", use: saveGeneral)
-        web.post("spending/:ledger/members", use: addMember)
-        web.post("spending/:ledger/members/:member", use: changeMember)
-        web.post("spending/:ledger/owner", use: transferOwnership)
-        web.post("spending/:ledger/invite", use: changeInvite)
-        web.get("spending/:ledger/export.csv", use: exportCSV)
-        web.get("spending/:ledger/export.json", use: exportJSON)
+    func addRoutes(to web: some RouterMethods<SignedInPageContext>) {
+        web.get(SitePath.spending, use: start)
+        web.post(SitePath.spending, use: create)
+        web.post(SitePath.joinLedger, use: join)
+        web.post(SitePath.importLedger, use: importIHateMoney)
+        web.get(SitePath.invitation, use: invitation)
+        web.get(SitePath.ledger, use: ledger)
+        web.post(SitePath.expenses, use: addExpense)
+        web.post(SitePath.payments, use: recordPayment)
+        web.post(SitePath.deleteLedgerEntry, use: delete)
+        web.post(SitePath.restoreLedgerEntry, use: restore)
+        web.get(SitePath.ledgerSettings, use: settings)
+        web.post(SitePath.ledgerSettings, use: saveGeneral)
+        web.post(SitePath.members, use: addMember)
+        web.post(SitePath.member, use: changeMember)
+        web.post(SitePath.owner, use: transferOwnership)
+        web.post(SitePath.invite, use: changeInvite)
+        web.get(SitePath.exportCSV, use: exportCSV)
+        web.get(SitePath.exportJSON, use: exportJSON)
     }
 
     // MARK: - Choosing, creating and joining a ledger
 
-    @Sendable func start(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
-        let ledgers = try await services.spending(for: user).ledgers()
+    @Sendable func start(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let ledgers = try await services.spending(for: context.user).ledgers()
         // One ledger, as for most couples: straight to it.
         if ledgers.count == 1, request.uri.queryParameters.get("all") == nil {
-            return Response.redirect(to: "/spending/\(ledgers[0].ledger.id)", type: .normal)
+            return Web.redirect(SitePath.ledger.link(ledgers[0].ledger.id))
         }
         return Web.html(SpendingStartPage(ledgers: ledgers).render(Web.pageContext(request, context)))
     }
 
-    @Sendable func invitation(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
-        let spending = services.spending(for: user)
+    @Sendable func invitation(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let spending = services.spending(for: context.user)
         let code = context.parameters.get("code") ?? ""
         let page = SpendingStartPage(ledgers: try await spending.ledgers(), code: code,
                                      invitation: .some(try await spending.invitation(code: code)))
         return Web.html(page.render(Web.pageContext(request, context)))
     }
 
-    @Sendable func create(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func create(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await startAction(request, context) { form, spending in
             try await spending.createLedger(name: try form.require("name", "the ledger's name"),
                                             currency: try form.require("currency", "the currency")).ledger.id
@@ -64,15 +59,12 @@ struct SpendingWebController {
 
     /// Joins as the member the person picked on the invitation, or as someone new (S1). A code
     /// typed on the start page leads to that choice first.
-    @Sendable func join(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
-        let form = try await Web.checkedForm(request, context)
-        let spending = services.spending(for: user)
-        do {
+    @Sendable func join(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let spending = services.spending(for: context.user)
+        return try await Web.formAction(request, context) { form in
             let code = InviteCode.normalize(try form.require("code", "the invite code"))
             guard let choice = form["member"] else {
-                let path = code.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ""
-                return Response.redirect(to: "/join/\(path)", type: .normal)
+                return Web.redirect(SitePath.invitation.link(code.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ""))
             }
             let joined: LedgerDetails
             if choice == "new" {
@@ -81,50 +73,52 @@ struct SpendingWebController {
                 guard let member = MemberID(choice) else { throw TallyError.invalid("Choose who you are in the ledger, or someone new.") }
                 joined = try await spending.join(code: code, as: .id(member))
             }
-            return Response.redirect(to: "/spending/\(joined.ledger.id)", type: .normal)
-        } catch let error as TallyError {
+            return Web.redirect(SitePath.ledger.link(joined.ledger.id))
+        } refused: { form, refusal in
             let code = form["code"] ?? ""
             let page = SpendingStartPage(ledgers: try await spending.ledgers(), code: code,
                                          invitation: .some(try await spending.invitation(code: code)))
-            return Web.html(page.render(Web.pageContext(request, context), error: error.message), status: Web.status(of: error))
+            return Web.html(page.render(Web.pageContext(request, context), error: refusal.error.message), status: Web.status(of: refusal.error))
         }
     }
 
     /// An IHateMoney export pasted (or, with JavaScript, read from a file): into a new ledger,
     /// or into the one the form names.
-    @Sendable func importIHateMoney(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
-        let form = try await Web.checkedForm(request, context, limit: TallyRequestContext.maxImportSize)
-        let spending = services.spending(for: user)
-        let into = form["ledger"].flatMap(UUID.init(uuidString:))
-        do {
+    @Sendable func importIHateMoney(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let spending = services.spending(for: context.user)
+        return try await Web.formAction(request, context, limit: TallyRequestContext.maxImportSize) { form in
             let bills = try IHateMoneyExport.bills(from: Data(try form.require("export", "the export's contents").utf8))
             let report = try await IHateMoneyImporter(spending: spending).importBills(
-                bills, into: into, name: form["name"] ?? "IHateMoney", currency: form["currency"])
-            return Response.redirect(to: "/spending/\(report.ledger)?imported=\(report.added)&skipped=\(report.alreadyThere)", type: .normal)
-        } catch let error as TallyError {
-            if let into { return try await settingsPage(request, context, ledger: into, error: error) }
+                bills, into: Self.importTarget(form), name: form["name"] ?? "IHateMoney", currency: form["currency"])
+            return Web.redirect(SitePath.ledger.link(report.ledger) + "?imported=\(report.added)&skipped=\(report.alreadyThere)")
+        } refused: { form, refusal in
+            if let into = Self.importTarget(form) { return try await settingsPage(request, context, ledger: into, error: refusal.error) }
             let page = SpendingStartPage(ledgers: try await spending.ledgers())
-            return Web.html(page.render(Web.pageContext(request, context), error: error.message), status: Web.status(of: error))
+            return Web.html(page.render(Web.pageContext(request, context), error: refusal.error.message), status: Web.status(of: refusal.error))
         }
     }
 
-    private func startAction(_ request: Request, _ context: TallyRequestContext,
+    /// The ledger an import goes into, when the form names one (else a new ledger).
+    private static func importTarget(_ form: FormFields) -> UUID? {
+        form["ledger"].flatMap(UUID.init(uuidString:))
+    }
+
+    /// A form of the start page that leads to a ledger: the one it made, or the start page again
+    /// with the reason.
+    private func startAction(_ request: Request, _ context: SignedInPageContext,
                              _ action: (FormFields, SpendingService) async throws -> UUID) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
-        let form = try await Web.checkedForm(request, context)
-        let spending = services.spending(for: user)
-        do {
-            return Response.redirect(to: "/spending/\(try await action(form, spending))", type: .normal)
-        } catch let error as TallyError {
+        let spending = services.spending(for: context.user)
+        return try await Web.formAction(request, context) { form in
+            Web.redirect(SitePath.ledger.link(try await action(form, spending)))
+        } refused: { form, refusal in
             let page = SpendingStartPage(ledgers: try await spending.ledgers(), code: form["code"])
-            return Web.html(page.render(Web.pageContext(request, context), error: error.message), status: Web.status(of: error))
+            return Web.html(page.render(Web.pageContext(request, context), error: refusal.error.message), status: Web.status(of: refusal.error))
         }
     }
 
     // MARK: - A ledger
 
-    @Sendable func ledger(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func ledger(_ request: Request, context: SignedInPageContext) async throws -> Response {
         let query = request.uri.queryParameters
         let deleted = query.get("deleted").flatMap(UUID.init(uuidString:))
         let notice = query.get("imported").flatMap { Int($0) }.map { added in
@@ -134,9 +128,9 @@ struct SpendingWebController {
         return try await ledgerPage(request, context, justDeleted: deleted, notice: notice)
     }
 
-    private func ledgerPage(_ request: Request, _ context: TallyRequestContext, justDeleted: UUID? = nil, notice: String? = nil,
+    private func ledgerPage(_ request: Request, _ context: SignedInPageContext, justDeleted: UUID? = nil, notice: String? = nil,
                             error: TallyError? = nil, retry: FormFields? = nil, field: String? = nil) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
+        let user = context.user
         let spending = services.spending(for: user)
         let id = try context.parameters.ledger
         // "Show more" asks for the page after the last entry shown.
@@ -151,7 +145,7 @@ struct SpendingWebController {
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }
 
-    @Sendable func addExpense(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func addExpense(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await ledgerAction(request, context, keepsInput: true) { form, spending, ledger in
             let details = try await spending.ledger(ledger)
             // Checked here first so that the page can show the refusal at the field it is about.
@@ -181,7 +175,7 @@ struct SpendingWebController {
         }
     }
 
-    @Sendable func recordPayment(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func recordPayment(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await ledgerAction(request, context) { form, spending, ledger in
             guard let from = form["from"].flatMap(MemberID.init), let to = form["to"].flatMap(MemberID.init) else {
                 throw TallyError.invalid("Choose who paid and who received the payment.")
@@ -191,10 +185,9 @@ struct SpendingWebController {
         }
     }
 
-    @Sendable func delete(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
+    @Sendable func delete(_ request: Request, context: SignedInPageContext) async throws -> Response {
         let form = try await Web.checkedForm(request, context)
-        let spending = services.spending(for: user)
+        let spending = services.spending(for: context.user)
         let ledger = try context.parameters.ledger
         let id = try context.parameters.id("expense or payment")
         guard form["confirm"] == "yes" else {
@@ -207,10 +200,10 @@ struct SpendingWebController {
         } catch let error as TallyError {
             return try await ledgerPage(request, context, error: error)
         }
-        return Response.redirect(to: "/spending/\(ledger)?deleted=\(id)", type: .normal)
+        return Web.redirect(SitePath.ledger.link(ledger) + "?deleted=\(id)")
     }
 
-    @Sendable func restore(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func restore(_ request: Request, context: SignedInPageContext) async throws -> Response {
         let id = try context.parameters.id("expense or payment")
         return try await ledgerAction(request, context) { _, spending, ledger in
             _ = try await spending.restoreEntry(id, in: ledger)
@@ -218,31 +211,27 @@ struct SpendingWebController {
     }
 
     /// A change to the ledger from its page: done, then back to it; refused, the page again
-    /// with the reason (and, for the quick entry, what was typed).
-    private func ledgerAction(_ request: Request, _ context: TallyRequestContext, keepsInput: Bool = false,
+    /// with the reason (and, for the quick entry, what was typed, with the field it is about).
+    private func ledgerAction(_ request: Request, _ context: SignedInPageContext, keepsInput: Bool = false,
                               _ action: (FormFields, SpendingService, UUID) async throws -> Void) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
-        let form = try await Web.checkedForm(request, context)
-        let ledger = try context.parameters.ledger
-        do {
-            try await action(form, services.spending(for: user), ledger)
-        } catch let refusal as Web.FieldRefusal {
-            return try await ledgerPage(request, context, error: refusal.error, retry: keepsInput ? form : nil, field: refusal.field)
-        } catch let error as TallyError {
-            return try await ledgerPage(request, context, error: error, retry: keepsInput ? form : nil)
+        try await Web.formAction(request, context) { form in
+            let ledger = try context.parameters.ledger
+            try await action(form, services.spending(for: context.user), ledger)
+            return Web.redirect(SitePath.ledger.link(ledger))
+        } refused: { form, refusal in
+            try await ledgerPage(request, context, error: refusal.error, retry: keepsInput ? form : nil, field: refusal.field)
         }
-        return Response.redirect(to: "/spending/\(ledger)", type: .normal)
     }
 
     // MARK: - Settings
 
-    @Sendable func settings(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func settings(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsPage(request, context, notice: request.uri.queryParameters.get("saved").map { _ in "Saved." })
     }
 
-    private func settingsPage(_ request: Request, _ context: TallyRequestContext, ledger: UUID? = nil, notice: String? = nil,
+    private func settingsPage(_ request: Request, _ context: SignedInPageContext, ledger: UUID? = nil, notice: String? = nil,
                               error: TallyError? = nil, newInviteCode: String? = nil) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
+        let user = context.user
         let spending = services.spending(for: user)
         let id = try ledger ?? context.parameters.ledger
         var details = try await spending.ledger(id)
@@ -253,19 +242,19 @@ struct SpendingWebController {
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
     }
 
-    @Sendable func saveGeneral(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func saveGeneral(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsAction(request, context) { form, spending, ledger in
             _ = try await spending.changeLedger(ledger, name: form["name"], currency: form["currency"])
         }
     }
 
-    @Sendable func addMember(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func addMember(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsAction(request, context) { form, spending, ledger in
             _ = try await spending.addMember(to: ledger, name: try form.require("name", "the new member's name"))
         }
     }
 
-    @Sendable func changeMember(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func changeMember(_ request: Request, context: SignedInPageContext) async throws -> Response {
         let member = try context.parameters.member
         return try await settingsAction(request, context) { form, spending, ledger in
             if form["action"] == "remove" {
@@ -276,7 +265,7 @@ struct SpendingWebController {
         }
     }
 
-    @Sendable func transferOwnership(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func transferOwnership(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsAction(request, context) { form, spending, ledger in
             guard let member = form["owner"].flatMap(MemberID.init) else { throw TallyError.invalid("Choose the member who will own the ledger.") }
             _ = try await spending.transferOwnership(of: ledger, to: .id(member))
@@ -285,15 +274,13 @@ struct SpendingWebController {
 
     /// A new invite answers with the settings page itself, not a redirect: its code is shown
     /// this once and kept nowhere (S1).
-    @Sendable func changeInvite(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
-        let form = try await Web.checkedForm(request, context)
-        let ledger = try context.parameters.ledger
-        let spending = services.spending(for: user)
-        do {
+    @Sendable func changeInvite(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let spending = services.spending(for: context.user)
+        return try await Web.formAction(request, context) { form in
+            let ledger = try context.parameters.ledger
             if form["action"] == "revoke" {
                 _ = try await spending.revokeInvite(ledger)
-                return Response.redirect(to: "/spending/\(ledger)/settings?saved=1", type: .normal)
+                return Web.redirect(Self.saved(ledger))
             }
             let terms = try LedgerInviteTerms(days: try form["days"].map { try Self.whole($0, "The number of days") },
                                               uses: try form["uses"].map { try Self.whole($0, "The number of people") })
@@ -301,8 +288,8 @@ struct SpendingWebController {
             return try await settingsPage(request, context, ledger: ledger,
                                           notice: "Invite opened. Send the code or the link now: it is shown only this once.",
                                           newInviteCode: opened.newInviteCode)
-        } catch let error as TallyError {
-            return try await settingsPage(request, context, error: error)
+        } refused: { _, refusal in
+            try await settingsPage(request, context, error: refusal.error)
         }
     }
 
@@ -313,35 +300,35 @@ struct SpendingWebController {
         return number
     }
 
-    private func settingsAction(_ request: Request, _ context: TallyRequestContext,
+    /// A change from the ledger's settings page: saved, then the page again saying so; refused,
+    /// the page with the reason.
+    private func settingsAction(_ request: Request, _ context: SignedInPageContext,
                                 _ action: (FormFields, SpendingService, UUID) async throws -> Void) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
-        let form = try await Web.checkedForm(request, context)
-        let ledger = try context.parameters.ledger
-        do {
-            try await action(form, services.spending(for: user), ledger)
-        } catch let error as TallyError {
-            return try await settingsPage(request, context, error: error)
+        try await Web.formAction(request, context) { form in
+            let ledger = try context.parameters.ledger
+            try await action(form, services.spending(for: context.user), ledger)
+            return Web.redirect(Self.saved(ledger))
+        } refused: { _, refusal in
+            try await settingsPage(request, context, error: refusal.error)
         }
-        return Response.redirect(to: "/spending/\(ledger)/settings?saved=1", type: .normal)
+    }
+
+    /// Where a saved change of a ledger's settings leads: its settings page, saying so.
+    private static func saved(_ ledger: UUID) -> String {
+        SitePath.ledgerSettings.link(ledger) + "?saved=1"
     }
 
     // MARK: - Export (S6)
 
-    @Sendable func exportCSV(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func exportCSV(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await export(.csv, request, context)
     }
 
-    @Sendable func exportJSON(_ request: Request, context: TallyRequestContext) async throws -> Response {
+    @Sendable func exportJSON(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await export(.json, request, context)
     }
 
-    private func export(_ format: LedgerExport.Format, _ request: Request, _ context: TallyRequestContext) async throws -> Response {
-        guard let user = context.user else { return Self.signIn }
-        return try await TransferController.download(try context.parameters.ledger, format: format, spending: services.spending(for: user))
+    private func export(_ format: LedgerExport.Format, _ request: Request, _ context: SignedInPageContext) async throws -> Response {
+        try await TransferController.download(try context.parameters.ledger, format: format, spending: services.spending(for: context.user))
     }
-
-    // MARK: -
-
-    private static var signIn: Response { Response.redirect(to: "/signin", type: .normal) }
 }

@@ -8,7 +8,7 @@ import TallyStore
 /// What every web page handler shares: the checked form, the page context, the response.
 enum Web {
     /// The posted form, refused unless it repeats the CSRF cookie.
-    static func checkedForm(_ request: Request, _ context: TallyRequestContext, limit: Int? = nil) async throws -> FormFields {
+    static func checkedForm(_ request: Request, _ context: some WebRequestContext, limit: Int? = nil) async throws -> FormFields {
         let form = try await FormFields.read(request, context, limit: limit)
         try checkCSRF(context, sent: form["csrf"])
         return form
@@ -16,14 +16,43 @@ enum Web {
 
     /// Refuses a form whose CSRF token is not the browser's: its session's, or (signed out) the
     /// one in its cookie.
-    static func checkCSRF(_ context: TallyRequestContext, sent: String?) throws {
-        guard let expected = context.csrf, let sent, Cookies.constantTimeEqual(expected, sent) else {
+    static func checkCSRF(_ context: some WebRequestContext, sent: String?) throws {
+        let expected = context.csrfToken
+        guard !expected.isEmpty, let sent, Cookies.constantTimeEqual(expected, sent) else {
             throw HTTPError(.forbidden, message: "This form has expired; go back, reload the page and try again.")
         }
     }
 
-    static func pageContext(_ request: Request, _ context: TallyRequestContext) -> PageContext {
-        PageContext(user: context.user, csrf: context.csrf ?? "", path: request.uri.path)
+    static func pageContext(_ request: Request, _ context: some WebRequestContext) -> PageContext {
+        PageContext(user: context.visitor, csrf: context.csrfToken, path: request.uri.path)
+    }
+
+    /// The answer to a form that is done: the browser goes to `link` (and a reload there does
+    /// not post the form again).
+    static func redirect(_ link: String) -> Response {
+        Response.redirect(to: link, type: .normal)
+    }
+
+    /// What every form does: it is checked (its CSRF token) before anything else; `act` then does
+    /// what it asks and answers, mostly with a redirect. A refusal, of the form or of one of its
+    /// fields (`FieldRefusal`), shows the page again with it: `refused`'s answer.
+    static func formAction(_ request: Request, _ context: some WebRequestContext, limit: Int? = nil,
+                           _ act: (FormFields) async throws -> Response,
+                           refused: (FormFields, Refusal) async throws -> Response) async throws -> Response {
+        let form = try await checkedForm(request, context, limit: limit)
+        do {
+            return try await act(form)
+        } catch let refusal as FieldRefusal {
+            return try await refused(form, Refusal(error: refusal.error, field: refusal.field))
+        } catch let error as TallyError {
+            return try await refused(form, Refusal(error: error, field: nil))
+        }
+    }
+
+    /// Why a form was refused, and the field it is about when it is about one.
+    struct Refusal {
+        var error: TallyError
+        var field: String?
     }
 
     /// Names whose page a response is, without saying who: the service worker keeps the pages of

@@ -15,7 +15,7 @@ struct AccountPage {
     var zone: TimeZone
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
-        let administration: HTML = isAdmin ? #"<p><a href="/admin">Server administration</a>: sign-up, invites and accounts.</p>"# : ""
+        let administration: HTML = isAdmin ? "<p><a href=\"\(SitePath.admin.link)\">Server administration</a>: sign-up, invites and accounts.</p>" : ""
         return Layout.page("Account", context, notice: notice, error: error, """
         <h1>Your account</h1>
         \(administration)
@@ -29,7 +29,7 @@ struct AccountPage {
         """
         <section aria-labelledby="password-title">
         <h2 id="password-title">Password</h2>
-        <form method="post" action="/account/password" class="stack">
+        <form method="post" action="\(SitePath.changePassword.link)" class="stack">
         \(Layout.csrfField(context))
         <label for="current-password">Current password</label>
         <input id="current-password" name="current" type="password" autocomplete="current-password" required>
@@ -51,7 +51,7 @@ struct AccountPage {
         <section aria-labelledby="sessions-title">
         <h2 id="sessions-title">Where you are signed in</h2>
         <ul class="kinds">\(rows)</ul>
-        <form method="post" action="/account/sessions" class="row">
+        <form method="post" action="\(SitePath.signOutElsewhere.link)" class="row">
         \(Layout.csrfField(context))
         <button type="submit" class="secondary">Sign out everywhere else</button>
         </form>
@@ -63,7 +63,7 @@ struct AccountPage {
         let rows = tokens.filter { $0.revokedAt == nil }.map { token -> HTML in
             let expiry = token.expiresAt.map { "expires \(Self.date($0, zone))" } ?? "never expires"
             return """
-            <li><form method="post" action="/account/tokens/\(token.id.uuidString)/revoke" class="inline">
+            <li><form method="post" action="\(SitePath.revokeToken.link(token.id))" class="inline">
             \(Layout.csrfField(context))
             <span><strong>\(token.name)</strong><br><span class="help">created \(Self.date(token.createdAt, zone)), \
             last used \(token.lastUsedAt.map { Self.date($0, zone) } ?? "never"), \(expiry)</span></span>
@@ -80,7 +80,7 @@ struct AccountPage {
         <p class="help">For the command line (<code>tally --server … --token …</code>) and scripts.</p>
         \(created)
         <ul class="kinds">\(rows)</ul>
-        <form method="post" action="/account/tokens" class="stack">
+        <form method="post" action="\(SitePath.tokens.link)" class="stack">
         \(Layout.csrfField(context))
         <label for="token-name">Name</label>
         <input id="token-name" name="name" required maxlength="60" placeholder="laptop">
@@ -120,11 +120,11 @@ struct AdminPage {
             """
         }
         let created: HTML = newInvite.map { code in """
-            <p role="status">The invite link (shown only this once): <a class="invite-link secret" href="/signup?invite=\(code)">\(origin)/signup?invite=\(code)</a></p>
+            <p role="status">The invite link (shown only this once): <a class="invite-link secret" href="\(SitePath.signUp.link)?invite=\(code)">\(origin)\(SitePath.signUp.link)?invite=\(code)</a></p>
             """ } ?? ""
         let inviteRows = invites.map { invite -> HTML in
             """
-            <li><form method="post" action="/admin/invites/\(invite.id)/delete" class="inline">
+            <li><form method="post" action="\(SitePath.deleteInvite.link(invite.id))" class="inline">
             \(Layout.csrfField(context))
             <span>until \(AccountPage.date(invite.expiresAt, zone)), \(invite.usesLeft) use\(invite.usesLeft == 1 ? "" : "s") left</span>
             <button type="submit" class="delete" aria-label="Delete the invite \(invite.id)">Delete</button>
@@ -135,7 +135,7 @@ struct AdminPage {
         <h1>Server administration</h1>
         <section aria-labelledby="signup-title">
         <h2 id="signup-title">Sign-up</h2>
-        <form method="post" action="/admin/signup" class="stack">
+        <form method="post" action="\(SitePath.signUpMode.link)" class="stack">
         \(Layout.csrfField(context))
         <fieldset><legend>Who may create an account</legend>\(modes)</fieldset>
         <button type="submit" class="primary">Save</button>
@@ -145,7 +145,7 @@ struct AdminPage {
         <h2 id="invites-title">Invites</h2>
         \(created)
         <ul class="kinds">\(inviteRows)</ul>
-        <form method="post" action="/admin/invites" class="stack">
+        <form method="post" action="\(SitePath.invites.link)" class="stack">
         \(Layout.csrfField(context))
         <label for="invite-days">Works for (days)</label>
         <input id="invite-days" name="days" inputmode="numeric" value="7" required>
@@ -165,7 +165,7 @@ struct AdminPage {
         let name = account.user.name
         let state: HTML = account.isAdmin ? " (admin)" : account.disabledAt != nil ? " <strong>(disabled)</strong>" : ""
         let toggle: HTML = account.isAdmin ? "" : """
-            <form method="post" action="/admin/accounts/\(name)/\(account.disabledAt == nil ? "disable" : "enable")" class="inline">
+            <form method="post" action="\((account.disabledAt == nil ? SitePath.disableAccount : SitePath.enableAccount).link(name))" class="inline">
             \(Layout.csrfField(context))
             <button type="submit" class="secondary">\(account.disabledAt == nil ? "Disable" : "Enable") \(name)</button>
             </form>
@@ -173,7 +173,7 @@ struct AdminPage {
         return """
         <li><span>\(name)\(state)</span>
         \(toggle)
-        <form method="post" action="/admin/accounts/\(name)/password" class="inline">
+        <form method="post" action="\(SitePath.resetPassword.link(name))" class="inline">
         \(Layout.csrfField(context))
         <span id="password-\(name)-name" class="visually-hidden">New password for \(name)</span>
         <input id="password-\(name)" aria-labelledby="password-\(name)-name" name="password" type="password" autocomplete="new-password" minlength="8" required placeholder="new password">

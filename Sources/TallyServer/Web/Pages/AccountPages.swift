@@ -7,7 +7,7 @@ enum AccountPages {
     static func signIn(_ context: PageContext, name: String = "", error: String? = nil) -> HTML {
         Layout.page("Sign in", context, error: error, """
         <h1>Sign in</h1>
-        <form method="post" action="/signin" class="stack">
+        <form method="post" action="\(SitePath.signIn.link)" class="stack">
         \(Layout.csrfField(context))
         <label for="name">User name</label>
         <input id="name" name="name" autocomplete="username" required value="\(name)" autocapitalize="none">
@@ -15,7 +15,7 @@ enum AccountPages {
         <input id="password" name="password" type="password" autocomplete="current-password" required>
         <button type="submit" class="primary">Sign in</button>
         </form>
-        <p>New here? <a href="/signup">Create an account</a>.</p>
+        <p>New here? <a href="\(SitePath.signUp.link)">Create an account</a>.</p>
         """)
     }
 
@@ -26,7 +26,7 @@ enum AccountPages {
             return Layout.page("Create an account", context, error: error, """
             <h1>Create an account</h1>
             <p>This server does not take new accounts: ask its admin to create one for you.</p>
-            <p>Have an account? <a href="/signin">Sign in</a>.</p>
+            <p>Have an account? <a href="\(SitePath.signIn.link)">Sign in</a>.</p>
             """)
         }
         let inviteField: HTML = mode == .invite ? """
@@ -37,7 +37,7 @@ enum AccountPages {
         """ : ""
         return Layout.page("Create an account", context, error: error, """
         <h1>Create an account</h1>
-        <form method="post" action="/signup" class="stack">
+        <form method="post" action="\(SitePath.signUp.link)" class="stack">
         \(Layout.csrfField(context))
         \(inviteField)
         <label for="name">User name</label>
@@ -50,7 +50,7 @@ enum AccountPages {
         <input type="hidden" name="timeZone" value="" data-time-zone>
         <button type="submit" class="primary">Create account</button>
         </form>
-        <p>Have an account? <a href="/signin">Sign in</a>.</p>
+        <p>Have an account? <a href="\(SitePath.signIn.link)">Sign in</a>.</p>
         """)
     }
 
@@ -60,7 +60,7 @@ enum AccountPages {
         Layout.page("Welcome", context, error: error, """
         <h1>Your daily goal</h1>
         <p>Tally suggests a goal from your age, weight and activity. You can change it any time, or skip this.</p>
-        <form method="post" action="/onboarding" class="stack" data-goal-preview>
+        <form method="post" action="\(SitePath.onboarding.link)" class="stack" data-goal-preview>
         \(Layout.csrfField(context))
         \(SettingsPages.profileFields(age: age, weight: weight, activity: activity))
         <output class="breakdown" id="goal-preview" for="age weight activity" aria-live="polite">\(preview.map { SettingsPages.breakdown($0) } ?? "")</output>
@@ -69,7 +69,7 @@ enum AccountPages {
         <button type="submit" class="secondary" name="action" value="preview">Show the goal</button>
         </div>
         </form>
-        <p><a href="/">Skip for now</a> (the goal stays at 2500 ml).</p>
+        <p><a href="\(SitePath.today.link)">Skip for now</a> (the goal stays at 2500 ml).</p>
         """)
     }
 }

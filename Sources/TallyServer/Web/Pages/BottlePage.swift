@@ -17,7 +17,7 @@ struct BottlePage {
         let sip = Layout.volume(bottle.sipMl, unit)
         return Layout.page("Bottle", context, error: error, """
         <h1>Bottle</h1>
-        <form method="post" action="/bottle/sip" data-swap class="bottle-form">
+        <form method="post" action="\(SitePath.bottleSip.link)" data-swap class="bottle-form">
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
         <button type="submit" class="bottle-tap" aria-label="\(bottle.isEmpty ? "The bottle is empty: refill it below" : "Sip \(sip) from the bottle (\(left) left)")"\(HTML.flag("aria-disabled=\"true\"", bottle.isEmpty))>
         \(drawing)
@@ -55,7 +55,7 @@ struct BottlePage {
         """
         <section aria-labelledby="level-title">
         <h2 id="level-title">Refilled or spilled?</h2>
-        <form method="post" action="/bottle/level" data-swap class="stack">
+        <form method="post" action="\(SitePath.bottleLevel.link)" data-swap class="stack">
         \(Layout.csrfField(context))
         <label for="level">Level now</label>
         <input type="range" id="level" name="levelMl" min="0" max="\(number(bottle.capacityMl))" step="any" value="\(number(bottle.levelMl))"
@@ -79,7 +79,7 @@ struct BottlePage {
         return """
         <section aria-labelledby="bottle-settings-title">
         <h2 id="bottle-settings-title">Your bottle</h2>
-        <form method="post" action="/bottle/settings" class="grid">
+        <form method="post" action="\(SitePath.bottleSettings.link)" class="grid">
         \(Layout.csrfField(context))
         <label for="capacity">Holds (\(unit.rawValue))</label>
         <input id="capacity" name="capacity" inputmode="decimal" required value="\(retry["capacity"] ?? Layout.inputValue(bottle.capacityMl, unit))"\(marked("capacity"))>

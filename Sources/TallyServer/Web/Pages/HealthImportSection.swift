@@ -10,7 +10,7 @@ struct HealthImportSection {
         <h2 id="health-title">Apple Health</h2>
         <p class="help">On your iPhone, open Health, tap your picture, then Export All Health Data, and save export.zip. \
         Its water becomes drinks here, and its sleep can set your reminders' waking hours. Importing it again adds nothing twice.</p>
-        <form method="post" action="/settings/apple-health" enctype="multipart/form-data" class="stack">
+        <form method="post" action="\(SitePath.appleHealth.link)" enctype="multipart/form-data" class="stack">
         \(Layout.csrfField(context))
         <label for="health-export">Apple Health export (export.zip or export.xml)</label>
         <input id="health-export" name="export" type="file" accept=".zip,.xml,application/zip,text/xml" required>

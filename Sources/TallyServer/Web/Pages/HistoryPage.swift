@@ -65,7 +65,7 @@ struct HistoryPage {
                 + (day.isFuture ? "" : progress.goalMet ? ", goal met" : ", goal not met")
             let current = day.isToday ? HTML(unsafe: #" aria-current="date""#) : ""
             return """
-            <td class="\(state)"\(current)><a href="/day/\(progress.date)" aria-label="\(label)">\(progress.date.day)</a></td>
+            <td class="\(state)"\(current)><a href="\(SitePath.day.link(progress.date))" aria-label="\(label)">\(progress.date.day)</a></td>
             """
         }
         var rows: [HTML] = []
@@ -75,9 +75,9 @@ struct HistoryPage {
         let title = "\(month.month.monthName) \(month.month.year)"
         return """
         <div class="month-nav">
-        <a href="/history?month=\(month.previous)" aria-label="Previous month">‹</a>
+        <a href="\(SitePath.history.link)?month=\(month.previous)" aria-label="Previous month">‹</a>
         <h2 id="month-title">\(title)</h2>
-        <a href="/history?month=\(month.next)" aria-label="Next month">›</a>
+        <a href="\(SitePath.history.link)?month=\(month.next)" aria-label="Next month">›</a>
         </div>
         <table class="calendar" aria-labelledby="month-title">
         <thead><tr>\(["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"].map { HTML("<th scope=\"col\">\($0)</th>") })</tr></thead>

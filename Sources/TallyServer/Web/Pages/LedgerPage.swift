@@ -23,13 +23,13 @@ struct LedgerPage {
 
     var details: LedgerDetails { summary.details }
     var currency: Currency { details.ledger.currency }
-    var base: String { "/spending/\(details.ledger.id)" }
+    var ledger: UUID { details.ledger.id }
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
         Layout.page(details.ledger.name, context, error: error, """
         <div class="ledger-head">
         <h1>\(details.ledger.name)</h1>
-        <a href="\(base)/settings" class="button">Members &amp; settings</a>
+        <a href="\(SitePath.ledgerSettings.link(ledger))" class="button">Members &amp; settings</a>
         </div>
         \(undoNotice(context) ?? notice.map { "<p class=\"message notice\" role=\"status\">\($0)</p>" } ?? "")
         \(quickEntry(context, error: error))
@@ -76,7 +76,7 @@ struct LedgerPage {
         return """
         <section class="card quick" aria-labelledby="add-title">
         <h2 id="add-title">Add an expense</h2>
-        <form method="post" action="\(base)/expenses" data-swap class="stack" novalidate>
+        <form method="post" action="\(SitePath.expenses.link(ledger))" data-swap class="stack" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
         <label for="amount">Amount (\(currency.code))</label>
         <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required
@@ -137,7 +137,7 @@ struct LedgerPage {
             let text = "\(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(Layout.money(transfer.amount))"
             return """
             <li><span class="what">\(text)</span>
-            <form method="post" action="\(base)/payments" data-swap>
+            <form method="post" action="\(SitePath.payments.link(ledger))" data-swap>
             \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
             <input type="hidden" name="from" value="\(transfer.from)"><input type="hidden" name="to" value="\(transfer.to)">
             <input type="hidden" name="amount" value="\(transfer.amount.plain)">
@@ -179,7 +179,7 @@ struct LedgerPage {
             <span class="what"><strong>\(title)</strong>
             <span class="help"><time datetime="\(entry.date)">\(entry.date)</time> · \(detail)</span></span>
             <span class="amount">\(amount)</span>
-            <form method="post" action="\(base)/entries/\(entry.id)/delete" data-swap data-confirm="Delete \(title), \(entry.amount)?">
+            <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-confirm="Delete \(title), \(entry.amount)?">
             \(Layout.csrfField(context))<button type="submit" class="delete" aria-label="Delete \(title), \(entry.amount), \(entry.date)">Delete</button>
             </form></li>
             """
@@ -187,9 +187,9 @@ struct LedgerPage {
         // Without the script "Show more" opens the next page; with it, the next page's entries
         // join this list.
         let more: HTML = overview.hasMore
-            ? "<p class=\"more-entries\"><a href=\"\(base)?after=\(entries.last!.id)#history-title\" class=\"button\" data-more-entries>Show more</a></p>"
+            ? "<p class=\"more-entries\"><a href=\"\(SitePath.ledger.link(ledger))?after=\(entries.last!.id)#history-title\" class=\"button\" data-more-entries>Show more</a></p>"
             : ""
-        let newest: HTML = after == nil ? "" : "<p><a href=\"\(base)#history-title\">Back to the newest</a></p>"
+        let newest: HTML = after == nil ? "" : "<p><a href=\"\(SitePath.ledger.link(ledger))#history-title\">Back to the newest</a></p>"
         return """
         <section aria-labelledby="history-title">
         <h2 id="history-title">History</h2>
@@ -202,7 +202,7 @@ struct LedgerPage {
     private func restoreForm(_ entry: SpendingEntry, _ context: PageContext, label: String) -> HTML {
         let (title, _) = describe(entry)
         return """
-        <form method="post" action="\(base)/entries/\(entry.id)/restore" data-swap>
+        <form method="post" action="\(SitePath.restoreLedgerEntry.link(ledger, entry.id))" data-swap>
         \(Layout.csrfField(context))<button type="submit" aria-label="\(label) \(title), \(entry.amount)">\(label)</button>
         </form>
         """
@@ -234,15 +234,14 @@ struct LedgerPage {
 
     /// The page a delete without JavaScript asks for confirmation on.
     static func confirmDelete(_ context: PageContext, ledger: LedgerDetails, entry: SpendingEntry) -> HTML {
-        let base = "/spending/\(ledger.ledger.id)"
         let what = entry.description ?? (entry.kind == .payment ? "this payment" : "this expense")
         return Layout.page("Delete?", context, """
         <h1>Delete \(what)?</h1>
         <p>\(Layout.money(entry.amount)) on \(entry.date). It leaves the balance at once; you can restore it afterwards.</p>
-        <form method="post" action="\(base)/entries/\(entry.id)/delete" class="row">
+        <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger.ledger.id, entry.id))" class="row">
         \(Layout.csrfField(context))<input type="hidden" name="confirm" value="yes">
         <button type="submit" class="danger">Delete</button>
-        <a href="\(base)" class="button">Keep it</a>
+        <a href="\(SitePath.ledger.link(ledger.ledger.id))" class="button">Keep it</a>
         </form>
         """)
     }

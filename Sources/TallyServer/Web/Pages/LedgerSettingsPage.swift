@@ -13,14 +13,14 @@ struct LedgerSettingsPage {
     /// The server's own address, for the invite link.
     var origin: String
 
-    var base: String { "/spending/\(details.ledger.id)" }
+    var ledger: UUID { details.ledger.id }
     private var isOwner: Bool { details.owner?.userID == user }
     /// "Only Ada, who owns this ledger, can …", for what the page does not offer everyone else.
     private var ownerOnly: String { details.owner.map { "Only \($0.name), who owns this ledger, can" } ?? "Only the ledger's owner can" }
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
         Layout.page("\(details.ledger.name) settings", context, notice: notice, error: error, """
-        <p><a href="\(base)">← \(details.ledger.name)</a></p>
+        <p><a href="\(SitePath.ledger.link(ledger))">← \(details.ledger.name)</a></p>
         <h1>Ledger settings</h1>
         \(members(context))
         \(ownership(context))
@@ -28,8 +28,8 @@ struct LedgerSettingsPage {
         \(general(context))
         <section aria-labelledby="export-title">
         <h2 id="export-title">Export</h2>
-        <div class="row"><a class="button" href="\(base)/export.csv" download>CSV (spreadsheet)</a>
-        <a class="button" href="\(base)/export.json" download>JSON (everything)</a></div>
+        <div class="row"><a class="button" href="\(SitePath.exportCSV.link(ledger))" download>CSV (spreadsheet)</a>
+        <a class="button" href="\(SitePath.exportJSON.link(ledger))" download>JSON (everything)</a></div>
         </section>
         <section aria-labelledby="import-title">
         <h2 id="import-title">Import from IHateMoney</h2>
@@ -47,7 +47,7 @@ struct LedgerSettingsPage {
             // Removing yourself is leaving, which anyone may do.
             let removes = isOwner || member.userID == user
             return """
-            <li><form method="post" action="\(base)/members/\(member.id)" class="inline">
+            <li><form method="post" action="\(SitePath.member.link(ledger, member.id))" class="inline">
             \(Layout.csrfField(context))
             <span id="member-\(member.id)-name" class="visually-hidden">Name of \(member.name)</span>
             <input id="member-\(member.id)" aria-labelledby="member-\(member.id)-name" name="name" value="\(member.name)" required maxlength="50"\(HTML.flag("readonly", !renames))>
@@ -60,7 +60,7 @@ struct LedgerSettingsPage {
         <section aria-labelledby="members-title">
         <h2 id="members-title">Members (\(details.members.count) of \(LedgerRules.maximumMembers))</h2>
         <ul class="kinds">\(rows)</ul>
-        <form method="post" action="\(base)/members" class="inline">
+        <form method="post" action="\(SitePath.members.link(ledger))" class="inline">
         \(Layout.csrfField(context))
         <span id="new-member-name" class="visually-hidden">New member's name</span>
         <input id="new-member" aria-labelledby="new-member-name" name="name" required maxlength="50" placeholder="New member's name">
@@ -76,7 +76,7 @@ struct LedgerSettingsPage {
         let owner = details.owner.map { "\($0.name)\($0.userID == user ? " (you)" : "")" } ?? "nobody"
         let heirs = details.members.filter { $0.userID != nil && $0.id != details.owner?.id }
         let handOver: HTML = isOwner && !heirs.isEmpty ? """
-            <form method="post" action="\(base)/owner" class="inline">
+            <form method="post" action="\(SitePath.owner.link(ledger))" class="inline">
             \(Layout.csrfField(context))
             <label for="new-owner">New owner</label>
             <select id="new-owner" name="owner">\(heirs.map { HTML("<option value=\"\($0.id)\">\($0.name)</option>") })</select>
@@ -97,7 +97,7 @@ struct LedgerSettingsPage {
         let current: HTML = details.newInviteCode.map { code in
             """
             <p>Invite code: <strong class="code">\(code)</strong></p>
-            <p>Link: <a href="/join/\(code)" class="invite-link">\(origin)/join/<wbr><span class="code">\(code)</span></a></p>
+            <p>Link: <a href="\(SitePath.invitation.link(code))" class="invite-link">\(origin)/join/<wbr><span class="code">\(code)</span></a></p>
             <p class="help">Whoever has the code can join once signed in, and picks which member they are. Copy it now: it is not shown again.</p>
             <p class="help">\(inviteState)</p>
             """
@@ -123,7 +123,7 @@ struct LedgerSettingsPage {
     private func inviteForm(_ context: PageContext) -> HTML {
         let open = details.invite.map { $0.isValid(at: now) } ?? false
         return """
-        <form method="post" action="\(base)/invite" class="stack">
+        <form method="post" action="\(SitePath.invite.link(ledger))" class="stack">
         \(Layout.csrfField(context))
         <div class="row">
         <label for="invite-days">Days it lasts</label>
@@ -145,7 +145,7 @@ struct LedgerSettingsPage {
         """
         <section aria-labelledby="general-title">
         <h2 id="general-title">Name and currency</h2>
-        <form method="post" action="\(base)/settings" class="stack">
+        <form method="post" action="\(SitePath.ledgerSettings.link(ledger))" class="stack">
         \(Layout.csrfField(context))
         <label for="ledger-name">Name</label>
         <input id="ledger-name" name="name" value="\(details.ledger.name)" required maxlength="100">

@@ -21,7 +21,7 @@ struct ReminderSection {
         return """
         <section aria-labelledby="reminders-title">
         <h2 id="reminders-title">Reminders</h2>
-        <form method="post" action="/settings/reminders" class="stack">
+        <form method="post" action="\(SitePath.reminders.link)" class="stack">
         \(Layout.csrfField(context))
         <div class="row"><input type="checkbox" id="reminders-on" name="enabled" value="yes"\(HTML.flag("checked", reminders.enabled))>\
         <label for="reminders-on">Remind me to drink</label></div>
@@ -82,7 +82,7 @@ struct ReminderSection {
         <h3>In your calendar</h3>
         <p class="help">A calendar feed with an alarm at each reminder time, for any calendar app.</p>
         \(link)
-        <form method="post" action="/settings/calendar" class="row">
+        <form method="post" action="\(SitePath.calendar.link)" class="row">
         \(Layout.csrfField(context))
         <button type="submit" name="action" value="new">New calendar address</button>
         <button type="submit" name="action" value="stop" class="delete">Stop the calendar</button>

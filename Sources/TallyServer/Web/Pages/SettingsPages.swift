@@ -15,7 +15,7 @@ struct SettingsPage {
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
         Layout.page("Settings", context, notice: notice, error: error, """
         <h1>Settings</h1>
-        <p><a href="/account">Your account</a>: password, where you are signed in, API tokens.</p>
+        <p><a href="\(SitePath.account.link)">Your account</a>: password, where you are signed in, API tokens.</p>
         \(profileSection(context))
         \(goalSection(context))
         \(generalSection(context))
@@ -31,7 +31,7 @@ struct SettingsPage {
         return """
         <section aria-labelledby="profile-title">
         <h2 id="profile-title">Profile</h2>
-        <form method="post" action="/settings/profile" class="stack" data-goal-preview>
+        <form method="post" action="\(SitePath.profile.link)" class="stack" data-goal-preview>
         \(Layout.csrfField(context))
         \(SettingsPages.profileFields(age: profile.map { "\($0.age)" } ?? "",
                                       weight: profile.map { String(format: "%g", $0.weightKg) } ?? "",
@@ -48,7 +48,7 @@ struct SettingsPage {
         return """
         <section aria-labelledby="goal-title">
         <h2 id="goal-title">Daily goal</h2>
-        <form method="post" action="/settings/goal" class="stack">
+        <form method="post" action="\(SitePath.goal.link)" class="stack">
         \(Layout.csrfField(context))
         <fieldset>
         <legend>How the goal is set</legend>
@@ -72,7 +72,7 @@ struct SettingsPage {
         return """
         <section aria-labelledby="general-title">
         <h2 id="general-title">Unit and time zone</h2>
-        <form method="post" action="/settings/general" class="stack">
+        <form method="post" action="\(SitePath.general.link)" class="stack">
         \(Layout.csrfField(context))
         <fieldset>
         <legend>Unit</legend>
@@ -100,7 +100,7 @@ struct SettingsPage {
         return """
         <section aria-labelledby="presets-title">
         <h2 id="presets-title">Quick-add buttons (\(unit.rawValue))</h2>
-        <form method="post" action="/settings/presets" class="grid">
+        <form method="post" action="\(SitePath.presets.link)" class="grid">
         \(Layout.csrfField(context))
         \(fields)
         <button type="submit" class="primary">Save buttons</button>
@@ -113,7 +113,7 @@ struct SettingsPage {
     private func kindSection(_ context: PageContext) -> HTML {
         let rows = kinds.filter { !$0.isRetired }.map { kind -> HTML in
             let own: HTML = kind.isBuiltIn ? "" : """
-                <form method="post" action="/settings/kinds/\(kind.id)" class="inline">
+                <form method="post" action="\(SitePath.kind.link(kind.id))" class="inline">
                 \(Layout.csrfField(context))
                 <span id="rename-\(kind.id)-name" class="visually-hidden">New name for \(kind.name)</span>
                 <input id="rename-\(kind.id)" aria-labelledby="rename-\(kind.id)-name" name="name" value="\(kind.name)" size="10">
@@ -128,12 +128,12 @@ struct SettingsPage {
         <h2 id="kinds-title">Drink kinds</h2>
         <p class="help">\(DrinkFactorSet.disclaimer)</p>
         <ul class="kinds">\(rows)</ul>
-        <form method="post" action="/settings/factors" class="row">
+        <form method="post" action="\(SitePath.factors.link)" class="row">
         \(Layout.csrfField(context))
         <button type="submit" name="set" value="standard" class="secondary">Use standard factors</button>
         <button type="submit" name="set" value="bhi" class="secondary">Use the Beverage Hydration Index</button>
         </form>
-        <form method="post" action="/settings/kinds" class="row">
+        <form method="post" action="\(SitePath.kinds.link)" class="row">
         \(Layout.csrfField(context))
         <label for="kind-name">New kind</label>
         <input id="kind-name" name="name" required maxlength="40">

@@ -27,7 +27,7 @@ struct SpendingStartPage {
         </section>
         <section aria-labelledby="create-title">
         <h2 id="create-title">New ledger</h2>
-        <form method="post" action="/spending" class="stack">
+        <form method="post" action="\(SitePath.spending.link)" class="stack">
         \(Layout.csrfField(context))
         <label for="name">Name</label>
         <input id="name" name="name" required maxlength="100" placeholder="Home">
@@ -54,7 +54,7 @@ struct SpendingStartPage {
             <input id="import-currency" name="currency" maxlength="3" autocapitalize="characters">
             """
         return """
-        <form method="post" action="/spending/import" class="stack import">
+        <form method="post" action="\(SitePath.importLedger.link)" class="stack import">
         \(Layout.csrfField(context))
         \(target)
         <label for="import-file" hidden>Export file (bills.json or bills.csv)</label>
@@ -82,7 +82,7 @@ struct SpendingStartPage {
     private func joinForm(_ context: PageContext) -> HTML {
         guard case let details?? = invitation, let code else {
             return """
-            <form method="post" action="/spending/join" class="stack">
+            <form method="post" action="\(SitePath.joinLedger.link)" class="stack">
             \(Layout.csrfField(context))
             <label for="code">Invite code or link</label>
             <input id="code" name="code" required autocomplete="off" autocapitalize="characters" value="\(code ?? "")" placeholder="ABCD-EFGH-JKMN">
@@ -91,7 +91,7 @@ struct SpendingStartPage {
             """
         }
         if ledgers.contains(where: { $0.ledger.id == details.ledger.id }) {
-            return "<p>You are already a member: <a href=\"/spending/\(details.ledger.id)\">open \(details.ledger.name)</a>.</p>"
+            return "<p>You are already a member: <a href=\"\(SitePath.ledger.link(details.ledger.id))\">open \(details.ledger.name)</a>.</p>"
         }
         let free = details.members.filter { $0.userID == nil }
         // Nothing to weigh up with one choice: it is ticked.
@@ -102,7 +102,7 @@ struct SpendingStartPage {
             """
         }
         return """
-        <form method="post" action="/spending/join" class="stack">
+        <form method="post" action="\(SitePath.joinLedger.link)" class="stack">
         \(Layout.csrfField(context))
         <input type="hidden" name="code" value="\(InviteCode.normalize(code))">
         <fieldset><legend>Who are you in \(details.ledger.name)?</legend>
@@ -124,7 +124,7 @@ struct SpendingStartPage {
         }
         let items = ledgers.map { details -> HTML in
             let names = details.members.map(\.name).joined(separator: ", ")
-            return "<li><a href=\"/spending/\(details.ledger.id)\">\(details.ledger.name)</a> <span class=\"help\">\(details.ledger.currency.code) · \(names)</span></li>"
+            return "<li><a href=\"\(SitePath.ledger.link(details.ledger.id))\">\(details.ledger.name)</a> <span class=\"help\">\(details.ledger.currency.code) · \(names)</span></li>"
         }
         return """
         <section aria-labelledby="ledgers-title">

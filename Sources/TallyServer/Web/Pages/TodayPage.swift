@@ -26,7 +26,7 @@ struct TodayPage {
         \(progress)
         \(presets(context))
         \(customForm(context, retry: custom))
-        \(isToday ? HTML("<p><a href=\"/bottle\">Drink from your bottle →</a></p>") : "")
+        \(isToday ? HTML("<p><a href=\"\(SitePath.bottle.link)\">Drink from your bottle →</a></p>") : "")
         <h2 id="drinks-title">\(isToday ? "Today's drinks" : "Drinks")</h2>
         \(entries(context))
         </section>
@@ -65,7 +65,7 @@ struct TodayPage {
         let amounts = settings.presets.amountsMl
         let buttons = amounts.map { ml -> HTML in
             """
-            <form method="post" action="/drinks" data-api="intake">
+            <form method="post" action="\(SitePath.drinks.link)" data-api="intake">
             \(Layout.csrfField(context))<input type="hidden" name="volumeMl" value="\(ml)">
             <button type="submit" class="preset" aria-label="Add \(Layout.volume(ml, unit)) of water">+\(Layout.volume(ml, unit))</button>
             </form>
@@ -75,7 +75,7 @@ struct TodayPage {
         return """
         <div class="presets" role="group" aria-label="Quick add">
         \(buttons)
-        <form method="post" action="/removals" data-api="removal">
+        <form method="post" action="\(SitePath.removals.link)" data-api="removal">
         \(Layout.csrfField(context))<input type="hidden" name="volumeMl" value="\(smallest)">
         <button type="submit" class="preset remove" aria-label="Remove \(Layout.volume(smallest, unit))">−\(Layout.volume(smallest, unit))</button>
         </form>
@@ -97,7 +97,7 @@ struct TodayPage {
         return """
         <details class="custom" id="custom"\(HTML.flag("open", retry != nil))>
         <summary>Custom amount</summary>
-        <form method="post" action="/entries" class="stack" data-api="custom" novalidate
+        <form method="post" action="\(SitePath.entries.link)" class="stack" data-api="custom" novalidate
               data-ml-per-unit="\(unit.toMilliliters(1))" data-invalid="\(invalid)">
         \(Layout.csrfField(context))
         <fieldset class="toggle">
@@ -140,7 +140,7 @@ struct TodayPage {
             <time datetime="\(ISO8601DateFormatter().string(from: entry.at))">\(time)</time>
             <span class="what">\(what)</span>
             <span class="amount">\(amount)</span>
-            <form method="post" action="/entries/\(entry.id)/delete" data-api="delete" data-confirm="Delete \(what.lowercased()) at \(time)?">
+            <form method="post" action="\(SitePath.deleteEntry.link(entry.id))" data-api="delete" data-confirm="Delete \(what.lowercased()) at \(time)?">
             \(Layout.csrfField(context))
             <button type="submit" class="delete" aria-label="Delete \(what.lowercased()) at \(time)">Delete</button>
             </form>
@@ -158,11 +158,11 @@ struct TodayPage {
         }
         return Layout.page("Delete?", context, """
         <h1>Delete \(what)?</h1>
-        <form method="post" action="/entries/\(entry.id)/delete" class="row">
+        <form method="post" action="\(SitePath.deleteEntry.link(entry.id))" class="row">
         \(Layout.csrfField(context))
         <input type="hidden" name="confirm" value="yes">
         <button type="submit" class="danger">Delete</button>
-        <a href="/" class="button secondary">Keep it</a>
+        <a href="\(SitePath.today.link)" class="button secondary">Keep it</a>
         </form>
         """)
     }

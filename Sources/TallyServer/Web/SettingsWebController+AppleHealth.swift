@@ -4,19 +4,18 @@ import TallyCore
 import TallyImport
 import TallyStore
 
-extension WebController {
+extension SettingsWebController {
     /// The settings page's Apple Health upload (A2): a plain file form, streamed to disk once
     /// its CSRF token (sent before the file) has been checked.
-    @Sendable func importAppleHealth(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        guard let user = context.user else { return Response.redirect(to: "/signin", type: .normal) }
+    @Sendable func importAppleHealth(_ request: Request, context: SignedInPageContext) async throws -> Response {
         do {
-            return try await services.healthImports.run(for: user.id) { try await receiveAndImport(request, context, user: user) }
+            return try await services.healthImports.run(for: context.user.id) { try await receiveAndImport(request, context) }
         } catch let error as TallyError {
             return try await settingsPage(request, context, error: error)
         }
     }
 
-    private func receiveAndImport(_ request: Request, _ context: TallyRequestContext, user: User) async throws -> Response {
+    private func receiveAndImport(_ request: Request, _ context: SignedInPageContext) async throws -> Response {
         let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         let upload = try await FileUpload.receive(request, fileField: "export", to: file, maxSize: HealthUpload.maxSize) { fields in
@@ -24,9 +23,9 @@ extension WebController {
         }
         do {
             guard upload.fileSize > 0 else { throw TallyError.invalid("Choose the export.zip that the Health app shared, then Import.") }
-            let report = try await HealthUpload.importing(file, into: services.hydration(for: user))
+            let report = try await HealthUpload.importing(file, into: services.hydration(for: context.user))
             // No fragment: the notice that says what was imported is at the top of the page.
-            return Response.redirect(to: "/settings?\(HealthImportSection.query(report))", type: .normal)
+            return Web.redirect(SitePath.settings.link + "?\(HealthImportSection.query(report))")
         } catch let error as TallyError {
             return try await settingsPage(request, context, error: error)
         }

@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import TallyCore
+import TallyStore
+
+/// The today screen, past days and history (H1–H3, H9). Every action works as a plain form post
+/// followed by a redirect; app.js makes the same actions through the JSON API and updates the
+/// page in place.
+struct HydrationWebController {
+    let services: APIServices
+
+    func addRoutes(to web: some RouterMethods<SignedInPageContext>) {
+        web.get(SitePath.today, use: today)
+        web.get(SitePath.day, use: day)
+        web.post(SitePath.drinks, use: logDrink)
+        web.post(SitePath.removals, use: remove)
+        web.post(SitePath.entries, use: logCustom)
+        web.post(SitePath.deleteEntry, use: delete)
+        web.get(SitePath.history, use: history)
+    }
+
+    // MARK: - A day
+
+    @Sendable func today(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await dayPage(nil, request, context)
+    }
+
+    @Sendable func day(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        guard let date = context.parameters.get("date").flatMap(LocalDate.init) else {
+            return Web.redirect(SitePath.history.link)
+        }
+        return try await dayPage(date, request, context)
+    }
+
+    private func dayPage(_ date: LocalDate?, _ request: Request, _ context: SignedInPageContext,
+                         error: TallyError? = nil, custom: TodayPage.CustomInput? = nil) async throws -> Response {
+        let hydration = services.hydration(for: context.user)
+        let settings = try await hydration.settings()
+        let today = LocalDate(containing: services.clock.now, in: settings.zone)
+        let page = TodayPage(day: try await hydration.daySummary(on: date ?? today), settings: settings,
+                             kinds: try await hydration.drinkKinds(), isToday: (date ?? today) == today)
+        return Web.html(page.render(Web.pageContext(request, context), error: error?.message, custom: custom), status: Web.status(of: error))
+    }
+
+    @Sendable func logDrink(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await dayAction(request, context) { form, hydration in
+            _ = try await hydration.logDrink(.init(volumeMl: try form.number("volumeMl", "the amount"), kindName: form["kind"]))
+        }
+    }
+
+    @Sendable func remove(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await dayAction(request, context) { form, hydration in
+            _ = try await hydration.remove(volumeMl: try form.number("volumeMl", "the amount"))
+        }
+    }
+
+    /// The custom amount: typed in the user's unit, added or removed.
+    @Sendable func logCustom(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await dayAction(request, context, keepsCustom: true) { form, hydration in
+            let unit = try await hydration.settings().unit
+            let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit)
+            if form["mode"] == "remove" {
+                _ = try await hydration.remove(volumeMl: ml)
+            } else {
+                _ = try await hydration.logDrink(.init(volumeMl: ml, kindName: form["kind"]))
+            }
+        }
+    }
+
+    /// Asks first (a page to confirm), then deletes; a refused deletion shows the entry's day.
+    @Sendable func delete(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let form = try await Web.checkedForm(request, context)
+        let hydration = services.hydration(for: context.user)
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+              let entry = try await hydration.entry(id: id) else {
+            return try await dayPage(nil, request, context, error: .notFound("That entry no longer exists."))
+        }
+        guard form["confirm"] == "yes" else {
+            return Web.html(TodayPage.confirmDelete(Web.pageContext(request, context), entry: entry, unit: try await hydration.settings().unit))
+        }
+        do {
+            _ = try await hydration.deleteEntry(id: id)
+        } catch let error as TallyError {
+            return try await dayPage(entry.day, request, context, error: error)
+        }
+        return Web.redirect(SitePath.today.link)
+    }
+
+    /// A form of the today screen: done, then back to the day. A refused custom amount
+    /// (`keepsCustom`) comes back open with what was typed, to correct.
+    private func dayAction(_ request: Request, _ context: SignedInPageContext, keepsCustom: Bool = false,
+                           _ action: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
+        try await Web.formAction(request, context) { form in
+            try await action(form, services.hydration(for: context.user))
+            return Web.redirect(SitePath.today.link)
+        } refused: { form, refusal in
+            let custom = keepsCustom
+                ? TodayPage.CustomInput(amount: form["amount"] ?? "", remove: form["mode"] == "remove", kind: form["kind"],
+                                        error: refusal.error.message)
+                : nil
+            return try await dayPage(nil, request, context, error: refusal.error, custom: custom)
+        }
+    }
+
+    // MARK: - History
+
+    @Sendable func history(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let hydration = services.hydration(for: context.user)
+        let month = request.uri.queryParameters.get("month").flatMap(YearMonth.init)
+        let page = HistoryPage(history: try await hydration.history(days: 7, month: month), unit: try await hydration.settings().unit)
+        return Web.html(page.render(Web.pageContext(request, context)))
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Hummingbird
+import TallyCore
+import TallyStore
+
+/// The settings page: profile and goal, units and zone, presets, drink kinds, reminders, the
+/// calendar feed and the Apple Health upload. Each form saves, then shows the page again.
+struct SettingsWebController {
+    let services: APIServices
+
+    func addRoutes(to web: some RouterMethods<SignedInPageContext>) {
+        web.get(SitePath.settings, use: settings)
+        web.post(SitePath.profile, use: saveProfile)
+        web.post(SitePath.goal, use: saveGoal)
+        web.post(SitePath.general, use: saveGeneral)
+        web.post(SitePath.presets, use: savePresets)
+        web.post(SitePath.kinds, use: addKind)
+        web.post(SitePath.kind, use: changeKind)
+        web.post(SitePath.factors, use: useFactors)
+        web.post(SitePath.reminders, use: saveReminders)
+        web.post(SitePath.calendar, use: changeCalendar)
+        web.post(SitePath.appleHealth, use: importAppleHealth)
+    }
+
+    /// Where a saved form leads: the page again, saying so.
+    static let saved = SitePath.settings.link + "?saved=1"
+
+    @Sendable func settings(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await settingsPage(request, context)
+    }
+
+    func settingsPage(_ request: Request, _ context: SignedInPageContext, error: TallyError? = nil,
+                      calendarURL: String? = nil) async throws -> Response {
+        let hydration = services.hydration(for: context.user)
+        let settings = try await hydration.settings()
+        let reminders = ReminderSection(reminders: try await hydration.reminderSettings(), upcoming: try await hydration.upcomingReminders(),
+                                        zone: settings.zone, sleepRecordWindow: try await hydration.sleepRecordWindow(),
+                                        newCalendarURL: calendarURL)
+        let page = SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
+                                kinds: try await hydration.drinkKinds(), reminders: reminders)
+        let notice = request.uri.queryParameters.get("saved").map { _ in "Saved." } ?? HealthImportSection.notice(request.uri.queryParameters)
+        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
+    }
+
+    @Sendable func saveProfile(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            _ = try await hydration.setProfile(try form.profile())
+        }
+    }
+
+    @Sendable func saveGoal(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            switch form["mode"] {
+            case "custom":
+                let unit = try await hydration.settings().unit
+                let ml = try VolumeInput.milliliters(from: try form.require("amount", "your own amount"), defaultUnit: unit)
+                _ = try await hydration.setGoal(.custom(ml: ml))
+            case "none": _ = try await hydration.setGoal(.none)
+            default: _ = try await hydration.setGoal(.automatic)
+            }
+        }
+    }
+
+    @Sendable func saveGeneral(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            let zone = try form.require("timeZone", "the time zone")
+            _ = try UserTimeZone.validated(zone)
+            if let unit = form["unit"].flatMap(VolumeUnit.init(rawValue:)) { _ = try await hydration.setUnit(unit) }
+            _ = try await hydration.setTimeZone(zone)
+        }
+    }
+
+    @Sendable func savePresets(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            if form["reset"] == "yes" {
+                _ = try await hydration.setPresets(nil)
+                return
+            }
+            let unit = try await hydration.settings().unit
+            let amounts = try (0..<4).compactMap { index in
+                try form["preset\(index)"].map { try VolumeInput.milliliters(from: $0, defaultUnit: unit) }
+            }
+            _ = try await hydration.setPresets(amounts)
+        }
+    }
+
+    @Sendable func addKind(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            _ = try await hydration.addDrinkKind(name: try form.require("name", "the kind's name"),
+                                                 factor: try form.number("factor", "the factor"))
+        }
+    }
+
+    @Sendable func changeKind(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) ?? UUID()
+        return try await settingsAction(request, context) { form, hydration in
+            if form["action"] == "retire" {
+                _ = try await hydration.changeDrinkKind(id: id, retired: true)
+            } else {
+                _ = try await hydration.changeDrinkKind(id: id, name: try form.require("name", "the new name"))
+            }
+        }
+    }
+
+    @Sendable func useFactors(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            _ = try await hydration.useFactors(form["set"].flatMap(DrinkFactorSet.init(rawValue:)) ?? .standard)
+        }
+    }
+
+    @Sendable func saveReminders(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await settingsAction(request, context) { form, hydration in
+            guard let wake = TimeOfDay(try form.require("wake", "when you wake")),
+                  let sleep = TimeOfDay(try form.require("sleep", "when you go to sleep")) else {
+                throw TallyError.invalid("Write the times as HH:MM, such as 07:00 and 23:00.")
+            }
+            let frequencyText = try form.require("frequency", "how many reminders a day")
+            guard let frequency = Int(frequencyText) else {
+                throw TallyError.invalid("Reminders a day must be a whole number; \"\(frequencyText)\" is not.")
+            }
+            _ = try await hydration.saveReminderSettings(ReminderSettings(
+                enabled: form["enabled"] == "yes", window: WakeWindow(wake: wake, sleep: sleep), frequency: frequency,
+                smartThresholdHours: form["smart"].flatMap { Int($0) }, useSleepRecords: form["sleepRecords"] == "yes"))
+        }
+    }
+
+    /// A new secret calendar address (shown once, on the page that answers), or none.
+    @Sendable func changeCalendar(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let form = try await Web.checkedForm(request, context)
+        guard form["action"] == "new" else {
+            try await services.accounts.revokeCalendarSecret(of: context.user)
+            return Web.redirect(Self.saved)
+        }
+        let secret = try await services.accounts.newCalendarSecret(of: context.user)
+        let url = context.origin.origin + CalendarFeedController.path(secret)
+        return try await settingsPage(request, context, calendarURL: url)
+    }
+
+    /// A form of the settings page: saved, then the page again saying so; refused, the page with
+    /// the reason.
+    private func settingsAction(_ request: Request, _ context: SignedInPageContext,
+                                _ action: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
+        try await Web.formAction(request, context) { form in
+            try await action(form, services.hydration(for: context.user))
+            return Web.redirect(Self.saved)
+        } refused: { _, refusal in
+            try await settingsPage(request, context, error: refusal.error)
+        }
+    }
+}
+
+extension FormFields {
+    /// The profile the form describes (onboarding, settings): age, weight and activity.
+    func profile() throws -> Profile {
+        let ageText = try require("age", "your age")
+        guard let age = Int(ageText) else { throw TallyError.invalid("Age must be a whole number of years; \"\(ageText)\" is not.") }
+        let activity = self["activity"].flatMap(ActivityLevel.init(rawValue:)) ?? .moderate
+        return try Profile(age: age, weightKg: try number("weight", "your weight"), activity: activity)
+    }
+}

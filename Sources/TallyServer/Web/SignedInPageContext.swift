@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import TallyCore
+import TallyStore
+
+/// What the web app's helpers read of a request's context, whoever asks: the forms' CSRF token,
+/// the person if someone is signed in, how the request reached the server.
+protocol WebRequestContext: RequestContext {
+    /// Who asks, when someone is signed in.
+    var visitor: User? { get }
+    /// The browser's CSRF token, which its forms repeat (set by `CSRFCookieMiddleware`).
+    var csrfToken: String { get }
+    var origin: RequestOrigin { get }
+}
+
+extension TallyRequestContext: WebRequestContext {
+    var visitor: User? { user }
+    var csrfToken: String { csrf ?? "" }
+}
+
+/// A request for a page or form of someone signed in: most of the web app has one, so that a
+/// handler never asks whether there is a user. Without a session the request stops here, and
+/// `SignInRedirectMiddleware` sends the browser to sign in.
+struct SignedInPageContext: ChildRequestContext, WebRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let user: User
+    let csrfToken: String
+    /// The secret of the browser's session, when it signed in with one (not with a token).
+    let session: String?
+    let origin: RequestOrigin
+
+    init(context: TallyRequestContext) throws {
+        guard let user = context.user else { throw SignInRequired() }
+        coreContext = context.coreContext
+        self.user = user
+        csrfToken = context.csrfToken
+        session = context.session
+        origin = context.origin
+    }
+
+    var visitor: User? { user }
+
+    /// Forms are small: a drink, a setting. An import says how much more it takes.
+    var maxUploadSize: Int { 64 * 1024 }
+}
+
+/// A page that needs someone signed in, asked without a session.
+struct SignInRequired: Error {}
+
+/// Answers a request that needs someone signed in, made without a session, with the sign-in
+/// page (a redirect, as a browser follows it). Installed after `CSRFCookieMiddleware`, so that
+/// even this answer gives a new browser its CSRF cookie.
+struct SignInRedirectMiddleware: RouterMiddleware {
+    typealias Context = TallyRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch is SignInRequired {
+            return Web.redirect(SitePath.signIn.link)
+        }
+    }
+}

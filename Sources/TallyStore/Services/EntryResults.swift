@@ -18,13 +18,3 @@ extension HydrationService {
         DeletedEntry(deleted: entry, day: try await dayProgress(on: entry.day))
     }
 }
-
-extension HydrationService {
-    /// One of the user's drinks, or a 404 (a removal's id is not a drink).
-    public func drink(id: UUID) async throws -> DayEntry {
-        guard let entry = try await store.entry(id: id, of: user), case .intake = entry else {
-            throw TallyError.notFound("There is no drink with the id \(id).")
-        }
-        return entry
-    }
-}

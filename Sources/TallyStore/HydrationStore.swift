@@ -166,7 +166,8 @@ public protocol ReminderRepository: Sendable {
     func saveReminderSettings(_ settings: ReminderSettings, of user: UUID) async throws
     /// Sets (or, with nil, revokes) the hash of the user's calendar feed secret.
     func setCalendarSecret(hash: Data?, of user: UUID) async throws
-    /// The user whose calendar secret has this hash, with their reminder and hydration settings.
+    /// The user whose calendar secret has this hash, with their reminder and hydration settings;
+    /// nil for a disabled account, whose feed stops with its sessions.
     func calendarOwner(secretHash: Data) async throws -> (user: User, settings: HydrationSettings, reminders: ReminderSettings)?
 }
 

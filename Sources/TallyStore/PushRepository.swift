@@ -46,7 +46,7 @@ public protocol PushRepository: Sendable {
     /// Forgets the reminders sent before `date`, once no tick can send them again; returns how many.
     @discardableResult
     func forgetRemindersSent(before date: Date) async throws -> Int
-    /// The users with reminders turned on and at least one subscription.
+    /// The users with reminders turned on and at least one subscription, disabled accounts left out.
     func reminderRecipients() async throws -> [ReminderRecipient]
     /// When the user last logged a drink, if ever.
     func lastDrink(of user: UUID) async throws -> Date?

@@ -40,6 +40,12 @@ struct ReminderContractTests {
         try await f.store.setCalendarSecret(hash: second, of: f.user.id)
         #expect(try await f.store.calendarOwner(secretHash: first) == nil, "a new secret replaces the old one")
         #expect(try await f.store.calendarOwner(secretHash: second)?.user == f.user)
+        // A disabled account's feed stops with its sessions and tokens, and comes back with them.
+        try await f.store.setPassword(of: f.user.id, to: "a hash")
+        try await f.store.setDisabled(f.user.id, at: f.clock.now)
+        #expect(try await f.store.calendarOwner(secretHash: second) == nil)
+        try await f.store.setDisabled(f.user.id, at: nil)
+        #expect(try await f.store.calendarOwner(secretHash: second)?.user == f.user)
         await #expect(throws: TallyError.self) { try await f.store.setCalendarSecret(hash: second, of: bob.user) }
         try await f.store.setCalendarSecret(hash: nil, of: f.user.id)
         #expect(try await f.store.calendarOwner(secretHash: second) == nil)
@@ -60,6 +66,12 @@ struct ReminderContractTests {
         let settings = try await f.store.settings(of: f.user.id)
         #expect(recipients.first?.settings == settings)
         #expect(recipients.first?.reminders == Self.reminders && recipients.first?.subscriptions == [subscription])
+        // A disabled account is sent nothing until it is enabled again.
+        try await f.store.setPassword(of: f.user.id, to: "a hash")
+        try await f.store.setDisabled(f.user.id, at: f.clock.now)
+        #expect(try await f.store.reminderRecipients().isEmpty)
+        try await f.store.setDisabled(f.user.id, at: nil)
+        #expect(try await f.store.reminderRecipients().map(\.user) == [f.user])
         var off = Self.reminders
         off.enabled = false
         try await f.store.saveReminderSettings(off, of: f.user.id)

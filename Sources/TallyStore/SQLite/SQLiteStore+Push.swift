@@ -64,7 +64,8 @@ extension SQLiteStore: PushRepository {
                 FROM userReminders
                 JOIN user ON user.id = userReminders.userId
                 JOIN userSettings ON userSettings.userId = userReminders.userId
-                WHERE userReminders.enabled AND EXISTS (SELECT 1 FROM pushSubscription WHERE userId = userReminders.userId)
+                WHERE userReminders.enabled AND user.disabledAt IS NULL
+                  AND EXISTS (SELECT 1 FROM pushSubscription WHERE userId = userReminders.userId)
                 """).map { row in
                 let user = User(row: row)
                 return ReminderRecipient(user: user, settings: HydrationSettings(row: row), reminders: ReminderSettings(row: row),

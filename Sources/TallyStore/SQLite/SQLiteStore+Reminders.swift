@@ -36,7 +36,7 @@ extension SQLiteStore: ReminderRepository {
                 JOIN user ON user.id = userCalendar.userId
                 JOIN userSettings ON userSettings.userId = userCalendar.userId
                 LEFT JOIN userReminders ON userReminders.userId = userCalendar.userId
-                WHERE userCalendar.secretHash = ?
+                WHERE userCalendar.secretHash = ? AND user.disabledAt IS NULL
                 """), arguments: [secretHash])
                 .map { (User(row: $0), HydrationSettings(row: $0), ReminderSettings(row: $0)) }
         }

@@ -179,10 +179,18 @@ public protocol HealthRecordRepository: Sendable {
     /// never for the whole export). A drink whose id
     /// was imported before (even if it has been deleted since) or is stored already, and an
     /// interval stored already, are passed over, so importing the same export again adds
-    /// nothing. Returns how many drinks and intervals were new.
-    func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID) async throws -> (drinks: Int, asleep: Int)
+    /// nothing. Returns how many drinks and intervals were new. New intervals are kept with `now`,
+    /// when Tally learned of them: a day's wake window comes from what was known when it began.
+    func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID, at now: Date) async throws -> (drinks: Int, asleep: Int)
+    /// The sleep records whose interval ends after `since`, oldest first.
+    func sleepRecords(of user: UUID, endingAfter since: Date) async throws -> [SleepRecord]
+}
+
+extension HealthRecordRepository {
     /// The asleep intervals that end after `since`, oldest first.
-    func asleepIntervals(of user: UUID, endingAfter since: Date) async throws -> [DateInterval]
+    public func asleepIntervals(of user: UUID, endingAfter since: Date) async throws -> [DateInterval] {
+        try await sleepRecords(of: user, endingAfter: since).map(\.interval)
+    }
 }
 
 /// Everything hydration needs from storage. SQLite implements it now; a PostgreSQL store will

@@ -150,12 +150,89 @@ struct ReminderTests {
     func chosenWindow() {
         let night = DateInterval(start: instant("2026-01-08T22:45:00Z"), end: instant("2026-01-09T06:00:00Z"))
         let now = instant("2026-01-10T12:00:00Z") // the day after the night
+        let today = LocalDate(containing: now, in: berlin)
+        let record = [SleepRecord(interval: night, importedAt: nil)]
         var settings = ReminderSettings(enabled: true, window: .standard, frequency: 8, smartThresholdHours: nil)
-        #expect(settings.wakeWindow(asleep: [night], now: now, zone: berlin) == .standard)
+        #expect(DayWindows(settings: settings, records: record, zone: berlin).window(startingOn: today) == .standard)
         settings.useSleepRecords = true
-        #expect(settings.wakeWindow(asleep: [night], now: now, zone: berlin) == WakeWindow(wake: time("07:00"), sleep: time("23:45")))
-        #expect(settings.resolved(asleep: [night], now: now, zone: berlin).schedule.window.wake == time("07:00"))
-        #expect(settings.wakeWindow(asleep: [], now: now, zone: berlin) == .standard)
+        #expect(DayWindows(settings: settings, records: record, zone: berlin).window(startingOn: today)
+                == WakeWindow(wake: time("07:00"), sleep: time("23:45")))
+        #expect(DayWindows(settings: settings, records: record, zone: berlin).reminders(startingOn: today).first
+                == time("08:52").instant(on: today, in: berlin))
+        #expect(DayWindows(settings: settings, records: [], zone: berlin).window(startingOn: today) == .standard)
+    }
+
+    /// Seven nights like a night shift's: asleep 08:00–15:00 Berlin, so awake 15:00–08:00, a
+    /// window that crosses midnight.
+    static func dayShiftNights(before day: LocalDate, zone: TimeZone, importedAt: Date?) -> [SleepRecord] {
+        (1...7).map { back in
+            let date = day.adding(days: -back)
+            let start = TimeOfDay(hour: 8, minute: 0)!.instant(on: date, in: zone)
+            let end = TimeOfDay(hour: 15, minute: 0)!.instant(on: date, in: zone)
+            return SleepRecord(interval: DateInterval(start: start, end: end), importedAt: importedAt)
+        }
+    }
+
+    @Test("H11: after midnight, yesterday's window (crossing midnight) keeps its own reminders, not today's")
+    func yesterdaysWindowAfterMidnight() throws {
+        let settings = ReminderSettings(enabled: true, window: .standard, frequency: 3, smartThresholdHours: nil, useSleepRecords: true)
+        let tenth = LocalDate(year: 2026, month: 1, day: 10)!
+        // Records known from the start, the last night ending on the 9th: the 10th starts with
+        // the 15:00–08:00 window; the 11th, whose 7 days hold one more such night, too.
+        let known = Self.dayShiftNights(before: tenth, zone: berlin, importedAt: nil)
+        // A different pattern recorded on the 10th itself (asleep 23:00–07:00), imported that day.
+        let tenthNight = SleepRecord(interval: DateInterval(start: time("23:00").instant(on: tenth.adding(days: -1), in: berlin),
+                                                            end: time("07:00").instant(on: tenth, in: berlin)),
+                                     importedAt: time("12:00").instant(on: tenth, in: berlin))
+        let windows = DayWindows(settings: settings, records: known + [tenthNight], zone: berlin)
+        let crossing = WakeWindow(wake: time("15:00"), sleep: time("08:00"))
+        #expect(windows.window(startingOn: tenth) == crossing)
+        // The 10th's window runs to 08:00 on the 11th; its third reminder falls after midnight,
+        // at 15:00 + 3 × 17 h ÷ 4 = 03:45 on the 11th, whatever the 11th's own window is.
+        let tenthReminders = windows.reminders(startingOn: tenth)
+        #expect(tenthReminders == [time("19:15").instant(on: tenth, in: berlin), time("23:30").instant(on: tenth, in: berlin),
+                                   time("03:45").instant(on: tenth.adding(days: 1), in: berlin)])
+        // At 02:00 on the 11th the awake stretch is the one that started on the 10th.
+        let twoAM = time("02:00").instant(on: tenth.adding(days: 1), in: berlin)
+        #expect(windows.awake(at: twoAM)?.day == tenth)
+    }
+
+    @Test("H11: an import during the day moves the next day's window, never the one the day started with")
+    func importDuringTheDay() throws {
+        let settings = ReminderSettings(enabled: true, window: .standard, frequency: 2, smartThresholdHours: nil, useSleepRecords: true)
+        let day = LocalDate(year: 2026, month: 1, day: 10)!
+        let noon = time("12:00").instant(on: day, in: berlin)
+        let nights = Self.dayShiftNights(before: day, zone: berlin, importedAt: noon)
+        let windows = DayWindows(settings: settings, records: nights, zone: berlin)
+        // Imported at noon on the 10th: the 10th keeps the manual window it started with…
+        #expect(windows.window(startingOn: day) == .standard)
+        #expect(windows.reminders(startingOn: day) == ReminderSchedule(window: .standard, frequency: 2).instants(startingOn: day, in: berlin))
+        // …and the 11th starts with the records' window.
+        #expect(windows.window(startingOn: day.adding(days: 1)) == WakeWindow(wake: time("15:00"), sleep: time("08:00")))
+        // The same records known before the 10th began move the 10th too.
+        let earlier = DayWindows(settings: settings, records: Self.dayShiftNights(before: day, zone: berlin, importedAt: noon.addingTimeInterval(-86_400)),
+                                 zone: berlin)
+        #expect(earlier.window(startingOn: day) == WakeWindow(wake: time("15:00"), sleep: time("08:00")))
+    }
+
+    @Test("H11: across the spring DST change, a window that crosses midnight keeps its clock times and its day")
+    func windowAcrossDST() throws {
+        // Berlin moves from 02:00 to 03:00 on 29 March 2026. A 22:00–06:00 night-shift window
+        // starting on the 28th ends at 06:00 on the 29th, an hour shorter in real time.
+        let settings = ReminderSettings(enabled: true, window: WakeWindow(wake: time("22:00"), sleep: time("06:00")),
+                                        frequency: 3, smartThresholdHours: nil)
+        let windows = DayWindows(settings: settings, records: [], zone: berlin)
+        let saturday = LocalDate(year: 2026, month: 3, day: 28)!
+        let reminders = windows.reminders(startingOn: saturday)
+        // Clock times 00:00, 02:00, 04:00; 02:00 does not exist that night and comes out as 03:00 summer time.
+        #expect(reminders.count == 3)
+        #expect(reminders[0] == time("00:00").instant(on: saturday.adding(days: 1), in: berlin))
+        #expect(reminders[2] == time("04:00").instant(on: saturday.adding(days: 1), in: berlin))
+        #expect(reminders == reminders.sorted())
+        let interval = windows.window(startingOn: saturday).interval(startingOn: saturday, in: berlin)
+        #expect(interval.duration == 7 * 3600)
+        #expect(windows.awake(at: time("05:30").instant(on: saturday.adding(days: 1), in: berlin))?.day == saturday)
+        #expect(windows.awake(at: time("07:00").instant(on: saturday.adding(days: 1), in: berlin)) == nil)
     }
 
     @Test("H11: settings saved before the sleep-record choice existed read as manual")
@@ -193,7 +270,7 @@ struct CalendarFeedTests {
     func feed() throws {
         let settings = ReminderSettings(enabled: true, window: .standard, frequency: 3, smartThresholdHours: nil)
         let now = ISO8601DateFormatter().date(from: "2026-03-28T12:00:00Z")!
-        let ics = CalendarFeed.ics(settings, today: LocalDate(year: 2026, month: 3, day: 28)!, zone: berlin, now: now, name: "ada")
+        let ics = CalendarFeed.ics(DayWindows(settings: settings, records: [], zone: berlin), from: LocalDate(year: 2026, month: 3, day: 28)!, now: now, name: "ada")
         #expect(ics.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
         #expect(ics.hasSuffix("END:VCALENDAR\r\n"))
         let found = events(ics)
@@ -207,7 +284,7 @@ struct CalendarFeedTests {
 
     @Test("H11: reminders turned off give an empty calendar")
     func off() {
-        let ics = CalendarFeed.ics(.standard, today: LocalDate(year: 2026, month: 3, day: 28)!, zone: berlin, now: Date(), name: "ada")
+        let ics = CalendarFeed.ics(DayWindows(settings: .standard, records: [], zone: berlin), from: LocalDate(year: 2026, month: 3, day: 28)!, now: Date(), name: "ada")
         #expect(events(ics).isEmpty && ics.contains("X-WR-CALNAME:Tally: drink water (ada)"))
     }
 

@@ -108,13 +108,16 @@ struct HealthImportAPITests {
             #expect(settings["useSleepRecords"] as? Bool == true)
             #expect(settings["window"] as? [String: String] == ["wake": "08:00", "sleep": "22:00"])
             #expect(settings["sleepRecordWindow"] as? [String: String] == ["wake": "06:50", "sleep": "23:20"])
-            #expect(settings["followedWindow"] as? [String: String] == ["wake": "06:50", "sleep": "23:20"])
+            // Imported today: today keeps the window it started with; tomorrow follows the records.
+            #expect(settings["followedWindow"] as? [String: String] == ["wake": "08:00", "sleep": "22:00"])
 
-            // 06:50–23:20 with 3 reminders: 10:57:30, 15:05, 19:12:30 (to the minute); it is 14:00.
+            // Today 08:00–22:00 with 3 reminders: 11:30, 15:00, 18:30; it is 14:00. Tomorrow
+            // 06:50–23:20: 10:57:30, 15:05, 19:12:30 (to the minute), in summer time (UTC+2).
             let path = try #require(try await client.send(.post, "/api/v1/reminders/calendar", token: f.adaToken).json()["path"] as? String)
             let feed = try await client.send(.get, path, token: nil).text
             let starts = feed.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART:") }
-            #expect(starts.first == "DTSTART:20240407T130500Z", "\(starts.prefix(3))")
+            #expect(Array(starts.prefix(3)) == ["DTSTART:20240407T130000Z", "DTSTART:20240407T163000Z", "DTSTART:20240408T085800Z"],
+                    "\(starts.prefix(3))")
 
             // Not chosen: the manual times, 08:00–22:00 → 11:30, 15:00, 18:30.
             let manual = try await client.send(.put, "/api/v1/reminders", token: f.adaToken, json: """
@@ -154,7 +157,8 @@ struct HealthImportAPITests {
             ])
             #expect(chosen.status == .seeOther)
             #expect(try await f.store.reminderSettings(of: carol).useSleepRecords)
-            #expect(try await browser.get("/settings").text.contains("Next: 15:05, 19:1"))
+            // Imported today: today keeps its manual times (08:00–22:00: 11:30, 15:00, 18:30).
+            #expect(try await browser.get("/settings").text.contains("Next: 15:00, 18:30"))
 
             let wrong = try await browser.post("/settings/apple-health", [:], file: "export", Data("just text".utf8))
             #expect(wrong.status == .badRequest && wrong.text.contains("This is not an Apple Health export"))

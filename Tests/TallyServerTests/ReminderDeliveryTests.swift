@@ -123,7 +123,8 @@ struct ReminderDeliveryTests {
             let morning = f.clock.now.addingTimeInterval(Double(-night) * 86_400 - (4 * 3600 + 29 * 60 + 30))
             return DateInterval(start: morning.addingTimeInterval(-6 * 3600), end: morning)
         }
-        _ = try await f.store.importHealthRecords(drinks: [], asleep: nights, of: f.ada.id)
+        // Imported yesterday: known when today began, so today's window follows them.
+        _ = try await f.store.importHealthRecords(drinks: [], asleep: nights, of: f.ada.id, at: f.clock.now.addingTimeInterval(-86_400))
         let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
         let settings = ReminderSettings(enabled: true, window: .standard, frequency: 3, smartThresholdHours: nil)
         _ = try await hydration.saveReminderSettings(settings)

@@ -19,9 +19,9 @@ struct HealthRecordContractTests {
         let f = try await Fixture(kind)
         let drinks = [try await drink(f, "2025-06-14T08:00:00Z", ml: 250), try await drink(f, "2025-06-14T12:00:00Z", ml: 187.5)]
         let nights = [night("2025-06-12T21:30:00Z", "2025-06-13T05:00:00Z"), night("2025-06-13T21:45:00Z", "2025-06-14T04:50:00Z")]
-        let first = try await f.store.importHealthRecords(drinks: drinks, asleep: nights, of: f.user.id)
+        let first = try await f.store.importHealthRecords(drinks: drinks, asleep: nights, of: f.user.id, at: f.clock.now)
         #expect(first.drinks == 2 && first.asleep == 2)
-        let again = try await f.store.importHealthRecords(drinks: drinks, asleep: nights + [nights[0]], of: f.user.id)
+        let again = try await f.store.importHealthRecords(drinks: drinks, asleep: nights + [nights[0]], of: f.user.id, at: f.clock.now)
         #expect(again.drinks == 0 && again.asleep == 0)
         #expect(try await f.store.dailyTotals(of: f.user.id, from: nil, through: nil) == [day("2025-06-14"): 437.5])
         #expect(try await f.store.asleepIntervals(of: f.user.id, endingAfter: .distantPast) == nights)
@@ -36,7 +36,7 @@ struct HealthRecordContractTests {
         // An id that is another person's drink: a conflict, after a good drink and with a night.
         let drinks = [try await drink(f, "2025-06-14T08:00:00Z", ml: 250), try await drink(f, "2025-06-14T09:00:00Z", ml: 100, id: theirs.id)]
         await #expect(throws: TallyError.self) {
-            try await f.store.importHealthRecords(drinks: drinks, asleep: [night("2025-06-13T21:30:00Z", "2025-06-14T05:00:00Z")], of: f.user.id)
+            try await f.store.importHealthRecords(drinks: drinks, asleep: [night("2025-06-13T21:30:00Z", "2025-06-14T05:00:00Z")], of: f.user.id, at: f.clock.now)
         }
         #expect(try await f.store.dailyTotals(of: f.user.id, from: nil, through: nil).isEmpty)
         #expect(try await f.store.asleepIntervals(of: f.user.id, endingAfter: .distantPast).isEmpty)
@@ -46,9 +46,9 @@ struct HealthRecordContractTests {
     func isolation(_ kind: StoreKind) async throws {
         let f = try await Fixture(kind)
         let other = try await f.otherUser()
-        _ = try await f.store.importHealthRecords(drinks: [], asleep: [night("2025-06-13T21:30:00Z", "2025-06-14T05:00:00Z")], of: f.user.id)
+        _ = try await f.store.importHealthRecords(drinks: [], asleep: [night("2025-06-13T21:30:00Z", "2025-06-14T05:00:00Z")], of: f.user.id, at: f.clock.now)
         #expect(try await f.store.asleepIntervals(of: other.user, endingAfter: .distantPast).isEmpty)
         #expect(try await f.store.importHealthRecords(drinks: [], asleep: [night("2025-06-13T21:30:00Z", "2025-06-14T05:00:00Z")],
-                                                      of: other.user).asleep == 1)
+                                                      of: other.user, at: f.clock.now).asleep == 1)
     }
 }

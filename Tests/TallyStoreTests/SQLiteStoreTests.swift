@@ -52,8 +52,13 @@ struct SQLiteStoreTests {
             let id = UUID()
             let hasEntries = try await old.read { db in try db.tableExists("intake") }
             try await old.write { db in
-                try db.execute(sql: "INSERT INTO user (id, name, createdAt, unit, timeZone) VALUES (?, 'ada', ?, 'oz', 'Asia/Tokyo')",
-                               arguments: [id, Date()])
+                if try db.columns(in: "user").contains(where: { $0.name == "unit" }) {
+                    try db.execute(sql: "INSERT INTO user (id, name, createdAt, unit, timeZone) VALUES (?, 'ada', ?, 'oz', 'Asia/Tokyo')",
+                                   arguments: [id, Date()])
+                } else { // since the person's row was split (migration 14)
+                    try db.execute(sql: "INSERT INTO user (id, name, createdAt) VALUES (?, 'ada', ?)", arguments: [id, Date()])
+                    try db.execute(sql: "INSERT INTO userSettings (userId, unit, timeZone) VALUES (?, 'oz', 'Asia/Tokyo')", arguments: [id])
+                }
                 guard hasEntries else { return }
                 let kind = UUID()
                 try db.execute(sql: "INSERT INTO drinkKind (id, userId, name, factor, isBuiltIn) VALUES (?, ?, 'water', 1, 1)",

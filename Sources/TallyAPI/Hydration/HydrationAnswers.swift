@@ -69,17 +69,18 @@ public struct GoalStatus: Codable, Equatable, Sendable {
     }
 }
 
-/// The reminder settings as saved, with the windows they lead to: the one from the sleep records
-/// of the last 7 days (null without any) and the one the reminders follow now.
+/// The reminder settings as saved, with the windows they lead to: the one the sleep records of the
+/// last 7 days give (null without any), and the one the reminders follow today, which is the
+/// window today started with (sleep records imported today count from tomorrow).
 public struct RemindersView: Codable, Sendable {
     public var settings: ReminderSettings
     public var sleepRecordWindow: WakeWindow?
     public var followedWindow: WakeWindow
 
-    public init(settings: ReminderSettings, sleepRecordWindow: WakeWindow?) {
+    public init(settings: ReminderSettings, sleepRecordWindow: WakeWindow?, followedWindow: WakeWindow) {
         self.settings = settings
         self.sleepRecordWindow = sleepRecordWindow
-        followedWindow = settings.followedWindow(sleepRecords: sleepRecordWindow)
+        self.followedWindow = followedWindow
     }
 
     private enum CodingKeys: String, CodingKey { case sleepRecordWindow, followedWindow }

@@ -5,17 +5,19 @@ import Foundation
 public enum CalendarFeed {
     public static let days = 14
 
-    /// The feed for the windows starting on the `days` days from `today`, in `zone`.
-    public static func ics(_ settings: ReminderSettings, today: LocalDate, zone: TimeZone, now: Date, name: String) -> String {
+    /// The feed for the windows starting on the `days` days from `firstDay`, each with the window
+    /// it starts with.
+    public static func ics(_ windows: DayWindows, from firstDay: LocalDate, now: Date, name: String) -> String {
+        let (settings, zone) = (windows.settings, windows.zone)
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Tally//Reminders//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
             "X-WR-CALNAME:" + escape("Tally: drink water (\(name))"), "X-WR-TIMEZONE:" + zone.identifier,
             "REFRESH-INTERVAL;VALUE=DURATION:PT12H", "X-PUBLISHED-TTL:PT12H",
         ]
         if settings.enabled {
-            let schedule = settings.schedule
             for offset in 0..<days {
-                let day = today.adding(days: offset)
+                let day = firstDay.adding(days: offset)
+                let schedule = ReminderSchedule(window: windows.window(startingOn: day), frequency: settings.frequency)
                 for (index, instant) in schedule.instants(startingOn: day, in: zone).enumerated() where instant > now {
                     lines += event(uid: "\(day)-\(index + 1)-\(schedule.times[index])@tally", at: instant, stamp: now)
                 }

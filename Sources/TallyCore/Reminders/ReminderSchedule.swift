@@ -90,15 +90,22 @@ public struct SmartReminder: Codable, Equatable, Sendable {
         self.thresholdHours = thresholdHours
     }
 
-    /// Whether a reminder is due at `now`. `lastLog` is the last drink (nil: none yet today, so
-    /// the wait counts from waking).
+    /// Whether a reminder is due at `now` with the same window every day.
     public func isDue(now: Date, lastLog: Date?, window: WakeWindow, zone: TimeZone, goalMet: Bool) -> Bool {
-        guard !goalMet, window.contains(now, in: zone) else { return false }
-        let today = LocalDate(containing: now, in: zone)
-        let started = [today, today.adding(days: -1)]
-            .map { window.interval(startingOn: $0, in: zone) }
-            .first { $0.start <= now && now < $0.end }!.start
-        let since = max(lastLog ?? started, started)
-        return now.timeIntervalSince(since) >= Double(thresholdHours) * 3600
+        let settings = ReminderSettings(enabled: true, window: window, frequency: 1, smartThresholdHours: thresholdHours)
+        return isDue(now: now, lastLog: lastLog, windows: DayWindows(settings: settings, records: [], zone: zone), goalMet: goalMet)
+    }
+
+    /// Whether a reminder is due at `now`. `lastLog` is the last drink (nil: none yet, so the wait
+    /// counts from waking); the awake stretch is the one `windows` gives for `now`.
+    public func isDue(now: Date, lastLog: Date?, windows: DayWindows, goalMet: Bool) -> Bool {
+        quietSince(now: now, lastLog: lastLog, windows: windows, goalMet: goalMet) != nil
+    }
+
+    /// When the quiet stretch that makes a reminder due at `now` began; nil when none is due.
+    public func quietSince(now: Date, lastLog: Date?, windows: DayWindows, goalMet: Bool) -> Date? {
+        guard !goalMet, let awake = windows.awake(at: now) else { return nil }
+        let since = max(lastLog ?? awake.interval.start, awake.interval.start)
+        return now.timeIntervalSince(since) >= Double(thresholdHours) * 3600 ? since : nil
     }
 }

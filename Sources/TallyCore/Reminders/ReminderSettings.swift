@@ -32,22 +32,9 @@ public struct ReminderSettings: Codable, Equatable, Sendable {
         useSleepRecords = try container.decodeIfPresent(Bool.self, forKey: .useSleepRecords) ?? false
     }
 
-    /// The window the reminders follow on the day of `now`: the typical one of the nights of the
-    /// 7 days before it when that is chosen and there are any, otherwise the manual one.
-    public func wakeWindow(asleep: [DateInterval], now: Date, zone: TimeZone) -> WakeWindow {
-        followedWindow(sleepRecords: useSleepRecords ? SleepWindow.typical(asleep: asleep, forDayOf: now, zone: zone) : nil)
-    }
-
     /// The window the reminders follow, given the sleep records' typical one (nil without any).
     public func followedWindow(sleepRecords typical: WakeWindow?) -> WakeWindow {
         useSleepRecords ? typical ?? window : window
-    }
-
-    /// These settings with the window the reminders follow now (see `wakeWindow`).
-    public func resolved(asleep: [DateInterval], now: Date, zone: TimeZone) -> ReminderSettings {
-        var resolved = self
-        resolved.window = wakeWindow(asleep: asleep, now: now, zone: zone)
-        return resolved
     }
 
     /// Checks the frequency and the threshold; a window of no length is refused too.

@@ -44,10 +44,10 @@ public struct AppleHealthImporter: Sendable {
         let unique = Dictionary(drinks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var added = (drinks: 0, asleep: 0)
         for batch in Self.batches(Array(unique.values).sorted { $0.at < $1.at }, size: batchSize) {
-            added.drinks += try await hydration.store.importHealthRecords(drinks: batch, asleep: [], of: user).drinks
+            added.drinks += try await hydration.store.importHealthRecords(drinks: batch, asleep: [], of: user, at: hydration.clock.now).drinks
         }
         for batch in Self.batches(asleep, size: batchSize) {
-            added.asleep += try await hydration.store.importHealthRecords(drinks: [], asleep: batch, of: user).asleep
+            added.asleep += try await hydration.store.importHealthRecords(drinks: [], asleep: batch, of: user, at: hydration.clock.now).asleep
         }
         return Report(drinksAdded: added.drinks, drinksAlreadyThere: unique.count - added.drinks, sleepRecordsAdded: added.asleep,
                       skipped: export.unreadable + (export.water.count - drinks.count) + (export.asleep.count - asleep.count))

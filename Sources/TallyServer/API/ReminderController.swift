@@ -40,6 +40,7 @@ struct ReminderController {
 extension HydrationService {
     /// The reminder settings with the windows they lead to.
     func reminders(_ settings: ReminderSettings) async throws -> RemindersView {
-        RemindersView(settings: settings, sleepRecordWindow: try await sleepRecordWindow())
+        RemindersView(settings: settings, sleepRecordWindow: try await sleepRecordWindow(),
+                             followedWindow: try await followedWindow(settings))
     }
 }

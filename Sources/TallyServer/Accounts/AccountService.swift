@@ -124,9 +124,8 @@ public struct AccountService: Sendable {
         guard let owner = try await store.calendarOwner(secretHash: Self.hash(secret)) else { return nil }
         let now = clock.now
         let zone = owner.settings.zone
-        let reminders = try await store.followedReminders(owner.reminders, of: owner.user.id, now: now, zone: zone)
-        return CalendarFeed.ics(reminders, today: LocalDate(containing: now, in: zone).adding(days: -1), zone: zone,
-                                now: now, name: owner.user.name)
+        let windows = try await store.dayWindows(owner.reminders, of: owner.user.id, now: now, zone: zone)
+        return CalendarFeed.ics(windows, from: LocalDate(containing: now, in: zone).adding(days: -1), now: now, name: owner.user.name)
     }
 
     public func sessions(of user: User) async throws -> [SessionInfo] {

@@ -62,21 +62,21 @@ struct ReminderService: Service {
         let zone = recipient.settings.zone
         let user = recipient.user.id
         let today = LocalDate(containing: now, in: zone)
-        let reminders = (try? await store.followedReminders(recipient.reminders, of: user, now: now, zone: zone)) ?? recipient.reminders
+        let reminders = recipient.reminders
+        let windows = (try? await store.dayWindows(reminders, of: user, now: now, zone: zone))
+            ?? DayWindows(settings: reminders, records: [], zone: zone)
         if let hours = reminders.smartThresholdHours, let smart = try? SmartReminder(thresholdHours: hours) {
             let hydration = HydrationService(store: store, clock: FixedClock(now), user: user)
             let lastDrink = try? await store.lastDrink(of: user)
             let goalMet = (try? await hydration.dayProgress(on: today))?.goalMet ?? false
-            guard smart.isDue(now: now, lastLog: lastDrink ?? nil, window: reminders.window, zone: zone, goalMet: goalMet) else {
+            guard let quietSince = smart.quietSince(now: now, lastLog: lastDrink ?? nil, windows: windows, goalMet: goalMet) else {
                 return []
             }
-            let windowStart = [today, today.adding(days: -1)].map { reminders.window.interval(startingOn: $0, in: zone) }
-                .first { $0.start <= now && now < $0.end }?.start ?? now
-            let quietSince = max((lastDrink ?? nil) ?? windowStart, windowStart)
             return ["smart \(user) \(Int(quietSince.timeIntervalSince1970))"]
         }
+        // Yesterday's window may cross midnight: its reminders come from the window it started with.
         return [today.adding(days: -1), today]
-            .flatMap { reminders.schedule.instants(startingOn: $0, in: zone) }
+            .flatMap { windows.reminders(startingOn: $0) }
             .filter { $0 > previous && $0 <= now }
             .map { "fixed \(user) \(Int($0.timeIntervalSince1970))" }
     }

@@ -463,6 +463,13 @@ enum Migrations {
             try db.rename(table: "userAccount", to: "user")
         }
 
+        migrator.registerMigration("15 when sleep records were imported") { db in
+            // A day keeps the wake window it started with (H11): an interval counts for a day
+            // only when it was known before the day began. Intervals imported before this are
+            // taken as known from the start (NULL).
+            try db.alter(table: "asleepInterval") { t in t.add(column: "importedAt", .datetime) }
+        }
+
         return migrator
     }
 }

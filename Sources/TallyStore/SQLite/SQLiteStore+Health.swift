@@ -3,7 +3,7 @@ import GRDB
 import TallyCore
 
 extension SQLiteStore: HealthRecordRepository {
-    public func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID) async throws -> (drinks: Int, asleep: Int) {
+    public func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID, at now: Date) async throws -> (drinks: Int, asleep: Int) {
         try await write { db in
             try Self.requireUser(user, db)
             let remember = try db.cachedStatement(sql: "INSERT OR IGNORE INTO importedDrink (userId, id) VALUES (?, ?)")
@@ -12,21 +12,21 @@ extension SQLiteStore: HealthRecordRepository {
                 return db.changesCount == 1
             }
             let drinksAdded = try Self.insertIntakes(new, of: user, db)
-            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO asleepInterval (userId, start, end) VALUES (?, ?, ?)")
+            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO asleepInterval (userId, start, end, importedAt) VALUES (?, ?, ?, ?)")
             var asleepAdded = 0
             for interval in asleep {
-                try statement.execute(arguments: [user, interval.start, interval.end])
+                try statement.execute(arguments: [user, interval.start, interval.end, now])
                 asleepAdded += db.changesCount
             }
             return (drinksAdded, asleepAdded)
         }
     }
 
-    public func asleepIntervals(of user: UUID, endingAfter since: Date) async throws -> [DateInterval] {
+    public func sleepRecords(of user: UUID, endingAfter since: Date) async throws -> [SleepRecord] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT start, end FROM asleepInterval WHERE userId = ? AND end > ? ORDER BY start",
+            try Row.fetchAll(db, sql: "SELECT start, end, importedAt FROM asleepInterval WHERE userId = ? AND end > ? ORDER BY start",
                              arguments: [user, since])
-                .map { DateInterval(start: $0["start"], end: $0["end"]) }
+                .map { SleepRecord(interval: DateInterval(start: $0["start"], end: $0["end"]), importedAt: $0["importedAt"]) }
         }
     }
 }

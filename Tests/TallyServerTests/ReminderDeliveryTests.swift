@@ -144,6 +144,29 @@ struct ReminderDeliveryTests {
         }
     }
 
+    @Test("H11: after midnight, the reminders of yesterday's window (crossing midnight) are yesterday's, not today's")
+    func yesterdaysWindowAfterMidnight() async throws {
+        // One night-shift sleep, 08:00–15:00 Berlin on 3 January: the 10th's 7 days hold it, the
+        // 11th's do not. So the 10th is awake 15:00–08:00 (3 reminders: 19:15, 23:30 and 03:45 on
+        // the 11th), and the 11th follows the manual 07:00–23:00.
+        let f = try await ServerFixture(now: "2026-01-11T02:44:30Z") // 03:44:30 in Berlin
+        let night = DateInterval(start: Self.instant("2026-01-03T07:00:00Z"), end: Self.instant("2026-01-03T14:00:00Z"))
+        _ = try await f.store.importHealthRecords(drinks: [], asleep: [night], of: f.ada.id, at: Self.instant("2026-01-05T12:00:00Z"))
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        _ = try await hydration.saveReminderSettings(ReminderSettings(enabled: true, window: .standard, frequency: 3,
+                                                                      smartThresholdHours: nil, useSleepRecords: true))
+        let browser = P256.KeyAgreement.PrivateKey()
+        let inbox = Inbox()
+        try await Self.pushService(inbox).test(.live) { client in
+            let port = try #require(client.port)
+            let service = try await Self.subscribedService(f, endpoint: "http://127.0.0.1:\(port)/push/p", browser: browser)
+            #expect(await service.tick(from: f.clock.now, to: f.clock.now.addingTimeInterval(60)) == 1)
+            #expect(await inbox.messages.count == 1)
+        }
+    }
+
+    static func instant(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
+
     @Test("H11: sent reminders are remembered for two days, then forgotten")
     func forgetting() async throws {
         let f = try await ServerFixture(now: "2026-01-10T12:00:00Z")

@@ -121,6 +121,12 @@ struct HealthImportAPITests {
                 {"enabled": true, "window": {"wake": "08:00", "sleep": "22:00"}, "frequency": 3}
                 """).json()
             #expect(manual["followedWindow"] as? [String: String] == ["wake": "08:00", "sleep": "22:00"])
+            // What is left of today at 14:00 (CEST): 15:00 and 18:30; none for smart reminders.
+            #expect(manual["upcoming"] as? [String] == ["2024-04-07T13:00:00Z", "2024-04-07T16:30:00Z"], "\(manual)")
+            let smart = try await client.send(.put, "/api/v1/reminders", token: f.adaToken, json: """
+                {"enabled": true, "window": {"wake": "08:00", "sleep": "22:00"}, "frequency": 3, "smartThresholdHours": 2}
+                """).json()
+            #expect(smart["upcoming"] as? [String] == [], "\(smart)")
             let manualFeed = try await client.send(.get, path, token: nil).text
             #expect(manualFeed.components(separatedBy: "\r\n").first { $0.hasPrefix("DTSTART:") } == "DTSTART:20240407T130000Z")
         }

@@ -46,6 +46,10 @@ protocol HydrationBackend: Sendable {
     func fillBottle() async throws -> Bottle
     func adjustBottle(capacityMl: Double?, levelMl: Double?, sipMl: Double?) async throws -> Bottle
 
+    /// The reminder settings as stored, the windows they lead to and the times to come (H11).
+    func reminders() async throws -> RemindersView
+    func saveReminders(_ settings: ReminderSettings) async throws -> RemindersView
+
     /// Apple Health's export.zip or export.xml (A2).
     func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report
 }
@@ -115,6 +119,9 @@ struct LocalHydration: HydrationBackend {
     func adjustBottle(capacityMl: Double?, levelMl: Double?, sipMl: Double?) async throws -> Bottle {
         try await service.adjustBottle(capacityMl: capacityMl, levelMl: levelMl, sipMl: sipMl)
     }
+
+    func reminders() async throws -> RemindersView { try await service.reminders() }
+    func saveReminders(_ settings: ReminderSettings) async throws -> RemindersView { try await service.saveReminders(settings) }
 
     func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report {
         try await AppleHealthImporter(hydration: service).importExport(try AppleHealthExport.read(contentsOf: file))

@@ -183,6 +183,10 @@ public protocol HealthRecordRepository: Sendable {
     func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID) async throws -> (drinks: Int, asleep: Int)
     /// The asleep intervals that end after `since`, oldest first.
     func asleepIntervals(of user: UUID, endingAfter since: Date) async throws -> [DateInterval]
+    /// Forgets the ids of imported drinks that the user has deleted since, so that importing
+    /// again brings them back; the ids of imported drinks still there are kept, so that they
+    /// are never added twice. Returns how many were forgotten.
+    func forgetDeletedImports(of user: UUID) async throws -> Int
 }
 
 /// Everything hydration needs from storage. SQLite implements it now; a PostgreSQL store will

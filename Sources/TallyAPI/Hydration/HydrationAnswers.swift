@@ -106,6 +106,13 @@ public struct RemindersView: Codable, Sendable {
     }
 }
 
+/// Imported drinks' ids forgotten: drinks deleted since that importing again brings back (A2).
+public struct ForgottenImports: Codable, Equatable, Sendable {
+    public var forgotten: Int
+
+    public init(forgotten: Int) { self.forgotten = forgotten }
+}
+
 /// Apple Health's export brought in (A2).
 public struct AppleHealthImportReport: Codable, Equatable, Sendable {
     public var drinksAdded: Int

@@ -52,6 +52,8 @@ protocol HydrationBackend: Sendable {
 
     /// Apple Health's export.zip or export.xml (A2).
     func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report
+    /// Lets the imported drinks deleted since come back with the next import (A2).
+    func forgetDeletedImports() async throws -> ForgottenImports
 }
 
 /// The local database, through the same service the server uses.
@@ -126,4 +128,6 @@ struct LocalHydration: HydrationBackend {
     func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report {
         try await AppleHealthImporter(hydration: service).importExport(try AppleHealthExport.read(contentsOf: file))
     }
+
+    func forgetDeletedImports() async throws -> ForgottenImports { try await service.forgetDeletedImports() }
 }

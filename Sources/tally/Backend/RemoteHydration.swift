@@ -159,6 +159,8 @@ struct RemoteHydration: HydrationBackend {
 
     // MARK: - Apple Health
 
+    func forgetDeletedImports() async throws -> ForgottenImports { try await client.send(API.forgetDeletedImports) }
+
     func importAppleHealth(_ file: URL) async throws -> AppleHealthImportReport {
         guard FileManager.default.fileExists(atPath: file.path) else { throw AppleHealthExport.missing(file) }
         // The server reads a big export for a while before it answers.

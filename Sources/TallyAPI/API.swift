@@ -55,6 +55,8 @@ public enum API {
     // MARK: Imports (A2)
     /// The body is Apple Health's export.zip, or the export.xml inside it.
     public static let importAppleHealth = Route<FileBody, AppleHealthImportReport>(.post, "import/apple-health")
+    /// Lets the imported drinks deleted since come back with the next import.
+    public static let forgetDeletedImports = Route<NoBody, ForgottenImports>(.delete, "import/apple-health/deleted")
 
     // MARK: Accounts (A1)
     public static let me = Route<NoBody, Me>(.get, "me")

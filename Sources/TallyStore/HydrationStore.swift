@@ -184,6 +184,10 @@ public protocol HealthRecordRepository: Sendable {
     func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID, at now: Date) async throws -> (drinks: Int, asleep: Int)
     /// The sleep records whose interval ends after `since`, oldest first.
     func sleepRecords(of user: UUID, endingAfter since: Date) async throws -> [SleepRecord]
+    /// Forgets the ids of imported drinks that the user has deleted since, so that importing
+    /// again brings them back; the ids of imported drinks still there are kept, so that they
+    /// are never added twice. Returns how many were forgotten.
+    func forgetDeletedImports(of user: UUID) async throws -> Int
 }
 
 extension HealthRecordRepository {

@@ -20,6 +20,7 @@ struct Tally: AsyncParsableCommand {
             DrinkCommand.self, RemoveCommand.self, DeleteCommand.self, EditCommand.self,
             TodayCommand.self, HistoryCommand.self, BottleCommand.self,
             GoalCommand.self, ProfileCommand.self, KindsCommand.self, PresetsCommand.self, SettingsCommand.self,
+            RemindersCommand.self,
             LedgerCommand.self, SpendCommand.self, PayCommand.self, BalanceCommand.self, SettleCommand.self, ExpensesCommand.self,
             ImportCommand.self, ExportCommand.self,
             ServeCommand.self, UserCommand.self, TokenCommand.self, ServerAdminCommand.self,

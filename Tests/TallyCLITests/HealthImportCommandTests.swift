@@ -64,4 +64,41 @@ struct HealthImportCommandTests {
             RemoteModeTests.expectSentence(there)
         }
     }
+
+    @Test("A2: --forget-deleted lets a deleted imported drink come back with the next import, here and on a server")
+    func forgetDeleted() throws {
+        let sandbox = try Sandbox(now: Self.afterwards)
+        let server = try ServeProcess.start()
+        defer { server.stop() }
+        let modes: [(String, ([String]) throws -> CLIResult)] = [
+            ("local", { try sandbox.ok($0) }), ("remote", { try server.ok($0) }),
+        ]
+        for (mode, ok) in modes {
+            _ = try ok(["import", "apple-health", Self.fixture("export.zip")])
+            let day = try ok(["today", "--date", "2024-04-02", "--json"]).decode(DayJSON.self)
+            let deleted = try #require(day.entries.first, "\(mode)")
+            _ = try ok(["delete", deleted.id.uuidString])
+            let again = try ok(["import", "apple-health", Self.fixture("export.zip"), "--json"]).object()
+            #expect(again["drinksAdded"] as? Int == 0, "\(mode): deleted stays deleted")
+
+            let forgotten = try ok(["import", "apple-health", "--forget-deleted"])
+            #expect(forgotten.stdout == "Forgot 1 deleted imported drink: importing its export again brings it back.\n", "\(mode)")
+            #expect(try ok(["import", "apple-health", "--forget-deleted", "--json"]).object() as NSDictionary == ["forgotten": 0],
+                    "\(mode)")
+            #expect(try ok(["import", "apple-health", "--forget-deleted"]).stdout == "No deleted imported drinks to forget.\n")
+            let back = try ok(["import", "apple-health", Self.fixture("export.zip"), "--json"]).object()
+            #expect(back["drinksAdded"] as? Int == 1 && back["drinksAlreadyThere"] as? Int == 4, "\(mode): \(back)")
+            #expect(try ok(["today", "--date", "2024-04-02", "--json"]).decode(DayJSON.self).totalMl == day.totalMl, "\(mode)")
+        }
+        #expect(try sandbox.databaseContents()["intake"]?.count == 5)
+    }
+
+    @Test("A2: import apple-health with neither a file nor --forget-deleted, or both, is refused and changes nothing")
+    func forgetRefused() throws {
+        let sandbox = try Sandbox(now: Self.afterwards)
+        try sandbox.ok(["import", "apple-health", Self.fixture("export.zip")])
+        #expect(try sandbox.refused(["import", "apple-health"]).contains("Name the export"))
+        #expect(try sandbox.refused(["import", "apple-health", "--forget-deleted", Self.fixture("export.zip")])
+                    .contains("without a file"))
+    }
 }

@@ -70,6 +70,12 @@ struct RemoteModeTests {
         .same(["settings", "set", "unit", "ml"]),
         .same(["today", "--unit", "oz"]),
         .same(["history", "--unit", "oz"]),
+        .same(["reminders"]),
+        .same(["reminders", "set", "--on", "--wake", "06:30", "--sleep", "22:30", "--count", "5"]),
+        .same(["reminders", "set", "--smart", "3", "--sleep-records"]),
+        .same(["reminders", "show"]),
+        .same(["reminders", "set", "--fixed", "--no-sleep-records", "--wake", "20:00", "--sleep", "04:00"]),
+        .same(["reminders", "set", "--off"]),
         .same(["settings", "set", "timezone", "Europe/Paris"]),
         .same(["settings", "show"]),
     ]
@@ -106,7 +112,7 @@ struct RemoteModeTests {
         let local = try Sandbox()
         try local.ok(["drink", "250"], env: noClock)
         try server.ok(["drink", "250"])
-        let stateCommands = [["today"], ["kinds", "list", "--all"], ["settings"], ["goal"], ["history"]]
+        let stateCommands = [["today"], ["kinds", "list", "--all"], ["settings"], ["goal"], ["history"], ["reminders"]]
         func remoteState() throws -> [String] {
             try stateCommands.map { try Self.comparable(server.ok($0 + ["--json"])) }
         }
@@ -129,6 +135,10 @@ struct RemoteModeTests {
             ["settings", "set", "timezone", "Mars/Olympus"],
             ["presets", "set", "100", "200"],
             ["history", "--days", "0"],
+            ["reminders", "set", "--count", "0"],
+            ["reminders", "set", "--smart", "9", "--on"],
+            ["reminders", "set", "--wake", "7am"],
+            ["reminders", "set", "--sleep", "07:00"],
         ] {
             let here = try local.run(arguments, env: noClock)
             let there = try server.run(arguments)

@@ -46,6 +46,38 @@ struct HealthImportAPITests {
         }
     }
 
+    @Test("A2: a deleted imported drink comes back with the next import once its import is forgotten, and only it")
+    func forgetDeleted() async throws {
+        let f = try await ServerFixture(now: Self.now)
+        try await f.test { client in
+            _ = try await upload(client, try Self.export(), token: f.adaToken)
+            let day = try await client.send(.get, "/api/v1/days/2024-04-02", token: f.adaToken).json()
+            let entries = try #require(day["entries"] as? [[String: Any]])
+            let first = try #require(entries.first?["id"] as? String)
+            let deletedMl = try #require(entries.first?["volumeMl"] as? Double)
+            #expect(try await client.send(.delete, "/api/v1/entries/\(first)", token: f.adaToken).status == .ok)
+            let again = try await upload(client, try Self.export(), token: f.adaToken)
+            #expect(try again.json()["drinksAdded"] as? Int == 0, "deleted stays deleted: \(again)")
+
+            // Someone else's forgetting, and no token: nothing of hers.
+            let bobs = try await client.send(.delete, "/api/v1/import/apple-health/deleted", token: f.bobToken)
+            #expect(bobs.status == .ok, "\(bobs)")
+            #expect(try bobs.json() as NSDictionary == ["forgotten": 0])
+            #expect(try await client.send(.delete, "/api/v1/import/apple-health/deleted", token: nil).status == .unauthorized)
+
+            let forgotten = try await client.send(.delete, "/api/v1/import/apple-health/deleted", token: f.adaToken)
+            #expect(forgotten.status == .ok, "\(forgotten)")
+            #expect(try forgotten.json() as NSDictionary == ["forgotten": 1])
+            let back = try await upload(client, try Self.export(), token: f.adaToken)
+            #expect(try back.json() as NSDictionary == ["drinksAdded": 1, "drinksAlreadyThere": 4, "sleepRecordsAdded": 0, "skipped": 1],
+                    "\(back)")
+            let after = try await client.send(.get, "/api/v1/days/2024-04-02", token: f.adaToken).json()
+            #expect(after["totalMl"] as? Double == day["totalMl"] as? Double, "\(deletedMl) ml back, once")
+            let none = try await client.send(.delete, "/api/v1/import/apple-health/deleted", token: f.adaToken)
+            #expect(try none.json() as NSDictionary == ["forgotten": 0])
+        }
+    }
+
     @Test("A2: what is not an export, an empty body or no token: a 4xx that says why, and nothing imported")
     func refused() async throws {
         let f = try await ServerFixture(now: Self.now)
@@ -124,6 +156,12 @@ struct HealthImportAPITests {
                 {"enabled": true, "window": {"wake": "08:00", "sleep": "22:00"}, "frequency": 3}
                 """).json()
             #expect(manual["followedWindow"] as? [String: String] == ["wake": "08:00", "sleep": "22:00"])
+            // What is left of today at 14:00 (CEST): 15:00 and 18:30; none for smart reminders.
+            #expect(manual["upcoming"] as? [String] == ["2024-04-07T13:00:00Z", "2024-04-07T16:30:00Z"], "\(manual)")
+            let smart = try await client.send(.put, "/api/v1/reminders", token: f.adaToken, json: """
+                {"enabled": true, "window": {"wake": "08:00", "sleep": "22:00"}, "frequency": 3, "smartThresholdHours": 2}
+                """).json()
+            #expect(smart["upcoming"] as? [String] == [], "\(smart)")
             let manualFeed = try await client.send(.get, path, token: nil).text
             #expect(manualFeed.components(separatedBy: "\r\n").first { $0.hasPrefix("DTSTART:") } == "DTSTART:20240407T130000Z")
         }

@@ -51,4 +51,38 @@ struct HealthRecordContractTests {
         #expect(try await f.store.importHealthRecords(drinks: [], asleep: [night("2025-06-13T21:30:00Z", "2025-06-14T05:00:00Z")],
                                                       of: other.user, at: f.clock.now).asleep == 1)
     }
+
+    @Test("A2: a deleted imported drink stays deleted until it is forgotten; then it comes back once, and a drink still there never twice",
+          arguments: StoreKind.allCases)
+    func forgetDeleted(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let other = try await f.otherUser()
+        let kept = try await drink(f, "2025-06-14T08:00:00Z", ml: 250)
+        let deleted = try await drink(f, "2025-06-14T12:00:00Z", ml: 300)
+        func importAgain() async throws -> Int {
+            try await f.store.importHealthRecords(drinks: [kept, deleted], asleep: [], of: f.user.id, at: f.clock.now).drinks
+        }
+        func total() async throws -> Double? {
+            try await f.store.dailyTotals(of: f.user.id, from: nil, through: nil)[day("2025-06-14")]
+        }
+        #expect(try await importAgain() == 2)
+        _ = try await f.hydration.deleteEntry(id: deleted.id)
+        #expect(try await importAgain() == 0, "deleted, it stays deleted")
+        #expect(try await total() == 250)
+
+        // Another person forgets nothing of hers.
+        #expect(try await other.forgetDeletedImports().forgotten == 0)
+        #expect(try await importAgain() == 0)
+
+        #expect(try await f.store.forgetDeletedImports(of: f.user.id) == 1)
+        #expect(try await f.store.forgetDeletedImports(of: f.user.id) == 0, "forgotten once")
+        #expect(try await importAgain() == 1, "back, and only the deleted one")
+        #expect(try await total() == 550)
+        #expect(try await importAgain() == 0, "remembered again once it is back")
+
+        // With every imported drink still there, forgetting forgets nothing and importing adds nothing.
+        #expect(try await f.hydration.forgetDeletedImports().forgotten == 0)
+        #expect(try await importAgain() == 0)
+        #expect(try await total() == 550)
+    }
 }

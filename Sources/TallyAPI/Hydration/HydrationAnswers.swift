@@ -76,20 +76,26 @@ public struct RemindersView: Codable, Sendable {
     public var settings: ReminderSettings
     public var sleepRecordWindow: WakeWindow?
     public var followedWindow: WakeWindow
+    /// The reminder times still to come in the window of today (or of last night, while it
+    /// lasts); none while reminders are off.
+    public var upcoming: [Date]
 
-    public init(settings: ReminderSettings, sleepRecordWindow: WakeWindow?, followedWindow: WakeWindow) {
+    public init(settings: ReminderSettings, sleepRecordWindow: WakeWindow?, followedWindow: WakeWindow, upcoming: [Date] = []) {
         self.settings = settings
         self.sleepRecordWindow = sleepRecordWindow
         self.followedWindow = followedWindow
+        self.upcoming = upcoming
     }
 
-    private enum CodingKeys: String, CodingKey { case sleepRecordWindow, followedWindow }
+    private enum CodingKeys: String, CodingKey { case sleepRecordWindow, followedWindow, upcoming }
 
     public init(from decoder: any Decoder) throws {
         settings = try ReminderSettings(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         sleepRecordWindow = try container.decodeIfPresent(WakeWindow.self, forKey: .sleepRecordWindow)
         followedWindow = try container.decode(WakeWindow.self, forKey: .followedWindow)
+        // Servers from before it was sent.
+        upcoming = try container.decodeIfPresent([Date].self, forKey: .upcoming) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -97,7 +103,15 @@ public struct RemindersView: Codable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sleepRecordWindow, forKey: .sleepRecordWindow)
         try container.encode(followedWindow, forKey: .followedWindow)
+        try container.encode(upcoming, forKey: .upcoming)
     }
+}
+
+/// Imported drinks' ids forgotten: drinks deleted since that importing again brings back (A2).
+public struct ForgottenImports: Codable, Equatable, Sendable {
+    public var forgotten: Int
+
+    public init(forgotten: Int) { self.forgotten = forgotten }
 }
 
 /// Apple Health's export brought in (A2).

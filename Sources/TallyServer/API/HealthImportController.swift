@@ -11,6 +11,7 @@ struct HealthImportController {
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.on(API.importAppleHealth, use: importAppleHealth)
+        group.on(API.forgetDeletedImports, use: forgetDeletedImports)
     }
 
     /// The body is `export.zip` as the Health app shares it, or the `export.xml` inside it.
@@ -20,5 +21,11 @@ struct HealthImportController {
             try await HealthUpload.importing(request.body, into: hydration)
         }
         return JSONBody(report, status: report.drinksAdded + report.sleepRecordsAdded > 0 ? .created : .ok)
+    }
+
+    /// Lets the imported drinks deleted since come back with the next import; the drinks still
+    /// there stay remembered, so that none is added twice.
+    @Sendable func forgetDeletedImports(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<ForgottenImports> {
+        JSONBody(try await services.hydration(context).forgetDeletedImports())
     }
 }

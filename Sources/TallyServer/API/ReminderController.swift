@@ -16,13 +16,11 @@ struct ReminderController {
     }
 
     @Sendable func show(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<RemindersView> {
-        let hydration = services.hydration(context)
-        return JSONBody(try await hydration.reminders(try await hydration.reminderSettings()))
+        JSONBody(try await services.hydration(context).reminders())
     }
 
     @Sendable func save(_ settings: ReminderSettings, _ request: Request, context: SignedInContext) async throws -> JSONBody<RemindersView> {
-        let hydration = services.hydration(context)
-        return JSONBody(try await hydration.reminders(try await hydration.saveReminderSettings(settings)))
+        JSONBody(try await services.hydration(context).saveReminders(settings))
     }
 
     /// A new secret address for the feed, shown this once; it replaces any earlier one.
@@ -34,13 +32,5 @@ struct ReminderController {
     @Sendable func revokeCalendar(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<NoBody> {
         try await services.accounts.revokeCalendarSecret(of: context.user)
         return .empty()
-    }
-}
-
-extension HydrationService {
-    /// The reminder settings with the windows they lead to.
-    func reminders(_ settings: ReminderSettings) async throws -> RemindersView {
-        RemindersView(settings: settings, sleepRecordWindow: try await sleepRecordWindow(),
-                             followedWindow: try await followedWindow(settings))
     }
 }

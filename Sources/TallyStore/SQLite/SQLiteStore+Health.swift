@@ -22,6 +22,17 @@ extension SQLiteStore: HealthRecordRepository {
         }
     }
 
+    public func forgetDeletedImports(of user: UUID) async throws -> Int {
+        try await write { db in
+            try Self.requireUser(user, db)
+            try db.execute(sql: """
+                DELETE FROM importedDrink
+                WHERE userId = :user AND NOT EXISTS (SELECT 1 FROM intake WHERE intake.id = importedDrink.id AND intake.userId = :user)
+                """, arguments: ["user": user])
+            return db.changesCount
+        }
+    }
+
     public func sleepRecords(of user: UUID, endingAfter since: Date) async throws -> [SleepRecord] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT start, end, importedAt FROM asleepInterval WHERE userId = ? AND end > ? ORDER BY start",

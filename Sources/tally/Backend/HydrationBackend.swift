@@ -46,8 +46,14 @@ protocol HydrationBackend: Sendable {
     func fillBottle() async throws -> Bottle
     func adjustBottle(capacityMl: Double?, levelMl: Double?, sipMl: Double?) async throws -> Bottle
 
+    /// The reminder settings as stored, the windows they lead to and the times to come (H11).
+    func reminders() async throws -> RemindersView
+    func saveReminders(_ settings: ReminderSettings) async throws -> RemindersView
+
     /// Apple Health's export.zip or export.xml (A2).
     func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report
+    /// Lets the imported drinks deleted since come back with the next import (A2).
+    func forgetDeletedImports() async throws -> ForgottenImports
 }
 
 /// The local database, through the same service the server uses.
@@ -116,7 +122,12 @@ struct LocalHydration: HydrationBackend {
         try await service.adjustBottle(capacityMl: capacityMl, levelMl: levelMl, sipMl: sipMl)
     }
 
+    func reminders() async throws -> RemindersView { try await service.reminders() }
+    func saveReminders(_ settings: ReminderSettings) async throws -> RemindersView { try await service.saveReminders(settings) }
+
     func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report {
         try await AppleHealthImporter(hydration: service).importExport(try AppleHealthExport.read(contentsOf: file))
     }
+
+    func forgetDeletedImports() async throws -> ForgottenImports { try await service.forgetDeletedImports() }
 }

@@ -150,6 +150,17 @@ struct RemoteHydration: HydrationBackend {
         try await client.send(API.changeBottle, body: BottleChange(levelMl: levelMl, capacityMl: capacityMl, sipMl: sipMl))
     }
 
+    // MARK: - Reminders
+
+    func reminders() async throws -> RemindersView { try await client.send(API.reminders) }
+    func saveReminders(_ settings: ReminderSettings) async throws -> RemindersView {
+        try await client.send(API.saveReminders, body: settings)
+    }
+
+    // MARK: - Apple Health
+
+    func forgetDeletedImports() async throws -> ForgottenImports { try await client.send(API.forgetDeletedImports) }
+
     func importAppleHealth(_ file: URL) async throws -> AppleHealthImportReport {
         guard FileManager.default.fileExists(atPath: file.path) else { throw AppleHealthExport.missing(file) }
         // The server reads a big export for a while before it answers.

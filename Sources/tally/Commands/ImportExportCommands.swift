@@ -14,13 +14,34 @@ struct ImportCommand: AsyncParsableCommand {
             discussion: """
                 Water records become drinks of water on the day they were recorded. Sleep records \
                 can set the reminders' waking hours (choose that in the settings). Importing the \
-                same export again, or a later one, adds nothing twice.
+                same export again, or a later one, adds nothing twice, and drinks you deleted stay \
+                deleted. To have the deleted ones back, run it with --forget-deleted first (without a \
+                file), then import the export again.
                 """)
         @Argument(help: ArgumentHelp("The export the Health app shared: export.zip, or the export.xml inside it.", valueName: "file"))
-        var file: String
+        var file: String?
+        @Flag(help: "Instead of importing: let the imported drinks you deleted come back with the next import.")
+        var forgetDeleted = false
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
+            if forgetDeleted {
+                guard file == nil else {
+                    throw TallyError.invalid("--forget-deleted imports nothing: run it without a file, then import the export.")
+                }
+                let forgotten = try await context.backend.forgetDeletedImports()
+                try emit(forgotten, context) {
+                    switch forgotten.forgotten {
+                    case 0: "No deleted imported drinks to forget."
+                    case 1: "Forgot 1 deleted imported drink: importing its export again brings it back."
+                    case let count: "Forgot \(count) deleted imported drinks: importing their export again brings them back."
+                    }
+                }
+                return
+            }
+            guard let file else {
+                throw TallyError.invalid("Name the export to import (export.zip or export.xml), or give --forget-deleted.")
+            }
             let report = try await context.backend.importAppleHealth(URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
             try emit(report, context) { report.sentences.joined(separator: "\n") }
         }

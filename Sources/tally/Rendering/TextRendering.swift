@@ -174,6 +174,39 @@ enum TextRendering {
         """
     }
 
+    // MARK: - Reminders
+
+    static func reminders(_ view: RemindersView, _ zone: TimeZone) -> String {
+        let settings = view.settings
+        func hours(_ window: WakeWindow) -> String { "\(window.wake)–\(window.sleep)" }
+        var lines: [String] = []
+        if !settings.enabled {
+            lines.append("Reminders are off.")
+        } else if let threshold = settings.smartThresholdHours {
+            lines.append("Reminders are on and smart: one after \(threshold == 1 ? "1 hour" : "\(threshold) hours") "
+                         + "without a drink, inside the waking hours, until the day's goal is met.")
+        } else {
+            lines.append("Reminders are on: \(settings.frequency) a day at fixed times.")
+        }
+        lines.append("Waking hours set by hand: \(hours(settings.window)).")
+        switch (settings.useSleepRecords, view.sleepRecordWindow) {
+        case (true, let window?): lines.append("Sleep records: followed; theirs are \(hours(window)).")
+        case (true, nil): lines.append("Sleep records: followed, but there are none from the last 7 days.")
+        case (false, let window?): lines.append("Sleep records: not followed (theirs are \(hours(window))).")
+        case (false, nil): lines.append("Sleep records: not followed.")
+        }
+        lines.append("Reminders follow: \(hours(view.followedWindow)).")
+        if settings.enabled && settings.smartThresholdHours == nil {
+            let calendar = Calendar.gregorian(zone)
+            let times = view.upcoming.map { instant in
+                let clock = calendar.dateComponents([.hour, .minute], from: instant)
+                return String(format: "%02d:%02d", clock.hour!, clock.minute!)
+            }
+            lines.append(times.isEmpty ? "No more reminders in today's window." : "Next: \(times.joined(separator: ", ")).")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     // MARK: - Helpers
 
     static func percentText(_ percent: Double) -> String { "\(Int(percent.rounded())) %" }

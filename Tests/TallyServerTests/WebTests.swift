@@ -283,7 +283,7 @@ struct WebTests {
             #expect(history.text.contains("href=\"/history?month=2025-05\"") && history.text.contains("href=\"/history?month=2025-07\""))
             let previous = try await browser.get("/history?month=2025-05")
             #expect(previous.text.contains("May 2025"))
-            #expect(try await browser.post("/settings/general", ["unit": "oz", "timeZone": "America/New_York"]).headers[.location] == "/settings?saved=1")
+            #expect(try await browser.post("/settings/general", ["unit": "oz", "timeZone": "America/New_York"]).headers[.location] == "/settings?saved=unit-zone#unit-zone")
             let badZone = try await browser.post("/settings/general", ["unit": "ml", "timeZone": "Mars/Olympus"])
             #expect(badZone.status == .badRequest && badZone.text.contains("IANA"))
             #expect(try await hydration.settings().unit == .oz)
@@ -291,6 +291,159 @@ struct WebTests {
             #expect(try await hydration.goalStatus().goalMl == 80 * VolumeUnit.mlPerFluidOunce)
             _ = try await browser.post("/settings/presets", ["preset0": "6", "preset1": "12", "preset2": "20"])
             #expect(try await hydration.settings().presets.amountsMl.map { ($0 / VolumeUnit.mlPerFluidOunce).rounded() } == [6, 12, 20])
+        }
+    }
+
+    @Test("H9: the week's chart writes each day's total, the goal once with its value, marks today, and has a table")
+    func weekChart() async throws {
+        let f = try await ServerFixture()
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        _ = try await hydration.setGoal(.custom(ml: 2000))
+        for (date, ml) in [("2025-06-13", 2500.0), ("2025-06-14", 1250), ("2025-06-15", 300)] {
+            _ = try await hydration.logDrink(.init(volumeMl: ml, at: ISO8601DateFormatter().date(from: date + "T10:00:00Z")))
+        }
+        try await f.test { client in
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let page = try await browser.get("/history").text
+            let svg = try #require(page.firstRange(of: /<svg class="chart"[\s\S]*?<\/svg>/).map { String(page[$0]) })
+            // The drawing is for the eyes; the table says the same to a screen reader.
+            #expect(svg.contains(#"aria-hidden="true""#))
+            for value in ["2500", "1250", "300", "0"] {
+                #expect(svg.contains(">\(value)</text>"), "no \(value) above its bar")
+            }
+            #expect(svg.matches(of: /class="goal-line"/).count == 1)
+            #expect(!svg.contains("stroke-dasharray"))
+            #expect(svg.contains(">2000 ml</text>") && svg.contains(">Goal</text>"))
+            #expect(svg.contains("class=\"bar today\"") && svg.contains(">Today</text>"))
+            #expect(page.contains(#"<table id="week-table">"#))
+            #expect(page.contains(#"<tr aria-current="date"><th scope="row">Today, Sun 15</th><td>300 ml</td><td>2000 ml</td><td>15 %</td></tr>"#), "\(page)")
+            // Each day against the goal it had (the goal set today starts today); the line is today's.
+            #expect(page.contains("<th scope=\"row\">Fri 13</th><td>2500 ml</td><td>2500 ml</td><td>100 %, met</td>"))
+            #expect(page.contains("the line is your goal, 2000 ml"))
+
+            // In ounces, the numbers are ounces.
+            _ = try await hydration.setUnit(.oz)
+            let ounces = try await browser.get("/history").text
+            #expect(ounces.contains(">85</text>") && ounces.contains(">68 oz</text>"), "\(ounces)")
+        }
+    }
+
+    @Test("The manifest's shortcuts open the quick-add buttons by place, at addresses the router has")
+    func manifestShortcuts() throws {
+        let manifest = try JSONSerialization.jsonObject(with: Data(AppShellController.manifest)) as? [String: Any]
+        let shortcuts = try #require(manifest?["shortcuts"] as? [[String: Any]])
+        let urls = shortcuts.compactMap { $0["url"] as? String }
+        #expect(Array(urls.prefix(3)) == (1...3).map { SitePath.quickAdd.link($0) })
+        #expect(urls.allSatisfy { SitePath.quickAdd.matches($0) || $0 == SitePath.bottle.link || $0 == SitePath.spending.link }, "\(urls)")
+        for shortcut in shortcuts.prefix(3) {
+            #expect((shortcut["name"] as? String)?.isEmpty == false && (shortcut["short_name"] as? String)?.isEmpty == false)
+        }
+    }
+
+    @Test("A quick add: the GET only asks; the form logs once under its id; a reload or a resend logs nothing more")
+    func quickAdd() async throws {
+        let f = try await ServerFixture()
+        let today = LocalDate("2025-06-15")!
+        try await f.test { client in
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let ask = try await browser.get("/quick/2")
+            #expect(ask.status == .ok && ask.text.contains("Log 250 ml of water?"), "\(ask.text)")
+            #expect(try await f.store.entries(on: today, of: f.ada.id).isEmpty, "a GET logged a drink")
+            // Opened from nowhere the server can tell (no Sec-Fetch-Site), the page waits for a tap.
+            #expect(!ask.text.contains("data-auto-submit"))
+            let id = try #require(ask.text.firstMatch(of: /name="id" value="([0-9A-F-]{36})"/).map { String($0.1) })
+            #expect(ask.text.contains(#"name="volumeMl" value="250.0""#))
+
+            let logged = try await browser.post("/quick/2", ["id": id, "volumeMl": "250.0"])
+            #expect(logged.status == .seeOther && logged.headers[.location] == "/quick/2?logged=\(id)")
+            let shown = try await browser.get("/quick/2?logged=\(id)")
+            #expect(shown.text.contains("Logged 250 ml of water at"), "\(shown.text)")
+            #expect(shown.text.contains("Today: 250 ml"))
+            // The reload of the answer shows it again, and logs nothing.
+            _ = try await browser.get("/quick/2?logged=\(id)")
+            // The same form sent again: one drink, and the answer says so.
+            let again = try await browser.post("/quick/2", ["id": id, "volumeMl": "250.0"])
+            #expect(again.headers[.location] == "/quick/2?already=\(id)")
+            #expect(try await browser.get("/quick/2?already=\(id)").text.contains("Already logged: 250 ml of water at"))
+            #expect(try await f.store.entries(on: today, of: f.ada.id).count == 1)
+
+            // Without the CSRF token nothing is logged.
+            let forged = try await browser.post("/quick/1", ["id": UUID().uuidString, "volumeMl": "100"], csrf: "forged")
+            #expect(forged.status == .forbidden)
+            #expect(try await f.store.entries(on: today, of: f.ada.id).count == 1)
+            // A button the person does not have.
+            #expect(try await browser.get("/quick/4").status == .notFound)
+            let hostile = try await browser.get("/quick/%3Cscript%3E")
+            #expect(hostile.status == .notFound && !hostile.text.contains("<script>"))
+        }
+    }
+
+    @Test("A quick add opened by the person sends itself; opened from another site or prefetched, it waits for a tap")
+    func quickAddSendsItselfOnlyWhenOpenedByThePerson() {
+        func request(_ fields: [(String, String)]) -> Request {
+            var headers = HTTPFields()
+            for (name, value) in fields { headers[HTTPField.Name(name)!] = value }
+            return Request(head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/quick/1", headerFields: headers),
+                           body: RequestBody(buffer: ByteBuffer()))
+        }
+        #expect(QuickAddWebController.openedByThePerson(request([("Sec-Fetch-Site", "none")])))
+        #expect(QuickAddWebController.openedByThePerson(request([("Sec-Fetch-Site", "same-origin")])))
+        #expect(!QuickAddWebController.openedByThePerson(request([("Sec-Fetch-Site", "cross-site")])))
+        #expect(!QuickAddWebController.openedByThePerson(request([("Sec-Fetch-Site", "same-site")])))
+        #expect(!QuickAddWebController.openedByThePerson(request([])))
+        #expect(!QuickAddWebController.openedByThePerson(request([("Sec-Fetch-Site", "none"), ("Sec-Purpose", "prefetch;prerender")])))
+    }
+
+    @Test("What users typed stays escaped on the quick add's answer and the week's chart")
+    func quickAddEscapes() async throws {
+        let f = try await ServerFixture()
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        _ = try await hydration.addDrinkKind(name: "<img src=x onerror=alert(1)>", factor: 1)
+        let (intake, _) = try await hydration.logDrink(.init(volumeMl: 100, kindName: "<img src=x onerror=alert(1)>"))
+        try await f.test { client in
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            for path in ["/quick/1?logged=\(intake.id)", "/history"] {
+                let page = try await browser.get(path).text
+                #expect(!page.contains("<img src=x"), "\(path)")
+            }
+            #expect(try await browser.get("/quick/1?logged=\(intake.id)").text.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        }
+    }
+
+    @Test("Settings open with an index of their sections; a saved or refused form comes back at its section")
+    func settingsSections() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let page = try await browser.get("/settings").text
+            let index = try #require(page.firstRange(of: /<nav class="settings-index"[\s\S]*?<\/nav>/).map { String(page[$0]) })
+            for section in SettingsSection.allCases {
+                #expect(index.contains("<a href=\"#\(section.rawValue)\">\(section.title)</a>"), "\(section)")
+                #expect(page.contains("<section id=\"\(section.rawValue)\""), "no section \(section)")
+            }
+            #expect(index.contains("href=\"/account\""))
+            // Each form sends the browser back to its own section.
+            #expect(page.contains(#"action="/settings/goal#goal""#) && page.contains(#"action="/settings/kinds#kinds""#))
+            let saved = try await browser.post("/settings/goal", ["mode": "none"])
+            #expect(saved.headers[.location] == "/settings?saved=goal#goal")
+            let shown = try await browser.get("/settings?saved=goal").text
+            let goal = try #require(shown.firstRange(of: /<section id="goal"[\s\S]*?<\/section>/).map { String(shown[$0]) })
+            #expect(goal.contains(#"<p class="message notice" role="status">Saved.</p>"#))
+            // Not at the top as well: the page opens at the section.
+            #expect(shown.contains(#"<p class="message" role="status" hidden></p>"#))
+            let refused = try await browser.post("/settings/reminders", ["wake": "7", "sleep": "23:00", "frequency": "8"])
+            #expect(refused.status == .badRequest)
+            let reminders = try #require(refused.text.firstRange(of: /<section id="reminders"[\s\S]*?<\/section>/).map { String(refused.text[$0]) })
+            #expect(reminders.contains(#"<p class="message error" role="alert">Write the times as HH:MM"#), "\(reminders)")
+            #expect(try await browser.post("/settings/calendar", ["action": "stop"]).headers[.location] == "/settings?saved=calendar#calendar")
         }
     }
 }

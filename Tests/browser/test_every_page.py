@@ -56,7 +56,7 @@ def test_every_page_passes_the_checks(server, browser, unique_name, viewport, sc
     load(driver, ledger + "/settings")
     click(driver, button(driver, "Create an invite"))
     code = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "strong.code")).text.strip()
-    values = {"ledger": ledger.rsplit("/", 1)[1], "code": code, "date": browser_today(driver).isoformat()}
+    values = {"ledger": ledger.rsplit("/", 1)[1], "code": code, "date": browser_today(driver).isoformat(), "button": "1"}
     routes = web_pages() + ["/no-such-page"]
 
     def visit_all(who):

@@ -134,7 +134,7 @@ def test_hostile_text_stays_text_on_every_page(server, browser, unique_name):
     kinds = HOSTILE + CONTROL + [long_text(40)]
     for number, name in enumerate(kinds):
         load(driver, server + "/settings")
-        send(f"kind {number} {name!r}", "form[action='/settings/kinds']", {"name": name, "factor": "1"},
+        send(f"kind {number} {name!r}", "form[action='/settings/kinds#kinds']", {"name": name, "factor": "1"},
              may_refuse=name in CONTROL)
     accepted_kinds = [name for number, name in enumerate(kinds) if results[f"kind {number} {name!r}"] == "saved"]
     load(driver, server + "/")

@@ -353,14 +353,17 @@ def test_flow(server, browser, unique_name, viewport):
     # History: today's bar and today's calendar cell.
     click(driver, driver.find_element(By.LINK_TEXT, "History"))
     wait(driver, lambda d: d.current_url.endswith("/history"))
-    bars = driver.find_elements(By.CSS_SELECTOR, "svg.chart [role='listitem']")
+    bars = driver.find_elements(By.CSS_SELECTOR, "svg.chart rect.bar")
     assert len(bars) == 7
     weekday = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][day.weekday()]
-    today_bar = bars[-1].get_attribute("aria-label")
-    assert today_bar == f"{weekday} {day.day}: 219 ml, 8 % of the goal", today_bar
-    assert float(bars[-1].find_element(By.CSS_SELECTOR, "rect").get_attribute("height")) > 0
-    for earlier in bars[:-1]:
-        assert ": 0 ml, 0 % of the goal" in earlier.get_attribute("aria-label")
+    # What a screen reader reads: the table beside the drawing, a row a day.
+    rows = [[c.get_attribute("textContent").strip() for c in row.find_elements(By.CSS_SELECTOR, "th, td")]
+            for row in driver.find_elements(By.CSS_SELECTOR, "#week-table tbody tr")]
+    assert len(rows) == 7
+    assert (rows[-1][0], rows[-1][1], rows[-1][3]) == (f"Today, {weekday} {day.day}", "219 ml", "8 %"), rows[-1]
+    assert float(bars[-1].get_attribute("height")) > 0
+    for earlier in rows[:-1]:
+        assert (earlier[1], earlier[3]) == ("0 ml", "0 %"), earlier
     cell = driver.find_element(By.CSS_SELECTOR, "table.calendar td[aria-current='date']")
     link = cell.find_element(By.TAG_NAME, "a")
     assert link.get_attribute("aria-label") == f"{day.day} {MONTHS[day.month - 1]}, goal not met"

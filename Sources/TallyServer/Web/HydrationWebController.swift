@@ -17,6 +17,7 @@ struct HydrationWebController {
         web.post(SitePath.entries, use: logCustom)
         web.post(SitePath.deleteEntry, use: delete)
         web.get(SitePath.history, use: history)
+        QuickAddWebController(services: services).addRoutes(to: web)
     }
 
     // MARK: - A day

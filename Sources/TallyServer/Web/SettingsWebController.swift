@@ -22,15 +22,14 @@ struct SettingsWebController {
         web.post(SitePath.appleHealth, use: importAppleHealth)
     }
 
-    /// Where a saved form leads: the page again, saying so.
-    static let saved = SitePath.settings.link + "?saved=1"
-
     @Sendable func settings(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsPage(request, context)
     }
 
+    /// The page; `section` is the one whose form was refused (`error`), where the page shows why.
+    /// After a save, the page (`?saved=goal#goal`) says so in the section that was saved.
     func settingsPage(_ request: Request, _ context: SignedInPageContext, error: TallyError? = nil,
-                      calendarURL: String? = nil) async throws -> Response {
+                      section: SettingsSection? = nil, calendarURL: String? = nil) async throws -> Response {
         let hydration = services.hydration(for: context.user)
         let settings = try await hydration.settings()
         let reminders = ReminderSection(reminders: try await hydration.reminderSettings(), upcoming: try await hydration.upcomingReminders(),
@@ -38,18 +37,21 @@ struct SettingsWebController {
                                         newCalendarURL: calendarURL)
         let page = SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
                                 kinds: try await hydration.drinkKinds(), reminders: reminders)
-        let notice = request.uri.queryParameters.get("saved").map { _ in "Saved." } ?? HealthImportSection.notice(request.uri.queryParameters)
-        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
+        let saved = request.uri.queryParameters.get("saved")
+        let notice = saved.map { _ in "Saved." } ?? HealthImportSection.notice(request.uri.queryParameters)
+        let at = error == nil ? saved.flatMap(SettingsSection.init(rawValue:)) : section
+        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message, at: at),
+                        status: Web.status(of: error))
     }
 
     @Sendable func saveProfile(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await settingsAction(request, context) { form, hydration in
+        try await settingsAction(request, context, .profile) { form, hydration in
             _ = try await hydration.setProfile(try form.profile())
         }
     }
 
     @Sendable func saveGoal(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await settingsAction(request, context) { form, hydration in
+        try await settingsAction(request, context, .goal) { form, hydration in
             switch form["mode"] {
             case "custom":
                 let unit = try await hydration.settings().unit
@@ -62,7 +64,7 @@ struct SettingsWebController {
     }
 
     @Sendable func saveGeneral(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await settingsAction(request, context) { form, hydration in
+        try await settingsAction(request, context, .unitAndZone) { form, hydration in
             let zone = try form.require("timeZone", "the time zone")
             _ = try UserTimeZone.validated(zone)
             if let unit = form["unit"].flatMap(VolumeUnit.init(rawValue:)) { _ = try await hydration.setUnit(unit) }
@@ -71,7 +73,7 @@ struct SettingsWebController {
     }
 
     @Sendable func savePresets(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await settingsAction(request, context) { form, hydration in
+        try await settingsAction(request, context, .presets) { form, hydration in
             if form["reset"] == "yes" {
                 _ = try await hydration.setPresets(nil)
                 return
@@ -85,7 +87,7 @@ struct SettingsWebController {
     }
 
     @Sendable func addKind(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await settingsAction(request, context) { form, hydration in
+        try await settingsAction(request, context, .kinds) { form, hydration in
             _ = try await hydration.addDrinkKind(name: try form.require("name", "the kind's name"),
                                                  factor: try form.number("factor", "the factor"))
         }
@@ -93,7 +95,7 @@ struct SettingsWebController {
 
     @Sendable func changeKind(_ request: Request, context: SignedInPageContext) async throws -> Response {
         let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) ?? UUID()
-        return try await settingsAction(request, context) { form, hydration in
+        return try await settingsAction(request, context, .kinds) { form, hydration in
             if form["action"] == "retire" {
                 _ = try await hydration.changeDrinkKind(id: id, retired: true)
             } else {
@@ -103,13 +105,13 @@ struct SettingsWebController {
     }
 
     @Sendable func useFactors(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await settingsAction(request, context) { form, hydration in
+        try await settingsAction(request, context, .kinds) { form, hydration in
             _ = try await hydration.useFactors(form["set"].flatMap(DrinkFactorSet.init(rawValue:)) ?? .standard)
         }
     }
 
     @Sendable func saveReminders(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await settingsAction(request, context) { form, hydration in
+        try await settingsAction(request, context, .reminders) { form, hydration in
             guard let wake = TimeOfDay(try form.require("wake", "when you wake")),
                   let sleep = TimeOfDay(try form.require("sleep", "when you go to sleep")) else {
                 throw TallyError.invalid("Write the times as HH:MM, such as 07:00 and 23:00.")
@@ -129,22 +131,25 @@ struct SettingsWebController {
         let form = try await Web.checkedForm(request, context)
         guard form["action"] == "new" else {
             try await services.accounts.revokeCalendarSecret(of: context.user)
-            return Web.redirect(Self.saved)
+            return Web.redirect(SettingsSection.calendar.saved)
         }
         let secret = try await services.accounts.newCalendarSecret(of: context.user)
         let url = context.origin.origin + CalendarFeedController.path(secret)
+        // Shown, not redirected to: the address is shown this once. The form's action ends in
+        // #calendar, so the browser opens this answer at the calendar's section.
         return try await settingsPage(request, context, calendarURL: url)
     }
 
-    /// A form of the settings page: saved, then the page again saying so; refused, the page with
-    /// the reason.
-    private func settingsAction(_ request: Request, _ context: SignedInPageContext,
+    /// A form of `section`: saved, then the page again at that section, saying so; refused, the
+    /// page with the reason in that section (the form's action ends in its #id, so the browser
+    /// opens the answer there too).
+    private func settingsAction(_ request: Request, _ context: SignedInPageContext, _ section: SettingsSection,
                                 _ action: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
         try await Web.formAction(request, context) { form in
             try await action(form, services.hydration(for: context.user))
-            return Web.redirect(Self.saved)
+            return Web.redirect(section.saved)
         } refused: { _, refusal in
-            try await settingsPage(request, context, error: refusal.error)
+            try await settingsPage(request, context, error: refusal.error, section: section)
         }
     }
 }

@@ -49,6 +49,8 @@ enum SitePath {
     static let bottleSip = Pattern<Void>("bottle/sip")
     static let bottleLevel = Pattern<Void>("bottle/level")
     static let bottleSettings = Pattern<Void>("bottle/settings")
+    /// A quick-add button by its place (1–4), as the manifest's home-screen shortcuts open it.
+    static let quickAdd = Pattern<Int>("quick/:button")
 
     // MARK: - Settings
 

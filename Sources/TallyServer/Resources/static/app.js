@@ -482,6 +482,20 @@ function enhanceSignOut(root) {
   }
 }
 
+// A quick add opened from the home screen logs at once: its page sends the form a tap would,
+// once. The server marks the form only when the person opened the address themselves (see
+// QuickAddWebController); here it is sent only on a fresh visit, online, and once the page is
+// shown: a reload, back or forward, or a prerendered page never sends it.
+function autoSubmit(root) {
+  const form = root.querySelector("form[data-auto-submit]");
+  if (!form || !navigator.onLine) return;
+  const visit = performance.getEntriesByType("navigation")[0];
+  if (visit && visit.type !== "navigate") return;
+  const send = () => { form.removeAttribute("data-auto-submit"); form.requestSubmit(); };
+  if (document.prerendering) document.addEventListener("prerenderingchange", send, { once: true });
+  else send();
+}
+
 function enhance(root) {
   enhancePush(root);
   enhanceLevelSliders(root);
@@ -509,4 +523,11 @@ document.addEventListener("DOMContentLoaded", () => {
     field.value = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
   }
   enhance(document);
+  autoSubmit(document);
+  // The browser opens a page at its #section (a settings form's answer), except a page the
+  // service worker answered after a redirect: that one opens at the top. Go there.
+  window.addEventListener("load", () => {
+    const target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target && scrollY === 0) target.scrollIntoView();
+  });
 });

@@ -16,6 +16,7 @@ struct HealthImportSection {
         <input id="health-export" name="export" type="file" accept=".zip,.xml,application/zip,text/xml" required>
         <button type="submit" class="primary">Import</button>
         </form>
+        \(SettingsSection.backToIndex)
         </section>
         """
     }

@@ -25,35 +25,7 @@ struct HistoryPage {
         """)
     }
 
-    // One bar a day, scaled to the highest total or goal; a line marks each day's goal.
-    private var chart: HTML {
-        let days = history.days
-        let top = max(days.map(\.totalMl).max() ?? 0, days.compactMap(\.goalMl).max() ?? 0, 1)
-        let width = 40.0, gap = 10.0, height = 160.0
-        let bars = days.enumerated().map { index, day -> HTML in
-            let x = Double(index) * (width + gap)
-            let barHeight = day.totalMl / top * height
-            let label = "\(day.date.shortWeekdayName) \(day.date.day): \(Layout.volume(day.totalMl, unit))"
-                + (day.percent.map { ", \(Int($0.rounded())) % of the goal" } ?? "")
-            let goalLine: HTML = day.goalMl.map { goal in
-                let y = height - goal / top * height
-                return "<line class=\"goal\" x1=\"\(x)\" x2=\"\(x + width)\" y1=\"\(y)\" y2=\"\(y)\"></line>"
-            } ?? ""
-            return """
-            <g role="listitem" aria-label="\(label)">
-            <rect class="bar\(day.goalMet ? " met" : "")" x="\(x)" y="\(height - barHeight)" width="\(width)" height="\(max(barHeight, 0))" rx="4"></rect>
-            \(goalLine)
-            <text x="\(x + width / 2)" y="\(height + 16)" text-anchor="middle">\(day.date.shortWeekdayName)</text>
-            </g>
-            """
-        }
-        let viewWidth = Double(days.count) * (width + gap) - gap
-        return """
-        <svg class="chart" viewBox="0 0 \(viewWidth) \(height + 22)" role="list" aria-label="Daily totals">
-        \(bars)
-        </svg>
-        """
-    }
+    private var chart: HTML { WeekChart(days: history.days, unit: unit).render() }
 
     private var calendar: HTML {
         let month = history.calendar

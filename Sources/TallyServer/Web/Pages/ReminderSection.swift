@@ -13,15 +13,17 @@ struct ReminderSection {
     /// A calendar address just made: shown this once.
     var newCalendarURL: String?
 
-    func render(_ context: PageContext) -> HTML {
+    /// The reminders' section and the calendar's, each with `message` (what a form there did).
+    func render(_ context: PageContext, message: (SettingsSection) -> HTML = { _ in "" }) -> HTML {
         let thresholds = [HTML("<option value=\"\"\(HTML.flag("selected", reminders.smartThresholdHours == nil))>At fixed times</option>")]
             + SmartReminder.thresholds.map { hours in
                 HTML("<option value=\"\(hours)\"\(HTML.flag("selected", reminders.smartThresholdHours == hours))>Only after \(hours) h without a drink</option>")
             }
         return """
-        <section aria-labelledby="reminders-title">
+        <section id="\(SettingsSection.reminders.rawValue)" aria-labelledby="reminders-title">
         <h2 id="reminders-title">Reminders</h2>
-        <form method="post" action="\(SitePath.reminders.link)" class="stack">
+        \(message(.reminders))
+        <form method="post" action="\(SitePath.reminders.link)#\(SettingsSection.reminders.rawValue)" class="stack">
         \(Layout.csrfField(context))
         <div class="row"><input type="checkbox" id="reminders-on" name="enabled" value="yes"\(HTML.flag("checked", reminders.enabled))>\
         <label for="reminders-on">Remind me to drink</label></div>
@@ -49,8 +51,9 @@ struct ReminderSection {
         <p class="message" data-push-status hidden></p>
         </div>
         <noscript><p class="help">Notifications need JavaScript; the calendar below works without it.</p></noscript>
-        \(calendar(context))
+        \(SettingsSection.backToIndex)
         </section>
+        \(calendar(context, message(.calendar)))
         """
     }
 
@@ -71,7 +74,7 @@ struct ReminderSection {
         return "<p class=\"help\">Next: \(times).</p>"
     }
 
-    private func calendar(_ context: PageContext) -> HTML {
+    private func calendar(_ context: PageContext, _ message: HTML) -> HTML {
         let link: HTML = newCalendarURL.map { url in
             """
             <p>Subscribe to this address in your calendar app (it is shown only now; make a new one if you lose it):</p>
@@ -79,14 +82,18 @@ struct ReminderSection {
             """
         } ?? ""
         return """
-        <h3>In your calendar</h3>
+        <section id="\(SettingsSection.calendar.rawValue)" aria-labelledby="calendar-title">
+        <h2 id="calendar-title">Reminders in your calendar</h2>
+        \(message)
         <p class="help">A calendar feed with an alarm at each reminder time, for any calendar app.</p>
         \(link)
-        <form method="post" action="\(SitePath.calendar.link)" class="row">
+        <form method="post" action="\(SitePath.calendar.link)#\(SettingsSection.calendar.rawValue)" class="row">
         \(Layout.csrfField(context))
         <button type="submit" name="action" value="new">New calendar address</button>
         <button type="submit" name="action" value="stop" class="delete">Stop the calendar</button>
         </form>
+        \(SettingsSection.backToIndex)
+        </section>
         """
     }
 }

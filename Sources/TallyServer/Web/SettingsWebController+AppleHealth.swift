@@ -30,4 +30,14 @@ extension SettingsWebController {
             return try await settingsPage(request, context, error: error)
         }
     }
+
+    /// Lets the drinks deleted after an import come back with the next import of the export.
+    @Sendable func forgetDeletedImports(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await Web.formAction(request, context) { _ in
+            let forgotten = try await services.hydration(for: context.user).forgetDeletedImports().forgotten
+            return Web.redirect(HealthImportSection.forgottenLink(forgotten))
+        } refused: { _, refusal in
+            try await settingsPage(request, context, error: refusal.error, section: .appleHealth)
+        }
+    }
 }

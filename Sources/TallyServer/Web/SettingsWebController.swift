@@ -20,6 +20,7 @@ struct SettingsWebController {
         web.post(SitePath.reminders, use: saveReminders)
         web.post(SitePath.calendar, use: changeCalendar)
         web.post(SitePath.appleHealth, use: importAppleHealth)
+        web.post(SitePath.forgetDeletedImports, use: forgetDeletedImports)
     }
 
     @Sendable func settings(_ request: Request, context: SignedInPageContext) async throws -> Response {
@@ -38,7 +39,8 @@ struct SettingsWebController {
         let page = SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
                                 kinds: try await hydration.drinkKinds(), reminders: reminders)
         let saved = request.uri.queryParameters.get("saved")
-        let notice = saved.map { _ in "Saved." } ?? HealthImportSection.notice(request.uri.queryParameters)
+        let query = request.uri.queryParameters
+        let notice = HealthImportSection.forgottenNotice(query) ?? saved.map { _ in "Saved." } ?? HealthImportSection.notice(query)
         let at = error == nil ? saved.flatMap(SettingsSection.init(rawValue:)) : section
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message, at: at),
                         status: Web.status(of: error))

@@ -65,6 +65,7 @@ enum SitePath {
     static let reminders = Pattern<Void>("settings/reminders")
     static let calendar = Pattern<Void>("settings/calendar")
     static let appleHealth = Pattern<Void>("settings/apple-health")
+    static let forgetDeletedImports = Pattern<Void>("settings/apple-health/forget-deleted")
 
     // MARK: - Signing in
 

@@ -4,10 +4,12 @@ import TallyImport
 
 /// The settings screen's Apple Health import (A2): water as drinks, sleep for the reminders.
 struct HealthImportSection {
-    func render(_ context: PageContext) -> HTML {
+    /// `message`: what forgetting did, or why it was refused, shown in the section.
+    func render(_ context: PageContext, _ message: HTML = "") -> HTML {
         """
         <section id="apple-health" aria-labelledby="health-title">
         <h2 id="health-title">Apple Health</h2>
+        \(message)
         <p class="help">On your iPhone, open Health, tap your picture, then Export All Health Data, and save export.zip. \
         Its water becomes drinks here, and its sleep can set your reminders' waking hours. Importing it again adds nothing twice.</p>
         <form method="post" action="\(SitePath.appleHealth.link)" enctype="multipart/form-data" class="stack">
@@ -15,6 +17,12 @@ struct HealthImportSection {
         <label for="health-export">Apple Health export (export.zip or export.xml)</label>
         <input id="health-export" name="export" type="file" accept=".zip,.xml,application/zip,text/xml" required>
         <button type="submit" class="primary">Import</button>
+        </form>
+        <p class="help">Drinks you deleted after importing them stay deleted when you import the same export again. \
+        To have them back, forget them here, then import again.</p>
+        <form method="post" action="\(SitePath.forgetDeletedImports.link)#apple-health">
+        \(Layout.csrfField(context))
+        <button type="submit">Forget what I deleted from imports</button>
         </form>
         \(SettingsSection.backToIndex)
         </section>
@@ -24,6 +32,21 @@ struct HealthImportSection {
     /// The redirect's query after an import, read back by `notice`.
     static func query(_ report: AppleHealthImporter.Report) -> String {
         "imported=\(report.drinksAdded)&already=\(report.drinksAlreadyThere)&sleep=\(report.sleepRecordsAdded)&skipped=\(report.skipped)"
+    }
+
+    /// The settings page at this section, saying how many deleted drinks were forgotten.
+    static func forgottenLink(_ forgotten: Int) -> String {
+        SitePath.settings.link + "?saved=\(SettingsSection.appleHealth.rawValue)&forgotten=\(forgotten)#\(SettingsSection.appleHealth.rawValue)"
+    }
+
+    /// What forgetting did, in a sentence; nil when the page is not the answer to it.
+    static func forgottenNotice(_ query: Parameters) -> String? {
+        guard let forgotten = query.get("forgotten").flatMap({ Int($0) }), forgotten >= 0 else { return nil }
+        switch forgotten {
+        case 0: return "No deleted drinks from imports to forget."
+        case 1: return "1 deleted drink from an import is forgotten: importing the export again brings it back."
+        default: return "\(forgotten) deleted drinks from imports are forgotten: importing the export again brings them back."
+        }
     }
 
     /// What an import did, in sentences; nil when the page is not the answer to one.

@@ -29,7 +29,7 @@ struct SettingsPage {
         \(generalSection(context, message(.unitAndZone)))
         \(presetSection(context, message(.presets)))
         \(reminders.render(context, message: message))
-        \(HealthImportSection().render(context))
+        \(HealthImportSection().render(context, message(.appleHealth)))
         \(kindSection(context, message(.kinds)))
         """)
     }

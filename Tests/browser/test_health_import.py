@@ -272,22 +272,25 @@ def test_apple_health_import(server, browser, unique_name, tmp_path, viewport, j
     wait(driver, lambda d: "saved" in d.current_url, message="the reminders were not saved")
     after = datetime.now(ZONE)
     assert message(driver, "notice") == "Saved."
-    assert text(driver, "#sleep-records-window") == FROM_RECORDS
+    # Imported today: today keeps the waking hours it started with, and the page says so.
+    assert text(driver, "#sleep-records-window") == \
+        f"{FROM_RECORDS} Today keeps the hours it started with ({manual[0]} to {manual[1]}); these count from tomorrow."
     assert driver.find_element(By.ID, "reminders-on").is_selected()
     assert driver.find_element(By.ID, "sleep-records").is_selected()
     # The manual times stay as they were: the fallback while there are no records.
     assert [driver.find_element(By.ID, name).get_attribute("value") for name in ("wake", "sleep")] == manual
-    # "Next: …" counts from 06:45 to 23:00, not from the manual times.
+    # "Next: …" counts from today's manual times; the records' 06:45–23:00 start tomorrow.
+    wake, sleep_at = (int(t[:2]) * 60 + int(t[3:5]) for t in manual)
     shown = next_sentence(driver)
-    assert shown in {upcoming(before, 6 * 60 + 45, 23 * 60, frequency), upcoming(after, 6 * 60 + 45, 23 * 60, frequency)}, \
-        f"{shown!r}: not the reminders of 06:45–23:00 ({frequency} a day) after {after:%H:%M}"
+    assert shown in {upcoming(before, wake, sleep_at, frequency), upcoming(after, wake, sleep_at, frequency)}, \
+        f"{shown!r}: not the reminders of {manual[0]}–{manual[1]} ({frequency} a day) after {after:%H:%M}"
     section_shot(driver, shot("reminders"), css="section[aria-labelledby='reminders-title']")
 
     # After a reload, still ticked.
     load(driver, server + "/settings")
     assert driver.find_element(By.ID, "sleep-records").is_selected(), "the sleep records box is not ticked after a reload"
     assert driver.find_element(By.ID, "reminders-on").is_selected()
-    assert text(driver, "#sleep-records-window") == FROM_RECORDS
+    assert text(driver, "#sleep-records-window").startswith(FROM_RECORDS)
 
     # A file that is not an export: refused with its message; nothing changes.
     notes = tmp_path / "notes.txt"
@@ -297,13 +300,13 @@ def test_apple_health_import(server, browser, unique_name, tmp_path, viewport, j
     assert driver.find_element(By.CSS_SELECTOR, "main .message.error").is_displayed()
     assert message(driver, "notice") is None
     assert driver.find_element(By.ID, "sleep-records").is_selected()
-    assert text(driver, "#sleep-records-window") == FROM_RECORDS
+    assert text(driver, "#sleep-records-window").startswith(FROM_RECORDS)
     section_shot(driver, shot("refused"), css=None)  # the top of the page, with the message
     assert day_total(driver, server, yesterday) == ("500 ml", [glass, glass])
     assert day_total(driver, server, today) == ("250 ml", [glass])
     load(driver, server + "/settings")
     assert driver.find_element(By.ID, "sleep-records").is_selected()
-    assert text(driver, "#sleep-records-window") == FROM_RECORDS
+    assert text(driver, "#sleep-records-window").startswith(FROM_RECORDS)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -33,9 +33,10 @@ struct SettingsWebController {
                       section: SettingsSection? = nil, calendarURL: String? = nil) async throws -> Response {
         let hydration = services.hydration(for: context.user)
         let settings = try await hydration.settings()
-        let reminders = ReminderSection(reminders: try await hydration.reminderSettings(), upcoming: try await hydration.upcomingReminders(),
+        let reminderSettings = try await hydration.reminderSettings()
+        let reminders = ReminderSection(reminders: reminderSettings, upcoming: try await hydration.upcomingReminders(),
                                         zone: settings.zone, sleepRecordWindow: try await hydration.sleepRecordWindow(),
-                                        newCalendarURL: calendarURL)
+                                        followedWindow: try await hydration.followedWindow(reminderSettings), newCalendarURL: calendarURL)
         let page = SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
                                 kinds: try await hydration.drinkKinds(), reminders: reminders)
         let saved = request.uri.queryParameters.get("saved")

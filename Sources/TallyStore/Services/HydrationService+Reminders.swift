@@ -32,10 +32,11 @@ extension HydrationService {
     }
 
     /// The reminder times still to come of yesterday's window, today's and the days after it,
-    /// each from the window its day starts with.
+    /// each from the window its day starts with; none while reminders are off or smart (those
+    /// come after a while without a drink, at no fixed time).
     public func upcomingReminders(days: Int = 1) async throws -> [Date] {
         let reminders = try await store.reminderSettings(of: user)
-        guard reminders.enabled else { return [] }
+        guard reminders.enabled, reminders.smartThresholdHours == nil else { return [] }
         let (now, zone) = (clock.now, try await settings().zone)
         let windows = try await store.dayWindows(reminders, of: user, now: now, zone: zone)
         let today = LocalDate(containing: now, in: zone)

@@ -15,11 +15,9 @@ extension HydrationService {
     }
 
     /// `settings` (the stored ones) with the windows they lead to and the fixed times still to
-    /// come (smart reminders have none: they come after a while without a drink).
+    /// come.
     public func reminders(_ settings: ReminderSettings) async throws -> RemindersView {
-        let fixed = settings.enabled && settings.smartThresholdHours == nil
-        return RemindersView(settings: settings, sleepRecordWindow: try await sleepRecordWindow(),
-                             followedWindow: try await followedWindow(settings),
-                             upcoming: fixed ? try await upcomingReminders() : [])
+        RemindersView(settings: settings, sleepRecordWindow: try await sleepRecordWindow(),
+                      followedWindow: try await followedWindow(settings), upcoming: try await upcomingReminders())
     }
 }

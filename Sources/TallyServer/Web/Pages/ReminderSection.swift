@@ -10,6 +10,8 @@ struct ReminderSection {
     var zone: TimeZone
     /// The typical waking hours of the last 7 days of sleep records; nil without any.
     var sleepRecordWindow: WakeWindow?
+    /// The waking hours today started with, which today's reminders follow.
+    var followedWindow: WakeWindow
     /// A calendar address just made: shown this once.
     var newCalendarURL: String?
 
@@ -61,7 +63,10 @@ struct ReminderSection {
         guard let sleepRecordWindow else {
             return "No sleep records from Apple Health for the last 7 days: until you import some (below), the times above apply."
         }
-        return "Your sleep records from Apple Health, last 7 days: awake from \(sleepRecordWindow.wake) to \(sleepRecordWindow.sleep)."
+        let records = "Your sleep records from Apple Health, last 7 days: awake from \(sleepRecordWindow.wake) to \(sleepRecordWindow.sleep)."
+        guard reminders.useSleepRecords, followedWindow != sleepRecordWindow else { return records }
+        // Each day keeps the waking hours it started with (H11).
+        return records + " Today keeps the hours it started with (\(followedWindow.wake) to \(followedWindow.sleep)); these count from tomorrow."
     }
 
     private var next: HTML {

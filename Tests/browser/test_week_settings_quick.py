@@ -98,8 +98,7 @@ def test_week_chart_has_its_numbers(server, browser, unique_name, viewport):
     after = boxes(driver, "svg.chart text.value")[-1]["height"]
     assert after > before, (before, after)
     assert_readable(driver, f"{viewport}, 200 % text")
-    # The chart stays within the window (the page's header does not yet reflow at this size on a
-    # phone: not the chart's, and left for its own change).
+    # The chart stays within the window (every page's reflow at this size: test_reflow.py).
     right = driver.execute_script("return document.querySelector('svg.chart').getBoundingClientRect().right")
     assert right <= driver.execute_script("return document.documentElement.clientWidth"), right
     screenshot(driver, shot("text-200"))

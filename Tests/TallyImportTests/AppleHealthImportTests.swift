@@ -341,26 +341,26 @@ struct AppleHealthImportTests {
         let manual = WakeWindow(wake: TimeOfDay(hour: 8, minute: 0)!, sleep: TimeOfDay(hour: 22, minute: 0)!)
         var settings = ReminderSettings(enabled: true, window: manual, frequency: 3, smartThresholdHours: nil)
         try await hydration.saveReminderSettings(settings)
-        #expect(try await hydration.followedReminderSettings().window == manual, "not chosen")
+        #expect(try await hydration.reminders().followedWindow == manual, "not chosen")
 
         settings.useSleepRecords = true
         try await hydration.saveReminderSettings(settings)
         // Asleep from 23:20 to 06:50 every night (Berlin summer time).
         let fromSleep = WakeWindow(wake: TimeOfDay(hour: 6, minute: 50)!, sleep: TimeOfDay(hour: 23, minute: 20)!)
-        #expect(try await hydration.sleepRecordWindow() == fromSleep)
+        #expect(try await hydration.reminders().sleepRecordWindow == fromSleep)
         // Imported today: today keeps the window it started with (H11), the manual one…
-        #expect(try await hydration.followedReminderSettings().window == manual)
-        #expect(try await hydration.upcomingReminders().first == Self.instant("2024-04-07T13:00:00Z"), "15:00 in Berlin")
+        #expect(try await hydration.reminders().followedWindow == manual)
+        #expect(try await hydration.reminders().upcoming.first == Self.instant("2024-04-07T13:00:00Z"), "15:00 in Berlin")
         // …and tomorrow starts with the records' window: 16.5 h awake, 3 reminders, every
         // 4 h 7.5 min from 06:50; 12:00 UTC is 14:00 in Berlin.
         let tomorrow = HydrationService(store: hydration.store, clock: FixedClock(Self.instant("2024-04-08T12:00:00Z")), user: hydration.user)
-        #expect(try await tomorrow.followedReminderSettings().window == fromSleep)
-        let upcoming = try await tomorrow.upcomingReminders()
+        #expect(try await tomorrow.reminders().followedWindow == fromSleep)
+        let upcoming = try await tomorrow.reminders().upcoming
         #expect(upcoming.first == Self.instant("2024-04-08T13:05:00Z"))
 
         // Three weeks on, the records are too old: the manual times again.
         let later = HydrationService(store: hydration.store, clock: FixedClock(Self.instant("2024-04-28T12:00:00Z")), user: hydration.user)
-        #expect(try await later.sleepRecordWindow() == nil)
-        #expect(try await later.followedReminderSettings().window == manual)
+        #expect(try await later.reminders().sleepRecordWindow == nil)
+        #expect(try await later.reminders().followedWindow == manual)
     }
 }

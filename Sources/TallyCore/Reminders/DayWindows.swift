@@ -41,6 +41,15 @@ public struct DayWindows: Sendable {
         ReminderSchedule(window: window(startingOn: day), frequency: settings.frequency).instants(startingOn: day, in: zone)
     }
 
+    /// The fixed reminder times still to come after `now`: of the window that started yesterday
+    /// (it may run past midnight), today's and the `days - 1` after it. None while reminders are
+    /// off or smart (those come after a while without a drink, at no fixed time).
+    public func upcoming(after now: Date, days: Int = 1) -> [Date] {
+        guard settings.enabled, settings.smartThresholdHours == nil else { return [] }
+        let today = LocalDate(containing: now, in: zone)
+        return (-1..<days).flatMap { reminders(startingOn: today.adding(days: $0)) }.filter { $0 > now }
+    }
+
     /// The awake stretch that `instant` is in, with the day it started on: the window of that day
     /// or, after midnight, the one that started the day before. Nil while asleep.
     public func awake(at instant: Date) -> (day: LocalDate, interval: DateInterval)? {

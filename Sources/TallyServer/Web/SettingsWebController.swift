@@ -33,10 +33,10 @@ struct SettingsWebController {
                       section: SettingsSection? = nil, calendarURL: String? = nil) async throws -> Response {
         let hydration = services.hydration(for: context.user)
         let settings = try await hydration.settings()
-        let reminderSettings = try await hydration.reminderSettings()
-        let reminders = ReminderSection(reminders: reminderSettings, upcoming: try await hydration.upcomingReminders(),
-                                        zone: settings.zone, sleepRecordWindow: try await hydration.sleepRecordWindow(),
-                                        followedWindow: try await hydration.followedWindow(reminderSettings), newCalendarURL: calendarURL)
+        let view = try await hydration.reminders()
+        let reminders = ReminderSection(reminders: view.settings, upcoming: view.upcoming, zone: settings.zone,
+                                        sleepRecordWindow: view.sleepRecordWindow, followedWindow: view.followedWindow,
+                                        newCalendarURL: calendarURL)
         let page = SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
                                 kinds: try await hydration.drinkKinds(), reminders: reminders)
         let saved = request.uri.queryParameters.get("saved")

@@ -14,10 +14,16 @@ extension HydrationService {
         try await reminders(try await saveReminderSettings(settings))
     }
 
-    /// `settings` (the stored ones) with the windows they lead to and the fixed times still to
-    /// come.
+    /// `settings` (the stored ones) with what they lead to, from one read of the sleep records:
+    /// the window the records of the 7 days before today give as they stand now (records
+    /// imported today included), the window today started with, and the fixed times still to come.
     public func reminders(_ settings: ReminderSettings) async throws -> RemindersView {
-        RemindersView(settings: settings, sleepRecordWindow: try await sleepRecordWindow(),
-                      followedWindow: try await followedWindow(settings), upcoming: try await upcomingReminders())
+        let (now, zone) = (clock.now, try await self.settings().zone)
+        let records = try await store.recentSleep(of: user, now: now)
+        let windows = DayWindows(settings: settings, records: settings.useSleepRecords ? records : [], zone: zone)
+        return RemindersView(settings: settings,
+                             sleepRecordWindow: SleepWindow.typical(asleep: records.map(\.interval), forDayOf: now, zone: zone),
+                             followedWindow: windows.window(startingOn: LocalDate(containing: now, in: zone)),
+                             upcoming: windows.upcoming(after: now))
     }
 }

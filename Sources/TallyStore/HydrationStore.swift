@@ -71,9 +71,9 @@ public protocol EntryRepository: Sendable {
     /// this user; returns how many were added. All are refused if any is invalid.
     func addIntakes(_ intakes: [Intake], of user: UUID) async throws -> Int
     /// Stores, in one write transaction, the removal `make` builds from the user's settings, after
-    /// `check` passed on its day's total; idempotent by id like drinks.
+    /// `check` passed on it and its day's total; idempotent by id like drinks.
     func addRemoval(of user: UUID, _ make: @escaping @Sendable (_ settings: HydrationSettings) throws -> Removal,
-                    check: @escaping @Sendable (_ settings: HydrationSettings, _ dayTotalMl: Double) throws -> Void)
+                    check: @escaping @Sendable (_ removal: Removal, _ settings: HydrationSettings, _ dayTotalMl: Double) throws -> Void)
         async throws -> (removal: Removal, created: Bool)
     /// Replaces a drink with `edit`'s result, in one write transaction; `edit` receives the drink,
     /// the total of its day, and the user's settings and kinds. A new day's total only grows, so
@@ -103,7 +103,7 @@ public protocol EntryRepository: Sendable {
 extension EntryRepository {
     /// Stores a removal after `check` passed on its day's total.
     public func addRemoval(_ removal: Removal, of user: UUID, check: @escaping DayTotalCheck) async throws -> (removal: Removal, created: Bool) {
-        try await addRemoval(of: user, { _ in removal }, check: { _, total in try check(total) })
+        try await addRemoval(of: user, { _ in removal }, check: { _, _, total in try check(total) })
     }
 
     /// Replaces a drink with `edit`'s result; `edit` receives the drink and the total of its day.

@@ -58,7 +58,7 @@ extension SQLiteStore: EntryRepository {
     }
 
     public func addRemoval(of user: UUID, _ make: @escaping @Sendable (HydrationSettings) throws -> Removal,
-                           check: @escaping @Sendable (HydrationSettings, Double) throws -> Void) async throws -> (removal: Removal, created: Bool) {
+                           check: @escaping @Sendable (Removal, HydrationSettings, Double) throws -> Void) async throws -> (removal: Removal, created: Bool) {
         try await write { db in
             let settings = try Self.settings(user, db)
             let removal = try make(settings)
@@ -66,7 +66,7 @@ extension SQLiteStore: EntryRepository {
                 guard case .removal(let stored) = existing else { throw Self.idTaken(removal.id) }
                 return (stored, false)
             }
-            try check(settings, try Self.total(of: removal.day, user, db))
+            try check(removal, settings, try Self.total(of: removal.day, user, db))
             try RemovalRecord(removal, userId: user).insert(db)
             return (removal, true)
         }

@@ -96,8 +96,8 @@ public struct HydrationService: Sendable {
             let at = at ?? now
             try EntryTime.checkNotFuture(at, now: now)
             return Removal(id: id ?? UUID(), at: at, day: LocalDate(containing: at, in: settings.zone), volumeMl: volumeMl)
-        }, check: { settings, total in
-            try DailyTotal.checkRemoval(try volume.milliliters(defaultUnit: settings.unit), from: total, unit: settings.unit)
+        }, check: { removal, settings, total in
+            try DailyTotal.checkRemoval(removal.volumeMl, from: total, unit: settings.unit)
         })
     }
 

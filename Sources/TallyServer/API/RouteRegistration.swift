@@ -36,11 +36,7 @@ extension RouterMethods where Context == SignedInContext {
 
 extension Route {
     /// The path as Hummingbird's router writes it: `intakes/:id`.
-    var routerPath: RouterPath {
-        RouterPath(template.split(separator: "/").map { part in
-            part.hasPrefix("{") ? ":" + part.dropFirst().dropLast() : String(part)
-        }.joined(separator: "/"))
-    }
+    var routerPath: RouterPath { RouterPath(path(parameters.map { ":\($0)" })) }
 
     var httpMethod: HTTPRequest.Method {
         switch method {

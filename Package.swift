@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The rules: values and pure functions, Foundation only, no I/O.
@@ -39,6 +40,11 @@ let package = Package(
             name: "TallyStore",
             // Crypto: ledger invite codes are kept as SHA-256 hashes.
             dependencies: ["TallyCore", "TallyAPI", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The same store on a PostgreSQL server, for several instances on one database.
+        .target(
+            name: "TallyPostgres",
+            dependencies: ["TallyCore", "TallyStore", .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         // The HTTP server: the JSON API, the web app, accounts and sessions.
         .target(
@@ -82,6 +88,7 @@ let package = Package(
                 "TallyStore",
                 "TallyServer",
                 "TallyImport",
+                "TallyPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -104,7 +111,7 @@ let package = Package(
         ),
         .testTarget(name: "TallyAPITests", dependencies: ["TallyAPI"]),
         // Fixtures/: a database made by an older Tally, for the migrations (see its README).
-        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "TallyPostgres"], resources: [.copy("Fixtures")]),
         // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).
         .testTarget(name: "TallyImportTests", dependencies: ["TallyImport"], resources: [.copy("Fixtures")]),
         .testTarget(

@@ -1,16 +1,18 @@
 import Foundation
 import TallyCore
 @testable import TallyStore
+import TallyPostgres
 
-/// The stores the contract suite runs against. A PostgreSQL store joins this list.
+/// The stores the contract suite runs against.
 enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case sqliteInMemory = "SQLite in memory"
     case sqliteFile = "SQLite file"
     case sqliteFileOneConnection = "SQLite file, one connection"
+    case postgres = "PostgreSQL"
 
     var description: String { rawValue }
 
-    func makeStore() throws -> any TallyStorage {
+    func makeStore() async throws -> any TallyStorage {
         switch self {
         case .sqliteInMemory:
             return try SQLiteStore.inMemory()
@@ -18,8 +20,22 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
             return try SQLiteStore.open(path: temporaryDatabasePath())
         case .sqliteFileOneConnection:
             return try SQLiteStore.open(path: temporaryDatabasePath(), access: .singleConnection)
+        case .postgres:
+            return try await PostgresStore.connect(url: try testPostgresURL(), schema: "test_\(UUID().uuidString.prefix(18).replacingOccurrences(of: "-", with: "").lowercased())",
+                                                   maximumConnections: 4, idleTimeout: .seconds(2))
         }
     }
+}
+
+/// The PostgreSQL server that scripts/test starts for the tests; each store gets a schema of its own on it.
+func testPostgresURL() throws -> String {
+    guard let url = ProcessInfo.processInfo.environment["TALLY_TEST_POSTGRES_URL"], !url.isEmpty else {
+        throw TallyError.invalid("""
+            The PostgreSQL tests need a server: run scripts/test, which starts one when PostgreSQL 15 is installed \
+            (apt-get install postgresql-15), or set TALLY_TEST_POSTGRES_URL to a database of yours.
+            """)
+    }
+    return url
 }
 
 func temporaryDatabasePath() -> String {
@@ -45,7 +61,7 @@ struct Fixture {
     let hydration: HydrationService
 
     init(_ kind: StoreKind, now: String = "2025-06-15T10:00:00Z", zone: String = "Europe/Berlin", name: String = "ada") async throws {
-        store = try kind.makeStore()
+        store = try await kind.makeStore()
         clock = FixedClock(instant(now))
         let directory = UserDirectory(store: store, clock: clock)
         user = try await directory.user(named: name, timeZone: zone)

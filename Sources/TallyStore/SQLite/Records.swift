@@ -61,15 +61,20 @@ extension User {
 extension HydrationSettings {
     /// From the columns of `userSettings`.
     init(row: Row) {
-        let amounts = (row["presets"] as String?).flatMap { try? JSONDecoder().decode([Double].self, from: Data($0.utf8)) }
-        self.init(unit: VolumeUnit(rawValue: row["unit"]) ?? .ml, timeZone: row["timeZone"],
+        self.init(unitColumn: row["unit"], timeZone: row["timeZone"], presetsColumn: row["presets"])
+    }
+
+    /// From the stored columns, in either store.
+    package init(unitColumn: String, timeZone: String, presetsColumn: String?) {
+        let amounts = presetsColumn.flatMap { try? JSONDecoder().decode([Double].self, from: Data($0.utf8)) }
+        self.init(unit: VolumeUnit(rawValue: unitColumn) ?? .ml, timeZone: timeZone,
                   customPresets: amounts.flatMap { try? Presets(amountsMl: $0, unit: .ml) })
     }
 
     static let columns = "userSettings.unit, userSettings.timeZone, userSettings.presets"
 
     /// The `presets` column: the amounts in millilitres as a JSON array, NULL for the unit's defaults.
-    var presetsColumn: String? {
+    package var presetsColumn: String? {
         customPresets.map { String(decoding: try! JSONEncoder().encode($0.amountsMl), as: UTF8.self) }
     }
 

@@ -1,0 +1,86 @@
+import Foundation
+import PostgresNIO
+import TallyCore
+
+/// The PostgreSQL schema's history, its own (it begins where the SQLite schema had come to).
+/// A migration, once released, never changes.
+///
+/// Several instances may start at once: the first to take the migration lock brings the schema
+/// up to date, the others wait for the lock and then find nothing to do. A database that a newer
+/// Tally has migrated is refused, so that an older instance never writes to a schema it does
+/// not know.
+enum PostgresMigrations {
+    struct Migration {
+        var version: Int
+        var name: String
+        var sql: String
+    }
+
+    static let all: [Migration] = [
+        Migration(version: 1, name: "the schema of SQLite's migration 15", sql: PostgresSchema.version1),
+    ]
+
+    /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.
+    static func statements(of sql: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var inBody = false
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("--") || (text.isEmpty && current.isEmpty) { continue }
+            current += line + "\n"
+            if text.components(separatedBy: "$$").count % 2 == 0 { inBody.toggle() }
+            if !inBody && text.hasSuffix(";") {
+                statements.append(current)
+                current = ""
+            }
+        }
+        if !current.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { statements.append(current) }
+        return statements
+    }
+
+    static var latest: Int { all.last!.version }
+
+    static func migrate(_ store: PostgresStore) async throws {
+        let logger = store.logger
+        try await store.client.withConnection { connection in
+            // A session lock, on this connection only, held while migrating: per schema, so that
+            // stores in different schemas of one server do not wait for each other.
+            try await connection.run("SELECT pg_advisory_lock(4, hashtext(current_schema()))", logger: logger)
+            do {
+                try await migrate(connection, logger: logger)
+                try await connection.run("SELECT pg_advisory_unlock(4, hashtext(current_schema()))", logger: logger)
+            } catch {
+                try? await connection.run("SELECT pg_advisory_unlock(4, hashtext(current_schema()))", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    private static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run("""
+            CREATE TABLE IF NOT EXISTS schemaVersion (
+                version integer PRIMARY KEY, name text NOT NULL, appliedAt timestamptz NOT NULL DEFAULT now())
+            """, logger: logger)
+        let current = try await connection.row("SELECT coalesce(max(version), 0) FROM schemaVersion", logger: logger)?
+            .decode(Int.self) ?? 0
+        if current > latest {
+            throw TallyError.conflict(
+                "This database was written by a newer version of Tally (schema \(current), this one knows \(latest)); update Tally to open it.")
+        }
+        for migration in all where migration.version > current {
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                for statement in statements(of: migration.sql) {
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.run(
+                    "INSERT INTO schemaVersion (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+}

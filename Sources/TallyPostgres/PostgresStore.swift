@@ -1,0 +1,162 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TallyCore
+import TallyStore
+
+/// Tally's store on a PostgreSQL server: the repositories of `SQLiteStore`, for several
+/// `tally serve` instances that share one database.
+///
+/// Everything an instance needs to agree on with the others lives in the database: sessions,
+/// throttles, the claims on reminders, the server's keys, the kept totals. Each write is one
+/// transaction that first takes a lock on what it changes (the user, or the ledger), so that two
+/// instances changing the same person's data one after the other see each other's writes, as
+/// SQLite's single writer gives for free.
+public final class PostgresStore: Sendable {
+    let client: PostgresClient
+    private let running: Task<Void, Never>
+    let logger: Logger
+
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`) and
+    /// brings its schema up to date. `schema` puts Tally's tables in a schema of their own
+    /// (created when missing), for tests that share one server.
+    public static func connect(url: String, schema: String? = nil, maximumConnections: Int = 20,
+                               idleTimeout: Duration = .seconds(60)) async throws -> PostgresStore {
+        var configuration = try PostgresURL(url).configuration
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectionIdleTimeout = idleTimeout
+        // Days and instants are exchanged in binary, but a text cast must never depend on the
+        // server's settings.
+        var parameters = [("DateStyle", "ISO, YMD"), ("TimeZone", "UTC")]
+        if let schema {
+            guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                throw TallyError.invalid("A schema name is letters, digits and underscores.")
+            }
+            parameters.append(("search_path", schema))
+        }
+        configuration.options.additionalStartupParameters = parameters
+        let store = PostgresStore(configuration)
+        do {
+            if let schema {
+                try await store.client.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: store.logger)
+            }
+            try await PostgresMigrations.migrate(store)
+        } catch {
+            store.close()
+            throw Self.translate(error, url: url)
+        }
+        return store
+    }
+
+    private init(_ configuration: PostgresClient.Configuration) {
+        var background = Logger(label: "tally.postgres")
+        background.logLevel = .error
+        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
+        self.client = client
+        self.logger = background
+        running = Task { await client.run() }
+    }
+
+    /// Closes the connections; the store cannot be used after.
+    public func close() { running.cancel() }
+
+    deinit { running.cancel() }
+
+    /// What a database error means to a person, with the connection's address and never its password.
+    static func translate(_ error: any Error, url: String) -> any Error {
+        if let error = error as? TallyError { return error }
+        if let error = error as? PSQLError, error.serverInfo == nil {
+            let address = (try? PostgresURL(url).redacted) ?? "the database"
+            return TallyError.invalid("Cannot reach PostgreSQL at \(address) (\(error.code)): check that it runs and that the address is right.")
+        }
+        return translate(error)
+    }
+}
+
+// MARK: Transactions
+
+/// What a write locks before it reads: the changes of one user (or one ledger) follow one
+/// another, whichever instance makes them.
+enum WriteLock {
+    case user(UUID)
+    case ledger(UUID)
+    /// Something of the whole server (the sign-up mode, invites, the throttle).
+    case server
+
+    var query: PostgresQuery {
+        switch self {
+        case .user(let id): "SELECT pg_advisory_xact_lock(1, hashtext(\(id.uuidString)))"
+        case .ledger(let id): "SELECT pg_advisory_xact_lock(2, hashtext(\(id.uuidString)))"
+        case .server: "SELECT pg_advisory_xact_lock(3, 0)"
+        }
+    }
+}
+
+extension PostgresStore {
+    /// Runs `body` in one write transaction, after taking `lock`; an error in `body` rolls it
+    /// back, and constraint failures become conflicts a person can act on.
+    func write<T: Sendable>(locking lock: WriteLock?, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await transaction("BEGIN") { connection in
+            if let lock { try await connection.query(lock.query, logger: logger) }
+            return try await body(connection)
+        }
+    }
+
+    /// Runs `body` in one read-only transaction that sees one snapshot of the database.
+    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    private func transaction<T: Sendable>(_ begin: PostgresQuery, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query(begin, logger: logger)
+                do {
+                    let value = try await body(connection)
+                    try await connection.query("COMMIT", logger: logger)
+                    return value
+                } catch {
+                    try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// A constraint failure as a conflict, with what PostgreSQL said; other errors as they are.
+    static func translate(_ error: any Error) -> any Error {
+        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return error }
+        let message = error.serverInfo?[.message] ?? "a constraint failed"
+        switch state {
+        case "23505", "23503", "23514", "23502", "23P01":
+            return TallyError.conflict("That change clashes with what is stored: \(message).")
+        case "22001", "22003", "22P02", "22007", "22008":
+            return TallyError.invalid("The database refused a value: \(message).")
+        case "40001", "40P01", "53300", "57P03":
+            return TallyError(.busy, "The database is busy: try again shortly.", retryAfter: 1)
+        default:
+            return error
+        }
+    }
+}
+
+// MARK: Rows
+
+extension PostgresConnection {
+    /// Every row of `query`.
+    func rows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        try await self.query(query, logger: logger).collect()
+    }
+
+    /// The first row of `query`, if any.
+    func row(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRow? {
+        try await rows(query, logger: logger).first
+    }
+
+    /// Runs a statement whose rows, if any, are not needed.
+    func run(_ query: PostgresQuery, logger: Logger) async throws {
+        for try await _ in try await self.query(query, logger: logger) {}
+    }
+}

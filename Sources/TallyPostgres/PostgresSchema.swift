@@ -181,7 +181,8 @@ enum PostgresSchema {
         );
         CREATE UNIQUE INDEX ledgerMember_name ON ledgerMember (ledgerId, lower(name));
         CREATE INDEX ledgerMember_user ON ledgerMember (userId);
-        ALTER TABLE ledger ADD FOREIGN KEY (ownerMemberId) REFERENCES ledgerMember ON DELETE SET NULL;
+        -- Deferrable: a whole installation copied from SQLite (`tally migrate-store`) brings ledgers before members.
+        ALTER TABLE ledger ADD FOREIGN KEY (ownerMemberId) REFERENCES ledgerMember ON DELETE SET NULL DEFERRABLE;
 
         CREATE TABLE ledgerInvite (
             codeHash bytea PRIMARY KEY,

@@ -64,3 +64,11 @@ struct PostgresURL {
         return shown.string ?? "the database"
     }
 }
+
+extension PostgresStore {
+    /// Whether `text` is the address of a PostgreSQL database (postgres:// or postgresql://) rather than a file.
+    public static func isAddress(_ text: String) -> Bool { PostgresURL.names(text) }
+
+    /// The address without its password, for logs and messages.
+    public static func redacted(_ url: String) -> String { (try? PostgresURL(url).redacted) ?? "the PostgreSQL database" }
+}

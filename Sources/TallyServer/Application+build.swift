@@ -25,7 +25,7 @@ public func buildApplication(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .seconds(idle.seconds) + .nanoseconds(idle.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Tally"),
-        services: configuration.sendsReminders ? [ReminderService(store: store, clock: clock, push: push)] : [],
+        services: configuration.sendsReminders ? [ReminderService(store: store, clock: clock, push: push, interval: configuration.reminderInterval)] : [],
         logger: logger
     )
     application.beforeServerStarts {

@@ -12,6 +12,9 @@ public struct ServerConfiguration: Sendable {
     /// Whether this server sends reminders (tests that do not want a background service turn
     /// it off).
     public var sendsReminders: Bool
+    /// How often the reminders that fell due are looked for: every minute (reminders are set to
+    /// the minute); the multi-instance test looks every second.
+    public var reminderInterval: Duration = .seconds(60)
     /// The address people reach the server at, and the proxies whose forwarded headers count.
     public var publicAddress = PublicAddress()
     /// Which push endpoints the server may post to: public HTTPS ones only, but in tests.

@@ -20,7 +20,7 @@ struct Connection {
             return Connection(backend: RemoteHydration(client: client), spending: RemoteSpending(client: client),
                               clock: SystemClock(), options: options)
         }
-        let store = try SQLiteStore.open(path: DatabaseLocation.path(options.database), access: .singleConnection)
+        let store = try await StoreLocation(options.database).open(for: .command)
         let clock = try clock(environment)
         let directory = UserDirectory(store: store, clock: clock)
         let name = options.user ?? environment["TALLY_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local"

@@ -4,7 +4,7 @@ import TallyCore
 
 /// Options every command takes.
 struct CommonOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The SQLite database file (env: TALLY_DATABASE).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The SQLite database file, or a PostgreSQL database as postgres://user:password@host/name (env: TALLY_DATABASE, or TALLY_DATABASE_URL for PostgreSQL).", valueName: "path-or-url"))
     var database: String?
 
     @Option(name: .long, help: ArgumentHelp("Whose tally to use (env: TALLY_USER; default: local).", valueName: "name"))
@@ -32,23 +32,6 @@ struct VolumeUnitArgument: ExpressibleByArgument {
     init?(argument: String) {
         guard let unit = VolumeUnit(typed: argument) else { return nil }
         self.unit = unit
-    }
-}
-
-/// Where the database is: --database, then TALLY_DATABASE, then the XDG data folder.
-enum DatabaseLocation {
-    static var defaultDescription: String { "~/.local/share/tally/tally.sqlite" }
-
-    static func path(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let option, !option.isEmpty { return expand(option) }
-        if let variable = environment["TALLY_DATABASE"], !variable.isEmpty { return expand(variable) }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() + "/.local/share")
-        return dataHome + "/tally/tally.sqlite"
-    }
-
-    private static func expand(_ path: String) -> String {
-        (path as NSString).expandingTildeInPath
     }
 }
 

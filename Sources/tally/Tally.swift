@@ -6,7 +6,7 @@ struct Tally: AsyncParsableCommand {
         commandName: "tally",
         abstract: "Keeps two daily tallies: the water you drink, and who paid for what.",
         discussion: """
-            Works on a local SQLite database: \(DatabaseLocation.defaultDescription) unless --database \
+            Works on a local SQLite database: \(StoreLocation.defaultDescription) unless --database \
             or TALLY_DATABASE names another. A local profile is created on first use.
             With --server URL and --token TOKEN (or TALLY_SERVER and TALLY_TOKEN) the same commands \
             work on a Tally server through its API instead, with the same output.
@@ -23,7 +23,7 @@ struct Tally: AsyncParsableCommand {
             RemindersCommand.self,
             LedgerCommand.self, SpendCommand.self, PayCommand.self, BalanceCommand.self, SettleCommand.self, ExpensesCommand.self,
             ImportCommand.self, ExportCommand.self,
-            ServeCommand.self, UserCommand.self, TokenCommand.self, ServerAdminCommand.self,
+            ServeCommand.self, UserCommand.self, TokenCommand.self, ServerAdminCommand.self, MigrateStoreCommand.self,
         ]
     )
 

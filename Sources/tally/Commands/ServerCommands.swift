@@ -15,7 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     var host: String?
     @Option(help: ArgumentHelp("The port (env: TALLY_PORT; default 8080).", valueName: "port"))
     var port: Int?
-    @Option(help: ArgumentHelp("The SQLite database file (env: TALLY_DATABASE).", valueName: "path"))
+    @Option(help: ArgumentHelp("The SQLite database file, or a PostgreSQL database as postgres://user:password@host/name, which several servers can share (env: TALLY_DATABASE, or TALLY_DATABASE_URL).", valueName: "path-or-url"))
     var database: String?
     @Option(help: ArgumentHelp("The address people reach Tally at, such as https://tally.example.com: invite and calendar links start with it, and with https cookies are Secure (env: TALLY_PUBLIC_URL).", valueName: "url"))
     var publicURL: String?
@@ -27,7 +27,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
-        let (configuration, path, store) = try reportingErrors {
+        let location = StoreLocation(database)
+        let configuration = try reportingErrors {
             let portText = port.map(String.init) ?? environment["TALLY_PORT"] ?? "8080"
             guard let port = Int(portText), (1...65535).contains(port) else {
                 throw TallyError.invalid("The port must be a number from 1 to 65535; \"\(portText)\" is not.")
@@ -44,12 +45,16 @@ struct ServeCommand: AsyncParsableCommand {
             }
             // Only the browser tests' push service lives on loopback: never set this on a server.
             if environment["TALLY_TEST_PUSH_TO_LOOPBACK"] == "1" { configuration.pushEndpoints = .loopbackForTests }
-            let path = DatabaseLocation.path(database)
-            return (configuration, path, try SQLiteStore.open(path: path))
+            // The multi-instance test waits seconds, not minutes, for a reminder to be looked for.
+            if let seconds = environment["TALLY_TEST_REMINDER_TICK_SECONDS"].flatMap(Int.init), seconds > 0 {
+                configuration.reminderInterval = .seconds(seconds)
+            }
+            return configuration
         }
+        let store = try await reportingErrors { try await location.open(for: .server) }
         var logger = Logger(label: "tally")
         logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        logger.info("Tally serves http://\(configuration.host):\(configuration.port) from \(path)")
+        logger.info("Tally serves http://\(configuration.host):\(configuration.port) from \(location)")
         let app = buildApplication(configuration: configuration, store: store, logger: logger)
         var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = Self.shutdownLimit
@@ -72,7 +77,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let accounts = try AccountService(store: openStore(options), clock: SystemClock())
+                let accounts = try AccountService(store: await openStore(options), clock: SystemClock())
                 let account = try await accounts.createAccount(name: name, password: try readPassword(), timeZone: timeZone)
                 try emitPlain(AccountView(account), options) {
                     "Created \(account.user.name)\(account.isAdmin ? ", the admin of this server" : "")."
@@ -104,7 +109,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let store = try openStore(options)
+                let store = try await openStore(options)
                 guard let user = try await store.user(named: name) else {
                     throw TallyError.notFound("There is no user named \(name).")
                 }
@@ -135,7 +140,7 @@ extension UserCommand {
 
     private static func setDisabled(_ name: String, _ disabled: Bool, _ options: CommonOptions) async throws {
         try await reportingErrors {
-            let account = try await AccountService(store: try openStore(options), clock: SystemClock()).setDisabled(name, disabled)
+            let account = try await AccountService(store: try await openStore(options), clock: SystemClock()).setDisabled(name, disabled)
             try emitPlain(AccountView(account), options) { "\(disabled ? "Disabled" : "Enabled") \(account.user.name)." }
         }
     }
@@ -157,7 +162,7 @@ struct ServerAdminCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let store = try openStore(options)
+                let store = try await openStore(options)
                 if let mode {
                     guard let chosen = SignUpMode(rawValue: mode.lowercased()) else {
                         throw TallyError.invalid("The sign-up mode is open, invite or closed; \"\(mode)\" is not.")
@@ -185,7 +190,7 @@ struct ServerAdminCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let (info, code) = try await AccountService(store: try openStore(options), clock: SystemClock())
+                let (info, code) = try await AccountService(store: try await openStore(options), clock: SystemClock())
                     .createSignUpInvite(days: days, uses: uses)
                 try emitPlain(["code": code, "expiresAt": info.expiresAt.formatted(.iso8601), "uses": String(info.usesLeft)], options) {
                     "\(code)\nOpen /signup?invite=\(code) on the server, or type the code there. It works \(uses == 1 ? "once" : "\(uses) times"), until \(info.expiresAt.formatted(.iso8601))."
@@ -209,7 +214,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let store = try openStore(options)
+                let store = try await openStore(options)
                 let owner = try await account(options, store)
                 let lifetime = try expires.map(TokenCommand.days)
                 let (info, secret) = try await AccountService(store: store, clock: SystemClock())
@@ -240,7 +245,7 @@ extension TokenCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let store = try openStore(options)
+                let store = try await openStore(options)
                 let tokens = try await store.apiTokens(of: try await account(options, store).id)
                 try emitPlain(tokens, options) {
                     tokens.isEmpty ? "No tokens." : tokens.map {
@@ -261,7 +266,7 @@ extension TokenCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let store = try openStore(options)
+                let store = try await openStore(options)
                 try await store.revokeAPIToken(id: try parseUUID(id), of: try await account(options, store).id, at: Date())
                 try emitPlain(["revoked": id], options) { "Revoked \(id)." }
             }
@@ -281,16 +286,16 @@ struct AccountView: Encodable {
     }
 }
 
-private func openStore(_ options: CommonOptions) throws -> SQLiteStore {
+private func openStore(_ options: CommonOptions) async throws -> any TallyStorage {
     // Accounts and tokens are managed where the server's database is, never through the API.
     guard options.server == nil, options.token == nil else {
         throw TallyError.invalid("`tally user`, `tally token` and `tally server` work on the server's database itself: run them with --database, without --server or --token.")
     }
-    return try SQLiteStore.open(path: DatabaseLocation.path(options.database), access: .singleConnection)
+    return try await StoreLocation(options.database).open(for: .command)
 }
 
 /// The account that --user names (a token belongs to someone).
-private func account(_ options: CommonOptions, _ store: SQLiteStore) async throws -> User {
+private func account(_ options: CommonOptions, _ store: any TallyStorage) async throws -> User {
     guard let name = options.user else { throw TallyError.invalid("Say whose tokens with --user NAME.") }
     guard let account = try await store.account(named: name) else {
         throw TallyError.notFound("There is no account named \(name); create it with `tally user create \(name)`.")

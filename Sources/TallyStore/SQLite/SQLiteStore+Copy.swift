@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+
+/// A value as SQLite holds it, for copying a whole installation to another store.
+package enum StoredValue: Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+extension SQLiteStore {
+    /// The columns of `table`, in their order.
+    package func columns(of table: String) async throws -> [String] {
+        try await read { db in try db.columns(in: table).map(\.name) }
+    }
+
+    package func rowCount(of table: String) async throws -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0 }
+    }
+
+    /// The rows of `table` after `after` (the primary key of the last row of the batch before;
+    /// nil for the first), at most `limit`, in primary key order: each batch costs what it
+    /// holds, however large the table. Returns the rows and the primary key of the last one.
+    package func rows(of table: String, columns: [String], after: [StoredValue]?, limit: Int) async throws
+        -> (rows: [[StoredValue]], last: [StoredValue]?) {
+        try await read { db in
+            let key = try db.primaryKey(table).columns
+            let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            let keyList = key.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            var sql = "SELECT \(list), \(keyList) FROM \(table.quotedDatabaseIdentifier)"
+            var arguments: [DatabaseValue] = []
+            if let after {
+                sql += " WHERE (\(keyList)) > (\(Array(repeating: "?", count: key.count).joined(separator: ", ")))"
+                arguments = after.map(\.databaseValue)
+            }
+            sql += " ORDER BY \(keyList) LIMIT \(limit)"
+            var rows: [[StoredValue]] = []
+            var last: [StoredValue]?
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+            while let row = try cursor.next() {
+                let values = row.databaseValues.map(StoredValue.init)
+                rows.append(Array(values.prefix(columns.count)))
+                last = Array(values.suffix(key.count))
+            }
+            return (rows, last)
+        }
+    }
+}
+
+extension StoredValue {
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let number): self = .integer(number)
+        case .double(let number): self = .real(number)
+        case .string(let text): self = .text(text)
+        case .blob(let data): self = .blob(data)
+        }
+    }
+
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .text(let text): text.databaseValue
+        case .blob(let data): data.databaseValue
+        }
+    }
+}

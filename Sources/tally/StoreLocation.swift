@@ -1,0 +1,48 @@
+import Foundation
+import TallyCore
+import TallyPostgres
+import TallyStore
+
+/// Where the tally is kept: a SQLite file (the default, nothing to set up) or a PostgreSQL
+/// database (for several servers on one database). From --database, then TALLY_DATABASE_URL,
+/// then TALLY_DATABASE, then the file in the XDG data folder.
+enum StoreLocation: CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(url: String)
+
+    static var defaultDescription: String { "~/.local/share/tally/tally.sqlite" }
+
+    init(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+        if let given = nonEmpty(option) ?? nonEmpty(environment["TALLY_DATABASE_URL"]) ?? nonEmpty(environment["TALLY_DATABASE"]) {
+            self = PostgresStore.isAddress(given) ? .postgres(url: given) : .sqlite(path: (given as NSString).expandingTildeInPath)
+            return
+        }
+        let dataHome = nonEmpty(environment["XDG_DATA_HOME"]) ?? (NSHomeDirectory() + "/.local/share")
+        self = .sqlite(path: dataHome + "/tally/tally.sqlite")
+    }
+
+    /// Opens the store, bringing its schema up to date. `process` says how this process uses it:
+    /// a server keeps a pool, a command one connection.
+    func open(for process: StoreUse) async throws -> any TallyStorage {
+        switch self {
+        case .sqlite(let path):
+            return try SQLiteStore.open(path: path, access: process == .server ? .pool : .singleConnection)
+        case .postgres(let url):
+            return try await PostgresStore.connect(url: url, maximumConnections: process == .server ? 20 : 1)
+        }
+    }
+
+    /// For logs and messages: the file, or the database's address without its password.
+    var description: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let url): PostgresStore.redacted(url)
+        }
+    }
+}
+
+enum StoreUse {
+    case server
+    case command
+}

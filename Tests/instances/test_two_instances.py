@@ -1,0 +1,203 @@
+"""Two `tally serve` processes on one PostgreSQL database, as behind a load balancer: nothing that
+one instance knows may be missing from the other.
+
+A session made through one instance works through the other; a token revoked through one is
+refused by the other at once; drinks logged through both at once (each also sent again through
+the other instance, as a client retrying after a timeout would) are all there, none twice; and a
+reminder that falls due while both instances look for it every second goes out once.
+
+The database is a fresh one on the PostgreSQL server that scripts/test starts
+(TALLY_TEST_POSTGRES_URL); without that server the test fails and says what to install.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from datetime import datetime, timedelta, timezone
+from http.cookiejar import CookieJar
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+import tally_process  # noqa: E402  (Tests/support: the built tally and `tally serve`)
+
+ADMIN, PASSWORD = "ada", "correct horse battery staple"
+# RFC 8291 appendix A's user agent key: a valid P-256 point for the subscription.
+UA_PUBLIC = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
+
+
+def psql(url, sql):
+    binary = shutil.which("psql") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/psql"))), None)
+    assert binary, "psql is missing: install postgresql-15"
+    subprocess.run([str(binary), url, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql], check=True, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def database():
+    """A new database on the test's PostgreSQL server, dropped at the end."""
+    server = os.environ.get("TALLY_TEST_POSTGRES_URL")
+    if not server:
+        pytest.fail("The PostgreSQL tests need a server: run scripts/test, which starts one when PostgreSQL 15 is "
+                    "installed (apt-get install postgresql-15), or set TALLY_TEST_POSTGRES_URL.")
+    name = "two_instances_" + uuid.uuid4().hex[:12]
+    psql(server, f"CREATE DATABASE {name}")
+    parts = urllib.parse.urlsplit(server)
+    yield urllib.parse.urlunsplit(parts._replace(path="/" + name))
+    psql(server, f"DROP DATABASE {name} WITH (FORCE)")
+
+
+class PushService:
+    """A push service on 127.0.0.1 that records each request and accepts it."""
+
+    def __init__(self):
+        self.requests = []
+        self.lock = threading.Lock()
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                with service.lock:
+                    service.requests.append((time.monotonic(), self.path))
+                self.send_response(201)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.endpoint = f"http://127.0.0.1:{self.server.server_address[1]}/push/ada-phone"
+
+    def count(self):
+        with self.lock:
+            return len(self.requests)
+
+
+@pytest.fixture(scope="module")
+def instances(database, tmp_path_factory):
+    """The base URLs of two `tally serve` on the database, with an admin account made before."""
+    folder = tmp_path_factory.mktemp("instances")
+    environment = tally_process.environment(TALLY_TEST_PUSH_TO_LOOPBACK="1", TALLY_TEST_REMINDER_TICK_SECONDS="1")
+    tally = str(tally_process.binary())
+    subprocess.run([tally, "user", "create", ADMIN, "--database", database], input=PASSWORD + "\n",
+                   text=True, check=True, capture_output=True, env=environment)
+    with ExitStack() as stack:
+        first = stack.enter_context(tally_process.serve(database, folder / "first.log", environment))
+        second = stack.enter_context(tally_process.serve(database, folder / "second.log", environment))
+        yield first, second
+
+
+def request(base, method, path, body=None, token=None, opener=None, form=None):
+    headers = {}
+    data = None
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    if form is not None:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        data = urllib.parse.urlencode(form).encode()
+    call = urllib.request.Request(base + path, method=method, data=data, headers=headers)
+    try:
+        with (opener or urllib.request.build_opener()).open(call, timeout=30) as response:
+            text = response.read()
+            return response.status, (json.loads(text) if text and "json" in response.headers.get("Content-Type", "") else None)
+    except urllib.error.HTTPError as error:
+        return error.code, None
+
+
+def token(database, name):
+    done = subprocess.run([str(tally_process.binary()), "token", "create", "--name", name, "--user", ADMIN,
+                           "--database", database, "--json"],
+                          check=True, capture_output=True, text=True, env=tally_process.environment())
+    return json.loads(done.stdout)
+
+
+def test_a_session_made_through_one_instance_works_through_the_other(instances):
+    first, second = instances
+    jar = CookieJar()
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    assert request(first, "GET", "/signin", opener=browser)[0] == 200
+    csrf = next(cookie.value for cookie in jar if cookie.name == "tally_csrf")
+    status, _ = request(first, "POST", "/signin", opener=browser, form={"name": ADMIN, "password": PASSWORD, "csrf": csrf})
+    assert status == 200
+    assert any(cookie.name == "tally_session" for cookie in jar)
+    status, me = request(second, "GET", "/api/v1/me", opener=browser)
+    assert status == 200 and me["name"] == ADMIN
+
+
+def test_a_token_revoked_through_one_instance_is_refused_by_the_other_at_once(instances, database):
+    first, second = instances
+    created = token(database, "revoked")
+    secret = created["secret"]
+    assert request(second, "GET", "/api/v1/today", token=secret)[0] == 200
+    assert request(first, "DELETE", f"/api/v1/tokens/{created['id']}", token=secret)[0] == 204
+    assert request(second, "GET", "/api/v1/today", token=secret)[0] == 401
+    assert request(first, "GET", "/api/v1/today", token=secret)[0] == 401
+
+
+def test_drinks_logged_through_both_instances_at_once_are_all_there_once(instances, database):
+    first, second = instances
+    secret = token(database, "drinks")["secret"]
+    before = request(first, "GET", "/api/v1/today", token=secret)[1]
+    drinks = [(str(uuid.uuid4()), 10 + n % 7) for n in range(160)]
+
+    def log(index_and_drink):
+        index, (identifier, volume) = index_and_drink
+        # Each drink through one instance, then again through the other, as a retry would.
+        for base in ((first, second) if index % 2 else (second, first)):
+            status, _ = request(base, "POST", "/api/v1/intakes", {"volumeMl": volume, "id": identifier}, token=secret)
+            assert status in (200, 201), status
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        list(pool.map(log, enumerate(drinks)))
+
+    for base in (first, second):
+        after = request(base, "GET", "/api/v1/today", token=secret)[1]
+        assert len(after["entries"]) - len(before["entries"]) == len(drinks)
+        assert after["totalMl"] - before["totalMl"] == sum(volume for _, volume in drinks)
+        logged = {entry["id"].lower() for entry in after["entries"]}
+        assert {identifier for identifier, _ in drinks} <= logged
+
+
+def test_a_due_reminder_is_sent_once_by_two_instances(instances, database):
+    first, second = instances
+    secret = token(database, "reminders")["secret"]
+    push = PushService()
+    assert request(first, "PATCH", "/api/v1/settings", {"timeZone": "UTC"}, token=secret)[0] == 200
+    status, _ = request(second, "POST", "/api/v1/push/subscriptions",
+                        {"endpoint": push.endpoint, "keys": {"p256dh": UA_PUBLIC, "auth": "AAECAwQFBgcICQoLDA0ODw"}},
+                        token=secret)
+    assert status in (200, 201, 204)
+    # One reminder a day, halfway through a two-minute window: at the start of the next minute
+    # (or the one after, when this one is about to end).
+    now = datetime.now(timezone.utc)
+    wake = now.replace(second=0, microsecond=0) + timedelta(minutes=1 if now.second > 50 else 0)
+    due = wake + timedelta(minutes=1)
+    window = {"wake": wake.strftime("%H:%M"), "sleep": (wake + timedelta(minutes=2)).strftime("%H:%M")}
+    status, _ = request(first, "PUT", "/api/v1/reminders",
+                        {"enabled": True, "window": window, "frequency": 1, "useSleepRecords": False}, token=secret)
+    assert status == 200
+    wait = (due - datetime.now(timezone.utc)).total_seconds()
+    deadline = time.monotonic() + wait + 20
+    while push.count() == 0 and time.monotonic() < deadline:
+        time.sleep(0.25)
+    assert push.count() >= 1, "no reminder was sent"
+    # Both instances keep looking every second: a second push would come within a few.
+    time.sleep(4)
+    assert push.count() == 1

@@ -51,6 +51,25 @@ struct DatabaseLocationTests {
         #expect(try tally.ok(["today", "--json", "--database", xdg]).decode(DayJSON.self).totalMl == 50)
     }
 
+    // A PostgreSQL address in --database or TALLY_DATABASE_URL wins over TALLY_DATABASE; a server
+    // that cannot be reached is named without its password, and no file is made instead.
+    @Test func postgresAddress() throws {
+        let tally = try Sandbox(timeZone: nil)
+        let file = tally.folder.appendingPathComponent("env/t.sqlite").path
+        // Port 1 on loopback: nothing listens there.
+        let address = "postgres://tally:hunter2@127.0.0.1:1/tally?sslmode=disable"
+        for (arguments, environment) in [(["today", "--database", address], ["TALLY_DATABASE": file]),
+                                         (["today"], ["TALLY_DATABASE": file, "TALLY_DATABASE_URL": address])] {
+            let result = try tally.run(arguments, env: environment)
+            #expect(result.exitCode == 1, "\(result)")
+            #expect(result.stderr.hasPrefix("Cannot reach PostgreSQL at postgres://tally:•••@127.0.0.1:1/tally"), "\(result)")
+            #expect(!result.stderr.contains("hunter2") && !result.stdout.contains("hunter2"))
+            #expect(!FileManager.default.fileExists(atPath: file))
+        }
+        let wrong = try tally.run(["today", "--database", "postgres://127.0.0.1/tally?sslmode=sometimes"])
+        #expect(wrong.exitCode == 1 && wrong.stderr.contains("sslmode=sometimes is not one Tally knows"), "\(wrong)")
+    }
+
     // H2: a new local user gets the machine's zone; each test names its own, and the setting sticks.
     @Test func timeZoneSetting() throws {
         let tally = try Sandbox(timeZone: "America/New_York")

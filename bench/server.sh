@@ -18,6 +18,10 @@
 # (issue 12). Ratios, not req/s, are what compare across machines and busy moments. wrk shares
 # the machine's cores with the server.
 #
+# TALLY_BENCH_POSTGRES=1 then measures Tally again on a throw-away PostgreSQL 15 (started as the
+# tests start theirs), and two instances on that one database, wrk against each at once, their
+# req/s summed.
+#
 # TALLY_BIN=path/to/tally measures that build of Tally instead of building this tree's;
 # TALLY_BEFORE=path/to/tally also measures that one after it, in the same run (before and after a
 # change: build the earlier commit in a worktree with its own scratch path, and leave the binary
@@ -47,9 +51,9 @@ wrk.body = '{"amount": "12.50", "description": "Groceries"}'
 wrk.headers["Content-Type"] = "application/json"
 LUA
 
-start_tally() { # binary, name: a fresh database with a reader (8 drinks today), a writer and a ledger
+start_tally() { # binary, name[, database]: a fresh database with a reader (8 drinks today), a writer and a ledger
     local bin=$1 name=$2
-    export TALLY_DATABASE="$work/$name.sqlite"
+    export TALLY_DATABASE="${3:-$work/$name.sqlite}"
     echo "correct horse" | "$bin" user create reader --time-zone UTC >/dev/null
     echo "correct horse" | "$bin" user create writer --time-zone UTC >/dev/null
     reader=$("$bin" token create --user reader --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["secret"])')
@@ -105,4 +109,31 @@ if [ -n "${TALLY_BEFORE:-}" ]; then
     kill -TERM "${pids[-1]}"
     start_tally "$TALLY_BEFORE" before
     measure_tally before
+fi
+
+if [ -n "${TALLY_BENCH_POSTGRES:-}" ]; then
+    kill -TERM "${pids[-1]}"
+    . scripts/test-postgres.sh >/dev/null
+    trap 'cleanup; tally_stop_postgres' EXIT
+    psql "$TALLY_TEST_POSTGRES_URL" -q -c "CREATE DATABASE bench"
+    postgres="${TALLY_TEST_POSTGRES_URL/\/postgres\?//bench?}"
+    start_tally "$tally" postgres "$postgres"
+    measure_tally "PostgreSQL"
+    # A second instance on the same database, and wrk against both at once.
+    second_port=$(free_port)
+    LOG_LEVEL=${LOG_LEVEL:-info} "$tally" serve --host 127.0.0.1 --port "$second_port" >"$work/second.log" 2>&1 &
+    pids+=($!)
+    wait_for "http://127.0.0.1:$second_port/health"
+    pair() { # name, token, path, extra wrk args...
+        local name=$1 token=$2 path=$3
+        shift 3
+        wrk -t1 -c32 -d"${seconds}s" --latency -H "Authorization: Bearer $token" "$@" "$base$path" >"$work/one.txt" &
+        local first=$!
+        wrk -t1 -c32 -d"${seconds}s" --latency -H "Authorization: Bearer $token" "$@" "http://127.0.0.1:$second_port/api/v1$path" >"$work/two.txt"
+        wait "$first"
+        awk -v name="$name" '/Requests\/sec/ { sum += $2; each = each sprintf(" %s", $2) }
+            END { printf "%-38s %10.2f req/s   (each:%s)\n", name, sum, each }' "$work/one.txt" "$work/two.txt"
+    }
+    pair "2 instances GET /api/v1/today" "$reader" /today
+    pair "2 instances POST /api/v1/intakes" "$writer" /intakes -s "$work/post.lua"
 fi

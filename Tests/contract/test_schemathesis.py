@@ -2,9 +2,10 @@
 valid and invalid, and checks every answer against the document with all of its checks.
 
 A fresh `tally serve` (the binary TALLY_BIN names, by default .build/debug/tally) runs on a
-temporary database with one account, its API token, and something of everything (drinks, a
-removal, a drink kind of its own, a ledger with members, an expense and a payment), so that the
-routes with ids reach real things instead of stopping at 404. The seed is fixed, so a failure
+temporary database of each store (a SQLite file, and a database on the tests' PostgreSQL
+server) with one account, its API token, and something of everything (drinks, a removal, a drink
+kind of its own, a ledger with members, an expense and a payment), so that the routes with ids
+reach real things instead of stopping at 404. The seed is fixed, so a failure
 comes back the same on the next run; its report is in the test's output.
 """
 
@@ -16,6 +17,8 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+
+import pytest
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
@@ -128,8 +131,17 @@ def _schemathesis():
     return [command] if command else [sys.executable, "-m", "schemathesis.cli"]
 
 
-def test_the_api_keeps_its_contract(tmp_path):
-    database = tmp_path / "contract.sqlite"
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request, tmp_path):
+    """A fresh database of each store: a SQLite file, and one on the tests' PostgreSQL server."""
+    if request.param == "sqlite":
+        yield tmp_path / "contract.sqlite"
+    else:
+        with tally_process.postgres_database("contract") as url:
+            yield url
+
+
+def test_the_api_keeps_its_contract(tmp_path, database):
     _tally("user", "create", "ada", "--time-zone", "Europe/Berlin", database=database, stdin=PASSWORD + "\n")
     token = _tally("token", "create", "--user", "ada", "--name", "schemathesis", database=database)["secret"]
     spare = _tally("token", "create", "--user", "ada", "--name", "spare", database=database)["id"]

@@ -18,7 +18,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 import tally_process  # noqa: E402
 
-from test_two_instances import database  # noqa: E402,F401  (a fresh PostgreSQL database)
+
+
+@pytest.fixture(scope="module")
+def database():
+    """A new database on the test's PostgreSQL server, shared by this module's tests in order."""
+    with tally_process.postgres_database("migrate_store") as url:
+        yield url
 
 NOW = "2026-03-29T20:00:00Z"  # the evening of a DST change in Berlin
 

@@ -11,8 +11,6 @@ The database is a fresh one on the PostgreSQL server that scripts/test starts
 """
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -38,24 +36,11 @@ ADMIN, PASSWORD = "ada", "correct horse battery staple"
 UA_PUBLIC = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 
 
-def psql(url, sql):
-    binary = shutil.which("psql") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/psql"))), None)
-    assert binary, "psql is missing: install postgresql-15"
-    subprocess.run([str(binary), url, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql], check=True, capture_output=True, text=True)
-
-
 @pytest.fixture(scope="module")
 def database():
-    """A new database on the test's PostgreSQL server, dropped at the end."""
-    server = os.environ.get("TALLY_TEST_POSTGRES_URL")
-    if not server:
-        pytest.fail("The PostgreSQL tests need a server: run scripts/test, which starts one when PostgreSQL 15 is "
-                    "installed (apt-get install postgresql-15), or set TALLY_TEST_POSTGRES_URL.")
-    name = "two_instances_" + uuid.uuid4().hex[:12]
-    psql(server, f"CREATE DATABASE {name}")
-    parts = urllib.parse.urlsplit(server)
-    yield urllib.parse.urlunsplit(parts._replace(path="/" + name))
-    psql(server, f"DROP DATABASE {name} WITH (FORCE)")
+    """A new database on the test's PostgreSQL server."""
+    with tally_process.postgres_database("two_instances") as url:
+        yield url
 
 
 class PushService:

@@ -1,13 +1,17 @@
 """The built `tally` for the Python tests: which binary (TALLY_BIN, by default the debug build of
-this repository), an environment without the caller's TALLY_ settings, and `tally serve` on a
-free loopback port, stopped with SIGTERM as a service manager would."""
+this repository), an environment without the caller's TALLY_ settings, `tally serve` on a
+free loopback port, stopped with SIGTERM as a service manager would, and a fresh database on the
+PostgreSQL server that scripts/test starts."""
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import time
+import urllib.parse
 import urllib.request
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -70,3 +74,26 @@ def serve(database, log_path, env):
                 process.kill()
                 pytest.fail("tally serve did not stop within 15 s of SIGTERM")
     assert code == 0, f"tally serve exited with {code} on SIGTERM:\n{Path(log_path).read_text()}"
+
+
+def psql(url, sql):
+    binary = shutil.which("psql") or next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/psql"))), None)
+    if not binary:
+        pytest.fail("psql is missing: apt-get install postgresql-15")
+    subprocess.run([str(binary), url, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql], check=True, capture_output=True, text=True)
+
+
+@contextmanager
+def postgres_database(prefix):
+    """The address of a new database on the PostgreSQL server of the tests (TALLY_TEST_POSTGRES_URL,
+    which scripts/test sets), dropped at the end."""
+    server = os.environ.get("TALLY_TEST_POSTGRES_URL")
+    if not server:
+        pytest.fail("The PostgreSQL tests need a server: run scripts/test, which starts one when PostgreSQL 15 is "
+                    "installed (apt-get install postgresql-15), or set TALLY_TEST_POSTGRES_URL.")
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    psql(server, f"CREATE DATABASE {name}")
+    try:
+        yield urllib.parse.urlunsplit(urllib.parse.urlsplit(server)._replace(path="/" + name))
+    finally:
+        psql(server, f"DROP DATABASE {name} WITH (FORCE)")

@@ -111,7 +111,7 @@ let package = Package(
         ),
         .testTarget(name: "TallyAPITests", dependencies: ["TallyAPI"]),
         // Fixtures/: a database made by an older Tally, for the migrations (see its README).
-        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "TallyPostgres"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "TallyPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], resources: [.copy("Fixtures")]),
         // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).
         .testTarget(name: "TallyImportTests", dependencies: ["TallyImport"], resources: [.copy("Fixtures")]),
         .testTarget(

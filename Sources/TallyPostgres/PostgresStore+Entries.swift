@@ -96,8 +96,8 @@ extension PostgresStore: EntryRepository {
 
     public func entryIDs(startingWith prefix: String, of user: UUID, limit: Int) async throws -> [UUID] {
         guard let range = IDPrefix(prefix) else { return [] }
-        // A uuid compares byte by byte: the prefix's range is a range of the primary key.
-        let (lowest, highest) = (UUID(bytes: range.lowest), UUID(bytes: range.highest))
+        // The prefix's range is a range of the primary key.
+        let (lowest, highest) = range.ids
         return try await read { connection in
             try await connection.rows("""
                 SELECT id FROM intake WHERE id BETWEEN \(lowest) AND \(highest) AND userId = \(user)
@@ -133,13 +133,5 @@ extension PostgresStore: EntryRepository {
             }
             return totals
         }
-    }
-}
-
-private extension UUID {
-    /// The id of 16 bytes, as `IDPrefix` gives its bounds.
-    init(bytes: Data) {
-        precondition(bytes.count == 16)
-        self = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
     }
 }

@@ -25,4 +25,10 @@ package struct IDPrefix {
         lowest = bytes(hex + String(repeating: "0", count: rest))
         highest = bytes(hex + String(repeating: "f", count: rest))
     }
+
+    /// The bounds as ids, for a store that keeps ids as `uuid`, which PostgreSQL compares byte by byte too.
+    package var ids: (lowest: UUID, highest: UUID) {
+        func id(_ bytes: Data) -> UUID { bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) } }
+        return (id(lowest), id(highest))
+    }
 }

@@ -212,4 +212,11 @@ public struct LoggedIntake: Sendable {
     public var created: Bool
     public var day: DayProgress
     public var unit: VolumeUnit
+
+    package init(intake: Intake, created: Bool, day: DayProgress, unit: VolumeUnit) {
+        self.intake = intake
+        self.created = created
+        self.day = day
+        self.unit = unit
+    }
 }

@@ -89,8 +89,12 @@ extension HydrationSettings {
 extension Profile {
     /// From the columns of `userProfile`; nil without a row (or with values the rules refuse now).
     static func read(_ row: Row) -> Profile? {
-        guard let age = row["age"] as Int?, let weightKg = row["weightKg"] as Double?,
-              let activity = (row["activity"] as String?).flatMap(ActivityLevel.init(rawValue:)) else { return nil }
+        stored(age: row["age"], weightKg: row["weightKg"], activity: row["activity"])
+    }
+
+    /// From the stored columns, in either store (NULLs without a row).
+    package static func stored(age: Int?, weightKg: Double?, activity: String?) -> Profile? {
+        guard let age, let weightKg, let activity = activity.flatMap(ActivityLevel.init(rawValue:)) else { return nil }
         return try? Profile(age: age, weightKg: weightKg, activity: activity)
     }
 
@@ -112,12 +116,13 @@ extension Profile {
 extension Bottle {
     /// From the columns of `userBottle`; a full standard bottle without a row.
     init(row: Row) {
-        guard let capacityMl = row["capacityMl"] as Double?, let levelMl = row["levelMl"] as Double?,
-              let sipMl = row["sipMl"] as Double? else {
-            self = .standard
-            return
-        }
-        self.init(capacityMl: capacityMl, levelMl: levelMl, sipMl: sipMl)
+        self = .stored(capacityMl: row["capacityMl"], levelMl: row["levelMl"], sipMl: row["sipMl"])
+    }
+
+    /// From the stored columns, in either store (NULLs without a row).
+    package static func stored(capacityMl: Double?, levelMl: Double?, sipMl: Double?) -> Bottle {
+        guard let capacityMl, let levelMl, let sipMl else { return .standard }
+        return Bottle(capacityMl: capacityMl, levelMl: levelMl, sipMl: sipMl)
     }
 
     static let columns = "userBottle.capacityMl, userBottle.levelMl, userBottle.sipMl"
@@ -133,15 +138,19 @@ extension Bottle {
 extension ReminderSettings {
     /// From the columns of `userReminders`; the standard settings without a row.
     init(row: Row) {
-        guard let enabled = row["enabled"] as Bool?, let wake = row["wakeMinutes"] as Int?,
-              let sleep = row["sleepMinutes"] as Int?, let frequency = row["frequency"] as Int? else {
-            self = .standard
-            return
-        }
-        self.init(enabled: enabled,
-                  window: WakeWindow(wake: TimeOfDay(minutesAfterMidnight: wake), sleep: TimeOfDay(minutesAfterMidnight: sleep)),
-                  frequency: frequency, smartThresholdHours: row["smartThresholdHours"],
-                  useSleepRecords: (row["useSleepRecords"] as Bool?) ?? false)
+        self = .stored(enabled: row["enabled"], wakeMinutes: row["wakeMinutes"], sleepMinutes: row["sleepMinutes"],
+                       frequency: row["frequency"], smartThresholdHours: row["smartThresholdHours"],
+                       useSleepRecords: row["useSleepRecords"])
+    }
+
+    /// From the stored columns, in either store (NULLs without a row).
+    package static func stored(enabled: Bool?, wakeMinutes: Int?, sleepMinutes: Int?, frequency: Int?,
+                               smartThresholdHours: Int?, useSleepRecords: Bool?) -> ReminderSettings {
+        guard let enabled, let wakeMinutes, let sleepMinutes, let frequency else { return .standard }
+        return ReminderSettings(
+            enabled: enabled,
+            window: WakeWindow(wake: TimeOfDay(minutesAfterMidnight: wakeMinutes), sleep: TimeOfDay(minutesAfterMidnight: sleepMinutes)),
+            frequency: frequency, smartThresholdHours: smartThresholdHours, useSleepRecords: useSleepRecords ?? false)
     }
 
     static let columns = """
@@ -222,13 +231,8 @@ struct IntakeRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     func intake(kindName: String) -> Intake {
-        var intake = Intake(
-            id: id, at: at, day: LocalDate(number: day), volumeMl: volumeMl,
-            kind: DrinkKind(id: kindId, name: kindName, factor: factor),
-            note: note, source: IntakeSource(rawValue: source) ?? .manual)
-        // The stored effective amount is the record: never recompute it.
-        intake.effectiveMl = effectiveMl
-        return intake
+        .stored(id: id, at: at, day: LocalDate(number: day), volumeMl: volumeMl, kindID: kindId, kindName: kindName,
+                factor: factor, effectiveMl: effectiveMl, note: note, source: source)
     }
 }
 
@@ -245,6 +249,18 @@ struct IntakeRow: Decodable, FetchableRecord {
     static let select = "SELECT intake.*, drinkKind.name AS kindName FROM intake JOIN drinkKind ON drinkKind.id = intake.kindId"
 
     var value: Intake { intake.intake(kindName: kindName) }
+}
+
+extension Intake {
+    /// From the stored columns, in either store, with its kind's current name.
+    package static func stored(id: UUID, at: Date, day: LocalDate, volumeMl: Double, kindID: UUID, kindName: String,
+                               factor: Double, effectiveMl: Double, note: String?, source: String) -> Intake {
+        var intake = Intake(id: id, at: at, day: day, volumeMl: volumeMl, kind: DrinkKind(id: kindID, name: kindName, factor: factor),
+                            note: note, source: IntakeSource(rawValue: source) ?? .manual)
+        // The stored effective amount is the record: never recompute it.
+        intake.effectiveMl = effectiveMl
+        return intake
+    }
 }
 
 struct RemovalRecord: Codable, FetchableRecord, PersistableRecord {
@@ -283,8 +299,14 @@ struct GoalRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     var period: GoalPeriod {
-        GoalPeriod(start: LocalDate(number: startDay), end: endDay.map(LocalDate.init(number:)),
-                   goal: Goal(mode: Goal.Mode(rawValue: mode) ?? .automatic, targetMl: targetMl))
+        GoalPeriod(start: LocalDate(number: startDay), end: endDay.map(LocalDate.init(number:)), goal: .stored(mode: mode, targetMl: targetMl))
+    }
+}
+
+extension Goal {
+    /// From the stored columns, in either store.
+    package static func stored(mode: String, targetMl: Double?) -> Goal {
+        Goal(mode: Mode(rawValue: mode) ?? .automatic, targetMl: targetMl)
     }
 }
 

@@ -1,0 +1,137 @@
+import Foundation
+import PostgresNIO
+import TallyCore
+import TallyStore
+
+extension PostgresStore: EntryRepository {
+    public func addIntake(_ intake: Intake, of user: UUID) async throws -> (intake: Intake, created: Bool) {
+        try await write(locking: .user(user)) { connection in
+            if let existing = try await existingEntry(intake.id, of: user, connection) {
+                guard case .intake(let stored) = existing else { throw Self.idTaken(intake.id) }
+                return (stored, false)
+            }
+            return (try await insertIntake(intake, of: user, connection), true)
+        }
+    }
+
+    public func logIntake(of user: UUID, _ make: @escaping @Sendable (HydrationSettings, [DrinkKind]) throws -> Intake)
+        async throws -> LoggedIntake {
+        try await write(locking: .user(user)) { connection in
+            let settings = try await settings(user, connection)
+            let intake = try make(settings, try await drinkKinds(user, connection))
+            let stored: Intake
+            let created: Bool
+            if let existing = try await existingEntry(intake.id, of: user, connection) {
+                guard case .intake(let found) = existing else { throw Self.idTaken(intake.id) }
+                (stored, created) = (found, false)
+            } else {
+                (stored, created) = (try await insertIntake(intake, of: user, connection), true)
+            }
+            let day = DayProgress(date: stored.day, totalMl: try await total(of: stored.day, user, connection),
+                                  goal: try await goalHistory(user, connection).goal(on: stored.day))
+            return LoggedIntake(intake: stored, created: created, day: day, unit: settings.unit)
+        }
+    }
+
+    public func addIntakes(_ intakes: [Intake], of user: UUID) async throws -> Int {
+        try await write(locking: .user(user)) { connection in try await insertIntakes(intakes, of: user, connection) }
+    }
+
+    public func addRemoval(of user: UUID, _ make: @escaping @Sendable (HydrationSettings) throws -> Removal,
+                           check: @escaping @Sendable (Removal, HydrationSettings, Double) throws -> Void) async throws -> (removal: Removal, created: Bool) {
+        try await write(locking: .user(user)) { connection in
+            let settings = try await settings(user, connection)
+            let removal = try make(settings)
+            if let existing = try await existingEntry(removal.id, of: user, connection) {
+                guard case .removal(let stored) = existing else { throw Self.idTaken(removal.id) }
+                return (stored, false)
+            }
+            try check(removal, settings, try await total(of: removal.day, user, connection))
+            try await connection.run("""
+                INSERT INTO removal (id, userId, at, day, volumeMl)
+                VALUES (\(removal.id), \(user), \(removal.at), \(removal.day), \(removal.volumeMl))
+                """, logger: logger)
+            return (removal, true)
+        }
+    }
+
+    public func updateIntake(id: UUID, of user: UUID,
+                             edit: @escaping @Sendable (Intake, Double, HydrationSettings, [DrinkKind]) throws -> Intake) async throws -> Intake {
+        try await write(locking: .user(user)) { connection in
+            guard case .intake(let current)? = try await entry(id, of: user, connection) else {
+                throw TallyError.notFound("There is no drink with the id \(id).")
+            }
+            let total = try await total(of: current.day, user, connection)
+            var edited = try edit(current, total, try await settings(user, connection), try await drinkKinds(user, connection))
+            edited.id = current.id
+            try await requireKind(edited.kindID, of: user, connection)
+            try await connection.run("""
+                UPDATE intake SET at = \(edited.at), day = \(edited.day), volumeMl = \(edited.volumeMl), kindId = \(edited.kindID),
+                    factor = \(edited.factor), effectiveMl = \(edited.effectiveMl), note = \(edited.note), source = \(edited.source.rawValue)
+                WHERE id = \(id) AND userId = \(user)
+                """, logger: logger)
+            return try await intake(id, connection)!
+        }
+    }
+
+    public func deleteEntry(id: UUID, of user: UUID,
+                            check: @escaping @Sendable (DayEntry, Double, HydrationSettings) throws -> Void) async throws -> DayEntry {
+        try await write(locking: .user(user)) { connection in
+            guard let entry = try await entry(id, of: user, connection) else {
+                throw TallyError.notFound("There is no entry with the id \(id).")
+            }
+            let settings = try await settings(user, connection)
+            try check(entry, try await total(of: entry.day, user, connection), settings)
+            switch entry {
+            case .intake: try await connection.run("DELETE FROM intake WHERE id = \(id)", logger: logger)
+            case .removal: try await connection.run("DELETE FROM removal WHERE id = \(id)", logger: logger)
+            }
+            return entry
+        }
+    }
+
+    public func entry(id: UUID, of user: UUID) async throws -> DayEntry? {
+        try await read { connection in try await entry(id, of: user, connection) }
+    }
+
+    public func entryIDs(startingWith prefix: String, of user: UUID, limit: Int) async throws -> [UUID] {
+        guard let range = IDPrefix(prefix) else { return [] }
+        // The prefix's range is a range of the primary key.
+        let (lowest, highest) = range.ids
+        return try await read { connection in
+            try await connection.rows("""
+                SELECT id FROM intake WHERE id BETWEEN \(lowest) AND \(highest) AND userId = \(user)
+                UNION ALL
+                SELECT id FROM removal WHERE id BETWEEN \(lowest) AND \(highest) AND userId = \(user)
+                LIMIT \(limit)
+                """, logger: logger).map { try $0.decode(UUID.self) }
+        }
+    }
+
+    public func entries(on day: LocalDate, of user: UUID) async throws -> [DayEntry] {
+        try await read { connection in try await entries(on: day, of: user, connection) }
+    }
+
+    public func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot {
+        try await read { connection in
+            let settings = try await settings(user, connection)
+            let date = day(settings)
+            return DaySnapshot(settings: settings, day: date, entries: try await entries(on: date, of: user, connection),
+                               goals: try await goalHistory(user, connection))
+        }
+    }
+
+    public func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double] {
+        try await read { connection in
+            var totals: [LocalDate: Double] = [:]
+            for row in try await connection.rows("""
+                SELECT day, totalMl FROM dayTotal
+                WHERE userId = \(user) AND day BETWEEN COALESCE(\(from)::date, '-infinity') AND COALESCE(\(through)::date, 'infinity')
+                """, logger: logger) {
+                let (day, total) = try row.decode((LocalDate, Double).self)
+                totals[day] = total
+            }
+            return totals
+        }
+    }
+}

@@ -41,23 +41,21 @@ enum PostgresMigrations {
 
     static var latest: Int { all.last!.version }
 
-    static func migrate(_ store: PostgresStore) async throws {
-        let logger = store.logger
-        try await store.client.withConnection { connection in
-            // A session lock, on this connection only, held while migrating: per schema, so that
-            // stores in different schemas of one server do not wait for each other.
-            try await connection.run("SELECT pg_advisory_lock(4, hashtext(current_schema()))", logger: logger)
-            do {
-                try await migrate(connection, logger: logger)
-                try await connection.run("SELECT pg_advisory_unlock(4, hashtext(current_schema()))", logger: logger)
-            } catch {
-                try? await connection.run("SELECT pg_advisory_unlock(4, hashtext(current_schema()))", logger: logger)
-                throw error
-            }
+    /// Brings the schema up to date on `connection`, holding the migration lock meanwhile: a
+    /// session lock, per schema, so that stores in different schemas of one server do not wait
+    /// for each other. Closing the connection releases it too.
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.run("SELECT pg_advisory_lock(4, hashtext(current_schema()))", logger: logger)
+        do {
+            try await applyMissing(connection, logger: logger)
+            try await connection.run("SELECT pg_advisory_unlock(4, hashtext(current_schema()))", logger: logger)
+        } catch {
+            try? await connection.run("SELECT pg_advisory_unlock(4, hashtext(current_schema()))", logger: logger)
+            throw error
         }
     }
 
-    private static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+    private static func applyMissing(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.run("""
             CREATE TABLE IF NOT EXISTS schemaVersion (
                 version integer PRIMARY KEY, name text NOT NULL, appliedAt timestamptz NOT NULL DEFAULT now())

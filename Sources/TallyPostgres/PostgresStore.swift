@@ -22,9 +22,6 @@ public final class PostgresStore: Sendable {
     /// (created when missing), for tests that share one server.
     public static func connect(url: String, schema: String? = nil, maximumConnections: Int = 20,
                                idleTimeout: Duration = .seconds(60)) async throws -> PostgresStore {
-        var configuration = try PostgresURL(url).configuration
-        configuration.options.maximumConnections = maximumConnections
-        configuration.options.connectionIdleTimeout = idleTimeout
         // Days and instants are exchanged in binary, but a text cast must never depend on the
         // server's settings.
         var parameters = [("DateStyle", "ISO, YMD"), ("TimeZone", "UTC")]
@@ -34,13 +31,29 @@ public final class PostgresStore: Sendable {
             }
             parameters.append(("search_path", schema))
         }
+        let address = try PostgresURL(url)
+        var configuration = try address.configuration
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectionIdleTimeout = idleTimeout
         configuration.options.additionalStartupParameters = parameters
         let store = PostgresStore(configuration)
+        // The schema is brought up to date on a connection of its own, before the pool opens any:
+        // an address that reaches no server fails here, at once, with what went wrong.
+        var single = try address.connectionConfiguration
+        single.options.connectTimeout = .seconds(10)
+        single.options.additionalStartupParameters = parameters
         do {
-            if let schema {
-                try await store.client.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: store.logger)
+            let connection = try await PostgresConnection.connect(configuration: single, id: 0, logger: store.logger)
+            do {
+                if let schema {
+                    try await connection.run("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: store.logger)
+                }
+                try await PostgresMigrations.migrate(connection, logger: store.logger)
+                try await connection.close()
+            } catch {
+                try? await connection.close()
+                throw error
             }
-            try await PostgresMigrations.migrate(store)
         } catch {
             store.close()
             throw Self.translate(error, url: url)
@@ -66,10 +79,30 @@ public final class PostgresStore: Sendable {
     static func translate(_ error: any Error, url: String) -> any Error {
         if let error = error as? TallyError { return error }
         if let error = error as? PSQLError, error.serverInfo == nil {
-            let address = (try? PostgresURL(url).redacted) ?? "the database"
-            return TallyError.invalid("Cannot reach PostgreSQL at \(address) (\(error.code)): check that it runs and that the address is right.")
+            return TallyError.invalid("Cannot reach PostgreSQL at \(redacted(url)) (\(reason(error))): check that it runs and that the address is right.")
+        }
+        if let error = error as? PSQLError, let message = error.serverInfo?[.message] {
+            // Refused at the door: a wrong password, a database that does not exist.
+            if error.serverInfo?[.sqlState].map({ $0.hasPrefix("28") || $0 == "3D000" }) == true {
+                return TallyError.invalid("PostgreSQL at \(redacted(url)) refused: \(message).")
+            }
         }
         return translate(error)
+    }
+
+    /// Why no connection was made, in a few words.
+    private static func reason(_ error: PSQLError) -> String {
+        func describe(_ io: IOError) -> String { String(cString: strerror(io.errnoCode)).lowercased() }
+        switch error.underlying {
+        case let failure as NIOConnectionError:
+            if let io = failure.connectionErrors.lazy.compactMap({ $0.error as? IOError }).first { return describe(io) }
+            if failure.dnsAError != nil || failure.dnsAAAAError != nil { return "the host name is unknown" }
+            return "no connection"
+        case let io as IOError:
+            return describe(io)
+        default:
+            return "\(error.code)"
+        }
     }
 }
 

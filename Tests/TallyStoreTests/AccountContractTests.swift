@@ -208,7 +208,7 @@ struct AccountContractTests {
         let key = ThrottleKey("account:ada", freeAttempts: 5)
         let now = instant("2025-06-15T10:00:00Z")
         let passed = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for _ in 0..<20 {
+            for _ in 0..<50 {
                 group.addTask {
                     do {
                         try await f.store.reserveSignInAttempt([key], now: now)

@@ -56,7 +56,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func account(named name: String) async throws -> Account? {
-        try await read { connection in
+        try await client.withConnection { connection in
             try await connection.row("""
                 SELECT \(unescaped: Self.accountColumns) FROM users WHERE lower(name) = lower(\(name)) AND passwordHash IS NOT NULL
                 """, logger: logger).map(Self.account)
@@ -64,7 +64,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func accounts() async throws -> [Account] {
-        try await read { connection in
+        try await client.withConnection { connection in
             try await connection.rows("""
                 SELECT \(unescaped: Self.accountColumns) FROM users WHERE passwordHash IS NOT NULL
                 ORDER BY lower(name) COLLATE "C", name COLLATE "C"
@@ -103,7 +103,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func signUpMode() async throws -> SignUpMode {
-        try await read { connection in try await signUpMode(connection) }
+        try await client.withConnection { connection in try await signUpMode(connection) }
     }
 
     public func setSignUpMode(_ mode: SignUpMode) async throws {
@@ -127,7 +127,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func signUpInvites(now: Date) async throws -> [SignUpInviteInfo] {
-        try await read { connection in
+        try await client.withConnection { connection in
             try await connection.rows("""
                 SELECT codeHash, createdAt, expiresAt, usesLeft FROM signUpInvite WHERE usesLeft > 0 AND expiresAt > \(now)
                 ORDER BY createdAt, codeHash

@@ -46,14 +46,16 @@ extension PostgresStore: PushRepository {
 
     public func deletePushSubscription(endpoint: String, of user: UUID?) async throws {
         try await write(locking: nil) { connection in
-            try await connection.run("""
-                DELETE FROM pushSubscription WHERE endpoint = \(endpoint) AND (\(user)::uuid IS NULL OR userId = \(user))
-                """, logger: logger)
+            if let user {
+                try await connection.run("DELETE FROM pushSubscription WHERE endpoint = \(endpoint) AND userId = \(user)", logger: logger)
+            } else {
+                try await connection.run("DELETE FROM pushSubscription WHERE endpoint = \(endpoint)", logger: logger)
+            }
         }
     }
 
     public func pushSubscriptions(of user: UUID) async throws -> [PushSubscription] {
-        try await read { connection in
+        try await client.withConnection { connection in
             try await connection.rows("""
                 SELECT endpoint, p256dh, auth FROM pushSubscription WHERE userId = \(user) ORDER BY createdAt, endpoint COLLATE "C"
                 """, logger: logger).map(Self.subscription)
@@ -82,9 +84,9 @@ extension PostgresStore: PushRepository {
         try await read { connection in
             // The recipients, then all their subscriptions at once, from the one snapshot.
             let recipients = try await connection.rows("""
-                SELECT \(unescaped: Self.userColumns), \(unescaped: Self.settingsColumns),
-                    userReminders.enabled, userReminders.wakeMinutes, userReminders.sleepMinutes, userReminders.frequency,
-                    userReminders.smartThresholdHours, userReminders.useSleepRecords
+                SELECT userReminders.enabled, userReminders.wakeMinutes, userReminders.sleepMinutes, userReminders.frequency,
+                    userReminders.smartThresholdHours, userReminders.useSleepRecords,
+                    \(unescaped: Self.settingsColumns), \(unescaped: Self.userColumns)
                 FROM userReminders
                 JOIN users ON users.id = userReminders.userId
                 JOIN userSettings ON userSettings.userId = userReminders.userId
@@ -112,7 +114,7 @@ extension PostgresStore: PushRepository {
     /// the day index at once), not among years of drinks: the latest instant is on the latest
     /// day, or, after a move across time zones, at most two days before it.
     public func lastDrink(of user: UUID) async throws -> Date? {
-        try await read { connection in
+        try await client.withConnection { connection in
             try await connection.row("""
                 SELECT max(at) FROM intake
                 WHERE userId = \(user) AND day >= (SELECT max(day) FROM intake WHERE userId = \(user)) - 2
@@ -126,10 +128,10 @@ extension PostgresStore: PushRepository {
         return PushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
     }
 
-    /// A recipient from the user's, the settings' and the reminders' columns, without its subscriptions yet.
+    /// A recipient from the reminders', the settings' and the user's columns, without its subscriptions yet.
     private static func recipient(_ row: PostgresRow) throws -> ReminderRecipient {
-        let (id, name, createdAt, unit, timeZone, presets, enabled, wake, sleep, frequency, smartThresholdHours, useSleepRecords)
-            = try row.decode((UUID, String, Date, String, String, String?, Bool, Int, Int, Int, Int?, Bool).self)
+        let (enabled, wake, sleep, frequency, smartThresholdHours, useSleepRecords, unit, timeZone, presets, id, name, createdAt)
+            = try row.decode((Bool, Int, Int, Int, Int?, Bool, String, String, String?, UUID, String, Date).self)
         let reminders = ReminderSettings(enabled: enabled,
                                          window: WakeWindow(wake: TimeOfDay(minutesAfterMidnight: wake),
                                                             sleep: TimeOfDay(minutesAfterMidnight: sleep)),

@@ -19,7 +19,7 @@ extension PostgresStore {
     }
 
     public func sessionUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
-        try await read { connection in
+        try await client.withConnection { connection in
             try await connection.row("""
                 SELECT \(unescaped: Self.userColumns), session.lastSeenAt FROM session JOIN users ON users.id = session.userId
                 WHERE session.tokenHash = \(tokenHash) AND session.expiresAt > \(now) AND users.disabledAt IS NULL
@@ -40,7 +40,7 @@ extension PostgresStore {
     }
 
     public func sessions(of user: UUID, now: Date) async throws -> [SessionInfo] {
-        try await read { connection in
+        try await client.withConnection { connection in
             try await connection.rows("""
                 SELECT tokenHash, device, createdAt, lastSeenAt, expiresAt FROM session
                 WHERE userId = \(user) AND expiresAt > \(now) ORDER BY lastSeenAt DESC NULLS LAST, tokenHash
@@ -72,7 +72,7 @@ extension PostgresStore {
     }
 
     public func apiTokens(of user: UUID) async throws -> [APITokenInfo] {
-        try await read { connection in
+        try await client.withConnection { connection in
             try await connection.rows("""
                 SELECT id, name, createdAt, revokedAt, expiresAt, lastUsedAt FROM apiToken WHERE userId = \(user) ORDER BY createdAt, id
                 """, logger: logger).map { row in
@@ -94,7 +94,7 @@ extension PostgresStore {
     }
 
     public func tokenUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
-        try await read { connection in
+        try await client.withConnection { connection in
             try await connection.row("""
                 SELECT \(unescaped: Self.userColumns), apiToken.lastUsedAt FROM apiToken JOIN users ON users.id = apiToken.userId
                 WHERE apiToken.tokenHash = \(tokenHash) AND apiToken.revokedAt IS NULL

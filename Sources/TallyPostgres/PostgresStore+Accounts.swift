@@ -41,6 +41,7 @@ extension PostgresStore: AccountRepository {
         }
     }
 
+    /// Whether nobody can sign in yet: the next account is the server's first, and its admin.
     private func noAccountYet(_ connection: PostgresConnection) async throws -> Bool {
         try await connection.row("SELECT 1 FROM users WHERE passwordHash IS NOT NULL LIMIT 1", logger: logger) == nil
     }

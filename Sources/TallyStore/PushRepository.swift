@@ -22,6 +22,13 @@ public struct ReminderRecipient: Sendable {
     public var settings: HydrationSettings
     public var reminders: ReminderSettings
     public var subscriptions: [PushSubscription]
+
+    package init(user: User, settings: HydrationSettings, reminders: ReminderSettings, subscriptions: [PushSubscription]) {
+        self.user = user
+        self.settings = settings
+        self.reminders = reminders
+        self.subscriptions = subscriptions
+    }
 }
 
 /// How many devices one person may have notifications on: each is a request the server makes

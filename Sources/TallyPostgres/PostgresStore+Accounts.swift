@@ -1,0 +1,153 @@
+import Foundation
+import PostgresNIO
+import TallyCore
+import TallyStore
+
+// Accounts and sign-up. Whatever decides who is admin or who may sign up takes the `.server`
+// lock first: two sign-ups on two instances then follow one another, and the second sees the first.
+extension PostgresStore: AccountRepository {
+    public func createAccount(_ user: User, passwordHash: String, settings: HydrationSettings, kinds: [DrinkKind],
+                              by creation: AccountCreation, now: Date) async throws -> Account {
+        try await write(locking: .server) { connection in
+            // The first account of a fresh server becomes its admin (A1), however it came.
+            let first = try await noAccountYet(connection)
+            if !first, case .signUp(let inviteHash) = creation {
+                try await admitSignUp(inviteHash: inviteHash, now: now, connection)
+            }
+            try await insertUser(user, passwordHash: passwordHash, isAdmin: first, settings: settings, kinds: kinds, connection)
+            return Account(user: user, passwordHash: passwordHash, isAdmin: first)
+        }
+    }
+
+    /// Lets a sign-up through the server's mode, using up one use of its invite.
+    private func admitSignUp(inviteHash: Data?, now: Date, _ connection: PostgresConnection) async throws {
+        switch try await signUpMode(connection) {
+        case .open:
+            return
+        case .closed:
+            throw TallyError.conflict("Sign-up is closed on this server: ask its admin for an account.")
+        case .invite:
+            guard let inviteHash else {
+                throw TallyError.invalid("This server takes new accounts by invite only: open the invite link you were given, or ask its admin for one.")
+            }
+            // One statement that checks and spends: two sign-ups cannot both take the last use.
+            let spent = try await connection.row("""
+                UPDATE signUpInvite SET usesLeft = usesLeft - 1
+                WHERE codeHash = \(inviteHash) AND usesLeft > 0 AND expiresAt > \(now) RETURNING 1
+                """, logger: logger)
+            guard spent != nil else {
+                throw TallyError.invalid("This invite is not valid any more (expired or used up): ask the server's admin for a new one.")
+            }
+        }
+    }
+
+    /// Whether nobody can sign in yet: the next account is the server's first, and its admin.
+    private func noAccountYet(_ connection: PostgresConnection) async throws -> Bool {
+        try await connection.row("SELECT 1 FROM users WHERE passwordHash IS NOT NULL LIMIT 1", logger: logger) == nil
+    }
+
+    public func setPassword(of user: UUID, to passwordHash: String) async throws {
+        try await write(locking: .server) { connection in
+            let first = try await noAccountYet(connection)
+            let updated = try await connection.row("""
+                UPDATE users SET passwordHash = \(passwordHash), isAdmin = isAdmin OR \(first) WHERE id = \(user) RETURNING 1
+                """, logger: logger)
+            guard updated != nil else { throw Self.noSuchUser }
+        }
+    }
+
+    public func account(named name: String) async throws -> Account? {
+        try await client.withConnection { connection in
+            try await connection.row("""
+                SELECT \(unescaped: Self.accountColumns) FROM users WHERE lower(name) = lower(\(name)) AND passwordHash IS NOT NULL
+                """, logger: logger).map(Self.account)
+        }
+    }
+
+    public func accounts() async throws -> [Account] {
+        try await client.withConnection { connection in
+            try await connection.rows("""
+                SELECT \(unescaped: Self.accountColumns) FROM users WHERE passwordHash IS NOT NULL
+                ORDER BY lower(name) COLLATE "C", name COLLATE "C"
+                """, logger: logger).map(Self.account)
+        }
+    }
+
+    public func setDisabled(_ user: UUID, at: Date?) async throws {
+        try await write(locking: .user(user)) { connection in
+            let updated = try await connection.row("""
+                UPDATE users SET disabledAt = \(at) WHERE id = \(user) AND passwordHash IS NOT NULL RETURNING 1
+                """, logger: logger)
+            guard updated != nil else { throw TallyError.notFound("There is no account with the id \(user).") }
+            if at != nil { try await connection.run("DELETE FROM session WHERE userId = \(user)", logger: logger) }
+        }
+    }
+
+    /// The user's columns, then the account's; read by `account(_:)`.
+    static let accountColumns = "\(userColumns), users.passwordHash, users.isAdmin, users.disabledAt"
+
+    /// An account from the columns of `accountColumns`: only rows with a password are selected.
+    static func account(_ row: PostgresRow) throws -> Account {
+        let (id, name, createdAt, passwordHash, isAdmin, disabledAt) = try row.decode((UUID, String, Date, String, Bool, Date?).self)
+        return Account(user: User(id: id, name: name, createdAt: createdAt), passwordHash: passwordHash, isAdmin: isAdmin,
+                       disabledAt: disabledAt)
+    }
+
+    // MARK: - Sign-up
+
+    private static let signUpModeName = "signUpMode"
+
+    private func signUpMode(_ connection: PostgresConnection) async throws -> SignUpMode {
+        let value = try await connection.row("SELECT value FROM serverSetting WHERE name = \(Self.signUpModeName)", logger: logger)?
+            .decode(String.self)
+        return value.flatMap(SignUpMode.init(rawValue:)) ?? .standard
+    }
+
+    public func signUpMode() async throws -> SignUpMode {
+        try await client.withConnection { connection in try await signUpMode(connection) }
+    }
+
+    public func setSignUpMode(_ mode: SignUpMode) async throws {
+        try await write(locking: .server) { connection in
+            try await connection.run("""
+                INSERT INTO serverSetting (name, value) VALUES (\(Self.signUpModeName), \(mode.rawValue))
+                ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                """, logger: logger)
+        }
+    }
+
+    public func createSignUpInvite(codeHash: Data, createdAt: Date, expiresAt: Date, uses: Int) async throws -> SignUpInviteInfo {
+        try await write(locking: .server) { connection in
+            // Spent and expired invites go whenever a new one comes.
+            try await connection.run("DELETE FROM signUpInvite WHERE usesLeft <= 0 OR expiresAt <= \(createdAt)", logger: logger)
+            try await connection.run("""
+                INSERT INTO signUpInvite (codeHash, createdAt, expiresAt, usesLeft) VALUES (\(codeHash), \(createdAt), \(expiresAt), \(uses))
+                """, logger: logger)
+            return SignUpInviteInfo(id: SessionInfo.id(of: codeHash), createdAt: createdAt, expiresAt: expiresAt, usesLeft: uses)
+        }
+    }
+
+    public func signUpInvites(now: Date) async throws -> [SignUpInviteInfo] {
+        try await client.withConnection { connection in
+            try await connection.rows("""
+                SELECT codeHash, createdAt, expiresAt, usesLeft FROM signUpInvite WHERE usesLeft > 0 AND expiresAt > \(now)
+                ORDER BY createdAt, codeHash
+                """, logger: logger).map { row in
+                let (codeHash, createdAt, expiresAt, usesLeft) = try row.decode((Data, Date, Date, Int).self)
+                return SignUpInviteInfo(id: SessionInfo.id(of: codeHash), createdAt: createdAt, expiresAt: expiresAt, usesLeft: usesLeft)
+            }
+        }
+    }
+
+    public func deleteSignUpInvite(id: String) async throws {
+        try await write(locking: .server) { connection in
+            // The id is derived from the hash in Swift, so the (few) hashes are matched here.
+            let hashes = try await connection.rows("SELECT codeHash FROM signUpInvite ORDER BY createdAt", logger: logger)
+                .map { try $0.decode(Data.self) }
+            guard let hash = hashes.first(where: { SessionInfo.id(of: $0) == id }) else {
+                throw TallyError.notFound("There is no invite with the id \(id).")
+            }
+            try await connection.run("DELETE FROM signUpInvite WHERE codeHash = \(hash)", logger: logger)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import PostgresNIO
+import TallyCore
+import TallyStore
+
+// Push subscriptions, the server's keys and the reminders sent (H11): what several instances
+// sending reminders from one database must agree on.
+extension PostgresStore: PushRepository {
+    public func serverKey(named name: String, orMake make: @escaping @Sendable () -> Data) async throws -> Data {
+        try await write(locking: nil) { connection in
+            if let stored = try await storedServerKey(name, connection) { return stored }
+            let made = make()
+            let inserted = try await connection.row("""
+                INSERT INTO serverKey (name, value) VALUES (\(name), \(made)) ON CONFLICT (name) DO NOTHING RETURNING 1
+                """, logger: logger)
+            if inserted != nil { return made }
+            // Another instance stored its key while this insert waited for it: that one is the
+            // key, and this statement (READ COMMITTED) sees it committed.
+            guard let stored = try await storedServerKey(name, connection) else {
+                throw TallyError.conflict("The server key \(name) was removed while it was being made: try again.")
+            }
+            return stored
+        }
+    }
+
+    private func storedServerKey(_ name: String, _ connection: PostgresConnection) async throws -> Data? {
+        try await connection.row("SELECT value FROM serverKey WHERE name = \(name)", logger: logger)?.decode(Data.self)
+    }
+
+    public func savePushSubscription(_ subscription: PushSubscription, of user: UUID, at: Date, limit: Int) async throws {
+        // The user's lock: two devices subscribing at once are counted one after the other.
+        try await write(locking: .user(user)) { connection in
+            let others = try await connection.row("""
+                SELECT count(*) FROM pushSubscription WHERE userId = \(user) AND endpoint <> \(subscription.endpoint)
+                """, logger: logger)?.decode(Int.self) ?? 0
+            guard others < limit else {
+                throw TallyError.conflict("Notifications are on for \(others) devices of yours, the most Tally sends to; turn them off on one first.")
+            }
+            try await connection.run("""
+                INSERT INTO pushSubscription (endpoint, userId, p256dh, auth, createdAt)
+                VALUES (\(subscription.endpoint), \(user), \(subscription.p256dh), \(subscription.auth), \(at))
+                ON CONFLICT (endpoint) DO UPDATE SET userId = excluded.userId, p256dh = excluded.p256dh, auth = excluded.auth
+                """, logger: logger)
+        }
+    }
+
+    public func deletePushSubscription(endpoint: String, of user: UUID?) async throws {
+        try await write(locking: nil) { connection in
+            if let user {
+                try await connection.run("DELETE FROM pushSubscription WHERE endpoint = \(endpoint) AND userId = \(user)", logger: logger)
+            } else {
+                try await connection.run("DELETE FROM pushSubscription WHERE endpoint = \(endpoint)", logger: logger)
+            }
+        }
+    }
+
+    public func pushSubscriptions(of user: UUID) async throws -> [PushSubscription] {
+        try await client.withConnection { connection in
+            try await connection.rows("""
+                SELECT endpoint, p256dh, auth FROM pushSubscription WHERE userId = \(user) ORDER BY createdAt, endpoint COLLATE "C"
+                """, logger: logger).map(Self.subscription)
+        }
+    }
+
+    public func claimReminder(key: String, at: Date) async throws -> Bool {
+        // One statement: a second claim waits for the first to commit, then finds the key taken.
+        try await write(locking: nil) { connection in
+            try await connection.row("""
+                INSERT INTO reminderSent (key, sentAt) VALUES (\(key), \(at)) ON CONFLICT (key) DO NOTHING RETURNING 1
+                """, logger: logger) != nil
+        }
+    }
+
+    @discardableResult
+    public func forgetRemindersSent(before date: Date) async throws -> Int {
+        try await write(locking: nil) { connection in
+            try await connection.row("""
+                WITH forgotten AS (DELETE FROM reminderSent WHERE sentAt < \(date) RETURNING 1) SELECT count(*) FROM forgotten
+                """, logger: logger)?.decode(Int.self) ?? 0
+        }
+    }
+
+    public func reminderRecipients() async throws -> [ReminderRecipient] {
+        try await read { connection in
+            // The recipients, then all their subscriptions at once, from the one snapshot.
+            let recipients = try await connection.rows("""
+                SELECT userReminders.enabled, userReminders.wakeMinutes, userReminders.sleepMinutes, userReminders.frequency,
+                    userReminders.smartThresholdHours, userReminders.useSleepRecords,
+                    \(unescaped: Self.settingsColumns), \(unescaped: Self.userColumns)
+                FROM userReminders
+                JOIN users ON users.id = userReminders.userId
+                JOIN userSettings ON userSettings.userId = userReminders.userId
+                WHERE userReminders.enabled AND users.disabledAt IS NULL
+                  AND EXISTS (SELECT 1 FROM pushSubscription WHERE userId = userReminders.userId)
+                ORDER BY lower(users.name) COLLATE "C", users.name COLLATE "C"
+                """, logger: logger).map(Self.recipient)
+            var subscriptions: [UUID: [PushSubscription]] = [:]
+            for row in try await connection.rows("""
+                SELECT endpoint, p256dh, auth, userId FROM pushSubscription WHERE userId = ANY(\(recipients.map(\.user.id)))
+                ORDER BY createdAt, endpoint COLLATE "C"
+                """, logger: logger) {
+                let (_, _, _, user) = try row.decode((String, Data, Data, UUID).self)
+                subscriptions[user, default: []].append(try Self.subscription(row))
+            }
+            return recipients.map { recipient in
+                var recipient = recipient
+                recipient.subscriptions = subscriptions[recipient.user.id] ?? []
+                return recipient
+            }
+        }
+    }
+
+    /// The instant of the user's latest drink. Looked for among the last days only (found from
+    /// the day index at once), not among years of drinks: the latest instant is on the latest
+    /// day, or, after a move across time zones, at most two days before it.
+    public func lastDrink(of user: UUID) async throws -> Date? {
+        try await client.withConnection { connection in
+            try await connection.row("""
+                SELECT max(at) FROM intake
+                WHERE userId = \(user) AND day >= (SELECT max(day) FROM intake WHERE userId = \(user)) - 2
+                """, logger: logger)?.decode(Date?.self)
+        }
+    }
+
+    /// A subscription from the row's first three columns.
+    private static func subscription(_ row: PostgresRow) throws -> PushSubscription {
+        let (endpoint, p256dh, auth) = try row.decode((String, Data, Data).self)
+        return PushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
+    }
+
+    /// A recipient from the reminders', the settings' and the user's columns, without its subscriptions yet.
+    private static func recipient(_ row: PostgresRow) throws -> ReminderRecipient {
+        let (enabled, wake, sleep, frequency, smartThresholdHours, useSleepRecords, unit, timeZone, presets, id, name, createdAt)
+            = try row.decode((Bool, Int, Int, Int, Int?, Bool, String, String, String?, UUID, String, Date).self)
+        let reminders = ReminderSettings(enabled: enabled,
+                                         window: WakeWindow(wake: TimeOfDay(minutesAfterMidnight: wake),
+                                                            sleep: TimeOfDay(minutesAfterMidnight: sleep)),
+                                         frequency: frequency, smartThresholdHours: smartThresholdHours, useSleepRecords: useSleepRecords)
+        return ReminderRecipient(user: User(id: id, name: name, createdAt: createdAt),
+                                 settings: HydrationSettings(unitColumn: unit, timeZone: timeZone, presetsColumn: presets),
+                                 reminders: reminders, subscriptions: [])
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import PostgresNIO
+import TallyCore
+import TallyStore
+
+// Sessions and API tokens: what a request's credential is worth, read on every request.
+extension PostgresStore {
+    public func createSession(tokenHash: Data, of user: UUID, device: String, createdAt: Date, expiresAt: Date,
+                              replacing: Data?) async throws {
+        // The user's lock orders it with `setDisabled`, which ends the user's sessions.
+        try await write(locking: .user(user)) { connection in
+            // Expired sessions go whenever a new one comes, so the table does not grow forever.
+            try await connection.run("DELETE FROM session WHERE expiresAt < \(createdAt) OR tokenHash = \(replacing)", logger: logger)
+            try await connection.run("""
+                INSERT INTO session (tokenHash, userId, createdAt, expiresAt, lastSeenAt, device)
+                VALUES (\(tokenHash), \(user), \(createdAt), \(expiresAt), \(createdAt), \(device))
+                """, logger: logger)
+        }
+    }
+
+    public func sessionUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
+        try await client.withConnection { connection in
+            try await connection.row("""
+                SELECT \(unescaped: Self.userColumns), session.lastSeenAt FROM session JOIN users ON users.id = session.userId
+                WHERE session.tokenHash = \(tokenHash) AND session.expiresAt > \(now) AND users.disabledAt IS NULL
+                """, logger: logger).map(Self.credentialed)
+        }
+    }
+
+    public func touchSession(tokenHash: Data, at: Date) async throws {
+        try await write(locking: nil) { connection in
+            try await connection.run("UPDATE session SET lastSeenAt = \(at) WHERE tokenHash = \(tokenHash)", logger: logger)
+        }
+    }
+
+    public func deleteSession(tokenHash: Data) async throws {
+        try await write(locking: nil) { connection in
+            try await connection.run("DELETE FROM session WHERE tokenHash = \(tokenHash)", logger: logger)
+        }
+    }
+
+    public func sessions(of user: UUID, now: Date) async throws -> [SessionInfo] {
+        try await client.withConnection { connection in
+            try await connection.rows("""
+                SELECT tokenHash, device, createdAt, lastSeenAt, expiresAt FROM session
+                WHERE userId = \(user) AND expiresAt > \(now) ORDER BY lastSeenAt DESC NULLS LAST, tokenHash
+                """, logger: logger).map { row in
+                let (tokenHash, device, createdAt, lastSeenAt, expiresAt) = try row.decode((Data, String?, Date, Date?, Date).self)
+                return SessionInfo(id: SessionInfo.id(of: tokenHash), device: device ?? "a browser", createdAt: createdAt,
+                                   lastSeenAt: lastSeenAt, expiresAt: expiresAt)
+            }
+        }
+    }
+
+    @discardableResult
+    public func deleteSessions(of user: UUID, except: Data?) async throws -> Int {
+        try await write(locking: nil) { connection in
+            try await connection.row("""
+                WITH ended AS (DELETE FROM session WHERE userId = \(user) AND tokenHash IS DISTINCT FROM \(except) RETURNING 1)
+                SELECT count(*) FROM ended
+                """, logger: logger)?.decode(Int.self) ?? 0
+        }
+    }
+
+    public func createAPIToken(_ token: APITokenInfo, tokenHash: Data, of user: UUID) async throws {
+        try await write(locking: nil) { connection in
+            try await connection.run("""
+                INSERT INTO apiToken (id, userId, name, tokenHash, createdAt, expiresAt)
+                VALUES (\(token.id), \(user), \(token.name), \(tokenHash), \(token.createdAt), \(token.expiresAt))
+                """, logger: logger)
+        }
+    }
+
+    public func apiTokens(of user: UUID) async throws -> [APITokenInfo] {
+        try await client.withConnection { connection in
+            try await connection.rows("""
+                SELECT id, name, createdAt, revokedAt, expiresAt, lastUsedAt FROM apiToken WHERE userId = \(user) ORDER BY createdAt, id
+                """, logger: logger).map { row in
+                let (id, name, createdAt, revokedAt, expiresAt, lastUsedAt) = try row.decode((UUID, String, Date, Date?, Date?, Date?).self)
+                return APITokenInfo(id: id, name: name, createdAt: createdAt, revokedAt: revokedAt, expiresAt: expiresAt,
+                                    lastUsedAt: lastUsedAt)
+            }
+        }
+    }
+
+    public func revokeAPIToken(id: UUID, of user: UUID, at: Date) async throws {
+        try await write(locking: nil) { connection in
+            // A token revoked before keeps the date it was revoked.
+            let revoked = try await connection.row("""
+                UPDATE apiToken SET revokedAt = coalesce(revokedAt, \(at)) WHERE id = \(id) AND userId = \(user) RETURNING 1
+                """, logger: logger)
+            guard revoked != nil else { throw TallyError.notFound("There is no token with the id \(id).") }
+        }
+    }
+
+    public func tokenUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
+        try await client.withConnection { connection in
+            try await connection.row("""
+                SELECT \(unescaped: Self.userColumns), apiToken.lastUsedAt FROM apiToken JOIN users ON users.id = apiToken.userId
+                WHERE apiToken.tokenHash = \(tokenHash) AND apiToken.revokedAt IS NULL
+                  AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > \(now)) AND users.disabledAt IS NULL
+                """, logger: logger).map(Self.credentialed)
+        }
+    }
+
+    public func touchAPIToken(tokenHash: Data, at: Date) async throws {
+        try await write(locking: nil) { connection in
+            try await connection.run("UPDATE apiToken SET lastUsedAt = \(at) WHERE tokenHash = \(tokenHash)", logger: logger)
+        }
+    }
+
+    /// The user's columns, then when the credential was last seen.
+    private static func credentialed(_ row: PostgresRow) throws -> Credentialed {
+        let (id, name, createdAt, lastSeenAt) = try row.decode((UUID, String, Date, Date?).self)
+        return Credentialed(user: User(id: id, name: name, createdAt: createdAt), lastSeenAt: lastSeenAt)
+    }
+}

@@ -84,16 +84,17 @@ extension PostgresStore: PushRepository {
         try await read { connection in
             // The recipients, then all their subscriptions at once, from the one snapshot.
             let recipients = try await connection.rows("""
-                SELECT userReminders.enabled, userReminders.wakeMinutes, userReminders.sleepMinutes, userReminders.frequency,
-                    userReminders.smartThresholdHours, userReminders.useSleepRecords,
-                    \(unescaped: Self.settingsColumns), \(unescaped: Self.userColumns)
+                SELECT \(unescaped: Self.reminderOwnerColumns)
                 FROM userReminders
                 JOIN users ON users.id = userReminders.userId
                 JOIN userSettings ON userSettings.userId = userReminders.userId
                 WHERE userReminders.enabled AND users.disabledAt IS NULL
                   AND EXISTS (SELECT 1 FROM pushSubscription WHERE userId = userReminders.userId)
                 ORDER BY lower(users.name) COLLATE "C", users.name COLLATE "C"
-                """, logger: logger).map(Self.recipient)
+                """, logger: logger).map { row in
+                let (user, settings, reminders) = try Self.reminderOwner(row)
+                return ReminderRecipient(user: user, settings: settings, reminders: reminders, subscriptions: [])
+            }
             var subscriptions: [UUID: [PushSubscription]] = [:]
             for row in try await connection.rows("""
                 SELECT endpoint, p256dh, auth, userId FROM pushSubscription WHERE userId = ANY(\(recipients.map(\.user.id)))
@@ -126,18 +127,5 @@ extension PostgresStore: PushRepository {
     private static func subscription(_ row: PostgresRow) throws -> PushSubscription {
         let (endpoint, p256dh, auth) = try row.decode((String, Data, Data).self)
         return PushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
-    }
-
-    /// A recipient from the reminders', the settings' and the user's columns, without its subscriptions yet.
-    private static func recipient(_ row: PostgresRow) throws -> ReminderRecipient {
-        let (enabled, wake, sleep, frequency, smartThresholdHours, useSleepRecords, unit, timeZone, presets, id, name, createdAt)
-            = try row.decode((Bool, Int, Int, Int, Int?, Bool, String, String, String?, UUID, String, Date).self)
-        let reminders = ReminderSettings(enabled: enabled,
-                                         window: WakeWindow(wake: TimeOfDay(minutesAfterMidnight: wake),
-                                                            sleep: TimeOfDay(minutesAfterMidnight: sleep)),
-                                         frequency: frequency, smartThresholdHours: smartThresholdHours, useSleepRecords: useSleepRecords)
-        return ReminderRecipient(user: User(id: id, name: name, createdAt: createdAt),
-                                 settings: HydrationSettings(unitColumn: unit, timeZone: timeZone, presetsColumn: presets),
-                                 reminders: reminders, subscriptions: [])
     }
 }

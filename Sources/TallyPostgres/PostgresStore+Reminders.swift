@@ -47,7 +47,7 @@ extension PostgresStore: ReminderRepository {
     public func calendarOwner(secretHash: Data) async throws -> (user: User, settings: HydrationSettings, reminders: ReminderSettings)? {
         try await read { connection in
             guard let row = try await connection.row("""
-                SELECT \(unescaped: Self.reminderColumns), \(unescaped: Self.settingsColumns), \(unescaped: Self.userColumns)
+                SELECT \(unescaped: Self.reminderOwnerColumns)
                 FROM userCalendar
                 JOIN users ON users.id = userCalendar.userId
                 JOIN userSettings ON userSettings.userId = userCalendar.userId
@@ -56,11 +56,7 @@ extension PostgresStore: ReminderRepository {
                 """, logger: logger) else {
                 return nil
             }
-            let (_, _, _, _, _, _, unit, timeZone, presets, id, name, createdAt) =
-                try row.decode((Bool?, Int?, Int?, Int?, Int?, Bool?, String, String, String?, UUID, String, Date).self)
-            return (User(id: id, name: name, createdAt: createdAt),
-                    HydrationSettings(unitColumn: unit, timeZone: timeZone, presetsColumn: presets),
-                    try Self.reminderSettings(row))
+            return try Self.reminderOwner(row)
         }
     }
 
@@ -75,5 +71,16 @@ extension PostgresStore: ReminderRepository {
             try row.decode((Bool?, Int?, Int?, Int?, Int?, Bool?).self)
         return .stored(enabled: enabled, wakeMinutes: wakeMinutes, sleepMinutes: sleepMinutes, frequency: frequency,
                        smartThresholdHours: smartThresholdHours, useSleepRecords: useSleepRecords)
+    }
+
+    /// The reminders', the settings' and the user's columns: whom a reminder or a calendar feed is for.
+    static let reminderOwnerColumns = "\(reminderColumns), \(settingsColumns), \(userColumns)"
+
+    /// From `reminderOwnerColumns`.
+    static func reminderOwner(_ row: PostgresRow) throws -> (user: User, settings: HydrationSettings, reminders: ReminderSettings) {
+        let (_, _, _, _, _, _, unit, timeZone, presets, id, name, createdAt) =
+            try row.decode((Bool?, Int?, Int?, Int?, Int?, Bool?, String, String, String?, UUID, String, Date).self)
+        return (User(id: id, name: name, createdAt: createdAt),
+                HydrationSettings(unitColumn: unit, timeZone: timeZone, presetsColumn: presets), try reminderSettings(row))
     }
 }

@@ -3,12 +3,12 @@ import Foundation
 /// The ids that start with some hex digits, as the range of 16-byte keys they lie in: an id
 /// typed in part (`tally expenses delete 3f2a`) is found on the primary key's index instead of
 /// by turning every id of a ledger or a person into text.
-struct IDPrefix {
-    let lowest: Data
-    let highest: Data
+package struct IDPrefix {
+    package let lowest: Data
+    package let highest: Data
 
     /// nil unless `text` is 1 to 32 hex digits; dashes are left out, as in a UUID's text.
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let hex = text.replacingOccurrences(of: "-", with: "").lowercased()
         guard (1...32).contains(hex.count), hex.allSatisfy(\.isHexDigit) else { return nil }
         func bytes(_ padded: String) -> Data {

@@ -138,12 +138,15 @@ extension PostgresStore {
                  _ connection: PostgresConnection) async throws -> [SpendingEntry] {
         let ledger = details.ledger.id
         let rows = if let after {
-            // Where the page before ended: the cursor entry's place in the listing's order.
+            // Where the page before ended: the cursor entry's place in the listing's order,
+            // read once before the scan (as a subquery, not a join, so that the index scan
+            // starts there rather than filtering its way to it).
             try await connection.rows("""
-                SELECT \(unescaped: Self.entryColumns) FROM spendingEntry, spendingEntry AS cursor
-                WHERE cursor.id = \(after) AND cursor.ledgerId = \(ledger)
-                    AND spendingEntry.ledgerId = \(ledger) AND \(unescaped: listing.filter)
-                    AND (\(unescaped: listing.key("spendingEntry"))) < (\(unescaped: listing.key("cursor")))
+                SELECT \(unescaped: Self.entryColumns) FROM spendingEntry
+                WHERE spendingEntry.ledgerId = \(ledger) AND \(unescaped: listing.filter)
+                    AND (\(unescaped: listing.key("spendingEntry"))) < (
+                        SELECT \(unescaped: listing.key("cursor")) FROM spendingEntry AS cursor
+                        WHERE cursor.id = \(after) AND cursor.ledgerId = \(ledger))
                 ORDER BY \(unescaped: listing.order) LIMIT \(limit)
                 """, logger: logger)
         } else {

@@ -183,6 +183,8 @@ enum PostgresSchema {
         CREATE INDEX ledgerMember_user ON ledgerMember (userId);
         -- Deferrable: a whole installation copied from SQLite (`tally migrate-store`) brings ledgers before members.
         ALTER TABLE ledger ADD FOREIGN KEY (ownerMemberId) REFERENCES ledgerMember ON DELETE SET NULL DEFERRABLE;
+        -- Removing a member sets the owner it was to NULL: found on an index, not by reading every ledger.
+        CREATE INDEX ledger_owner ON ledger (ownerMemberId);
 
         CREATE TABLE ledgerInvite (
             codeHash bytea PRIMARY KEY,
@@ -205,10 +207,16 @@ enum PostgresSchema {
             splitMethod text NOT NULL,
             createdAt timestamptz NOT NULL,
             deletedAt timestamptz,
-            importKey text
+            importKey text,
+            -- The order entries were written in (SQLite's rowid): of two entries of one day and
+            -- instant (an import's), the one written later is the newer.
+            seq bigint GENERATED ALWAYS AS IDENTITY
         );
-        CREATE INDEX spendingEntry_history ON spendingEntry (ledgerId, date DESC, createdAt DESC, id DESC);
-        CREATE INDEX spendingEntry_deleted ON spendingEntry (ledgerId, deletedAt) WHERE deletedAt IS NOT NULL;
+        -- The history a page at a time, in its order (newest first), and the recently deleted by when.
+        CREATE INDEX spendingEntry_history ON spendingEntry (ledgerId, date DESC, createdAt DESC, seq DESC);
+        CREATE INDEX spendingEntry_deleted ON spendingEntry (ledgerId, deletedAt DESC, seq DESC) WHERE deletedAt IS NOT NULL;
+        -- Whether a member may be removed: do they pay for anything?
+        CREATE INDEX spendingEntry_payer ON spendingEntry (payerId);
         CREATE UNIQUE INDEX spendingEntry_import ON spendingEntry (ledgerId, importKey) WHERE importKey IS NOT NULL;
         CREATE TABLE spendingShare (
             entryId uuid NOT NULL REFERENCES spendingEntry ON DELETE CASCADE,

@@ -66,10 +66,11 @@ extension PostgresStore {
             }
             return type
         }
-        let identity = try await connection.row("""
-            SELECT 1 FROM information_schema.columns
+        // Numbered columns (a member's id, say) keep SQLite's numbers; then new rows follow them.
+        let numbered = try await connection.rows("""
+            SELECT column_name FROM information_schema.columns
             WHERE table_schema = current_schema() AND table_name = \(target.lowercased()) AND is_identity = 'YES'
-            """, logger: logger) != nil
+            """, logger: logger).map { try $0.decode(String.self) }.filter(targetColumns.contains)
         var after: [StoredValue]?
         repeat {
             let batch = try await source.rows(of: table, columns: columns, after: after, limit: batchSize)
@@ -86,13 +87,13 @@ extension PostgresStore {
                 tuples.append("(" + placeholders.joined(separator: ", ") + ")")
             }
             let sql = "INSERT INTO \(target) (\(targetColumns.joined(separator: ", ")))"
-                + (identity ? " OVERRIDING SYSTEM VALUE" : "") + " VALUES " + tuples.joined(separator: ", ")
+                + (numbered.isEmpty ? "" : " OVERRIDING SYSTEM VALUE") + " VALUES " + tuples.joined(separator: ", ")
             try await connection.run(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         } while after != nil
-        if identity {
-            // New rows are numbered after the copied ones.
+        for column in numbered {
             try await connection.run(PostgresQuery(unsafeSQL: """
-                SELECT setval(pg_get_serial_sequence('\(target.lowercased())', 'id'), coalesce(max(id), 0) + 1, false) FROM \(target)
+                SELECT setval(pg_get_serial_sequence('\(target.lowercased())', '\(column)'), coalesce(max(\(column)), 0) + 1, false)
+                FROM \(target)
                 """), logger: logger)
         }
         return CopiedTable(table: table, source: try await source.rowCount(of: table), target: try await count(target, connection))

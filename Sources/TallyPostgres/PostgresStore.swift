@@ -46,6 +46,9 @@ public final class PostgresStore: Sendable {
             let connection = try await PostgresConnection.connect(configuration: single, id: 0, logger: store.logger)
             do {
                 if let schema {
+                    // Stores that start at once would race to create it: the migration lock comes
+                    // first (closing the connection lets it go).
+                    try await connection.run("SELECT pg_advisory_lock(4, hashtext(\(schema)))", logger: store.logger)
                     try await connection.run("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)", logger: store.logger)
                 }
                 try await PostgresMigrations.migrate(connection, logger: store.logger)

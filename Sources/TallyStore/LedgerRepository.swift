@@ -195,3 +195,10 @@ public struct ImportedEntry: Sendable {
         self.importKey = importKey
     }
 }
+
+/// A store whose kept totals (S3) can be compared with the totals worked out from every entry:
+/// what the totals' property tests check after each change, in every store.
+package protocol LedgerTotalsCheck: Sendable {
+    /// The kept totals of a ledger and the totals recomputed from its entries; they must be equal.
+    func checkTotals(of ledger: UUID) async throws -> (kept: LedgerTotals, recomputed: LedgerTotals)
+}

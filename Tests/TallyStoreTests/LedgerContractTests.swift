@@ -85,7 +85,7 @@ struct LedgerContractTests {
         #expect(try await l.sam.join(code: again).members.count == 2)
     }
 
-    @Test("S1: up to 50 members, names unique in any case, renameable", arguments: [StoreKind.sqliteInMemory])
+    @Test("S1: up to 50 members, names unique in any case, renameable", arguments: [StoreKind.sqliteInMemory, .postgres])
     func members(_ kind: StoreKind) async throws {
         let l = try await LedgerFixture(kind)
         let id = try await l.alex.createLedger(name: "Club", currency: "EUR").ledger.id
@@ -206,7 +206,7 @@ struct LedgerContractTests {
         #expect(last.text == "Changed Pizza (12.50 EUR): amount 12.50 EUR → 13.00 EUR; payer Person 1 → Person 2; description “Pizza” → “Pizza and drinks”.")
     }
 
-    @Test("S2: refused changes leave everything as it was", arguments: [StoreKind.sqliteFile])
+    @Test("S2: refused changes leave everything as it was", arguments: [StoreKind.sqliteFile, .postgres])
     func refused(_ kind: StoreKind) async throws {
         let l = try await LedgerFixture(kind)
         let id = try await l.shared().ledger.id

@@ -71,7 +71,7 @@ struct LedgerTotalsContractTests {
             let l = try! await LedgerFixture(kind)
             var ledger = try! await l.alex.createLedger(name: "Home", currency: "EUR", memberNames: ["Alex", "Sam", "Kim"])
             ledger = try! await l.alex.ledger(ledger.ledger.id)
-            let store = l.f.store as? SQLiteStore
+            let store = l.f.store as? any LedgerTotalsCheck
             for (step, seed) in seeds.enumerated() {
                 do {
                     try await Self.apply(seed, to: ledger, by: l.alex, day: LocalDate("2026-11-01")!.number + step)

@@ -98,14 +98,31 @@ struct SpendingEntryRecord: Codable, FetchableRecord, PersistableRecord {
 
     /// The stored entry with its split, rebuilt through the same checks it passed when written.
     func entry(currency: Currency, shares: [SpendingShareRecord], members: [LedgerMember]) throws -> SpendingEntry {
-        let parts = shares.map { SplitPart(member: $0.memberId, value: Decimal(string: $0.value) ?? 0) }
+        try .stored(id: id, kind: kind, amount: amount, currency: currency, payer: payerId, date: LocalDate(number: date),
+                    description: description, category: category, splitMethod: splitMethod, createdAt: createdAt,
+                    deletedAt: deletedAt, shares: shares.map { ($0.memberId, $0.value) }, members: members)
+    }
+}
+
+extension SpendingEntry {
+    /// From the stored columns, in either store, rebuilt through the same checks it passed when
+    /// written; `shares` are each member's value as exact decimal text (`SplitPart.storedValue`).
+    package static func stored(id: UUID, kind: String, amount: Int64, currency: Currency, payer: MemberID, date: LocalDate,
+                               description: String?, category: String?, splitMethod: String, createdAt: Date, deletedAt: Date?,
+                               shares: [(member: MemberID, value: String)], members: [LedgerMember]) throws -> SpendingEntry {
+        let parts = shares.map { SplitPart(member: $0.member, value: Decimal(string: $0.value) ?? 0) }
         return try SpendingEntry(
             id: id, kind: SpendingKind(rawValue: kind) ?? .expense,
-            amount: Money(minorUnits: amount, currency: currency), payer: payerId, date: LocalDate(number: date),
+            amount: Money(minorUnits: amount, currency: currency), payer: payer, date: date,
             description: description, category: category,
             split: Split(method: SplitMethod(rawValue: splitMethod) ?? .equal, parts: parts),
             createdAt: createdAt, deletedAt: deletedAt, members: members)
     }
+}
+
+extension SplitPart {
+    /// The share count, percentage or exact amount as stored: exact decimal text, never a float.
+    package var storedValue: String { "\(value)" }
 }
 
 struct SpendingShareRecord: Codable, FetchableRecord, PersistableRecord {
@@ -115,6 +132,6 @@ struct SpendingShareRecord: Codable, FetchableRecord, PersistableRecord {
     var value: String
 
     static func rows(of entry: SpendingEntry) -> [SpendingShareRecord] {
-        entry.split.parts.map { SpendingShareRecord(entryId: entry.id, memberId: $0.member, value: "\($0.value)") }
+        entry.split.parts.map { SpendingShareRecord(entryId: entry.id, memberId: $0.member, value: $0.storedValue) }
     }
 }

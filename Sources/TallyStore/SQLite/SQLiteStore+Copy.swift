@@ -20,15 +20,17 @@ extension SQLiteStore {
         try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0 }
     }
 
-    /// The rows of `table` after `after` (the primary key of the last row of the batch before;
-    /// nil for the first), at most `limit`, in primary key order: each batch costs what it
-    /// holds, however large the table. Returns the rows and the primary key of the last one.
+    /// The rows of `table` after `after` (the key of the last row of the batch before; nil for
+    /// the first), at most `limit`, in the order they were written (rowid) or, in a table without
+    /// rowids, of their primary key: each batch costs what it holds, however large the table.
+    /// Returns the rows and the key of the last one.
     package func rows(of table: String, columns: [String], after: [StoredValue]?, limit: Int) async throws
         -> (rows: [[StoredValue]], last: [StoredValue]?) {
         try await read { db in
-            let key = try db.primaryKey(table).columns
+            let hasRowID = (try? db.execute(sql: "SELECT rowid FROM \(table.quotedDatabaseIdentifier) LIMIT 0")) != nil
+            let key = hasRowID ? ["rowid"] : try db.primaryKey(table).columns
             let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            let keyList = key.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            let keyList = hasRowID ? "rowid" : key.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
             var sql = "SELECT \(list), \(keyList) FROM \(table.quotedDatabaseIdentifier)"
             var arguments: [DatabaseValue] = []
             if let after {

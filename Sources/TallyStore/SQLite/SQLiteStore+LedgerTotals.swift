@@ -73,8 +73,7 @@ extension SQLiteStore {
     }
 }
 
-extension SQLiteStore {
-    /// The kept totals of a ledger and the totals recomputed from its entries; they must be equal.
+extension SQLiteStore: LedgerTotalsCheck {
     public func checkTotals(of ledger: UUID) async throws -> (kept: LedgerTotals, recomputed: LedgerTotals) {
         try await read { db in (try Self.totals(of: ledger, db), try Self.recomputedTotals(of: ledger, db)) }
     }

@@ -1,0 +1,247 @@
+import Foundation
+import PostgresNIO
+import TallyCore
+import TallyStore
+
+// Expenses and payments (S2, S4, S5). Each change writes the entry, its shares, the kept totals
+// and the activity log in one transaction, under the ledger's lock.
+
+extension PostgresStore {
+    public func addEntry(id: UUID, to ledger: UUID, by user: UUID,
+                         _ build: @escaping @Sendable (LedgerDetails, TimeZone) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool) {
+        try await write(locking: .ledger(ledger)) { connection in
+            let details = try await self.details(ledger, of: user, connection)
+            if let stored = try await connection.row("SELECT ledgerId FROM spendingEntry WHERE id = \(id)", logger: logger) {
+                guard try stored.decode(UUID.self) == ledger else { throw Self.usedID(id) }
+                return (try await self.entry(id, in: details, connection), false)
+            }
+            let (entry, note) = try build(details, try await settings(user, connection).zone)
+            // Another ledger's entry with this id, written since the check, is a clash too.
+            guard try await insert(entry, importKey: nil, ledger: ledger, connection) else { throw Self.usedID(entry.id) }
+            try await changeTotals(of: ledger, connection) { try $0.add(entry) }
+            try await log(note, ledger: ledger, user: user, at: entry.createdAt, connection)
+            return (entry, true)
+        }
+    }
+
+    public func importEntries(into target: ImportTarget, by user: UUID, at: Date, memberNames: [String], note: ActivityNote,
+                              _ build: @escaping @Sendable (LedgerDetails) throws -> [ImportedEntry]) async throws -> (details: LedgerDetails, added: Int) {
+        let ledger = switch target {
+        case .new(let new): new.id
+        case .existing(let id): id
+        }
+        return try await write(locking: .ledger(ledger)) { connection in
+            switch target {
+            case .new(let new):
+                try await insertLedger(new, connection)
+                try await log(ActivityNote("Created the ledger \(new.name)."), ledger: ledger, user: user, at: at, connection)
+            case .existing:
+                _ = try await details(ledger, of: user, connection)
+            }
+            let linkFirst = if case .new = target { true } else { false }
+            for (index, name) in memberNames.enumerated() {
+                let linked = linkFirst && index == 0
+                let member = try await saveMember(LedgerMember(id: 0, name: name, userID: linked ? user : nil), of: ledger, connection)
+                // Whoever imports into a new ledger creates it, and so owns it (S1).
+                if linked {
+                    try await connection.run("UPDATE ledger SET ownerMemberId = \(member.id) WHERE id = \(ledger)", logger: logger)
+                }
+            }
+            let details = try await self.details(ledger, of: user, connection)
+            var added = 0
+            let entries = try build(details)
+            try await changeTotals(of: ledger, connection) { totals in
+                for item in entries {
+                    // An entry whose id or import key is already stored is left out.
+                    guard try await insert(item.entry, importKey: item.importKey, ledger: ledger, connection) else { continue }
+                    try totals.add(item.entry)
+                    added += 1
+                }
+            }
+            try await log(note, ledger: ledger, user: user, at: at, connection)
+            return (try await self.details(ledger, connection), added)
+        }
+    }
+
+    public func changeEntry(_ id: UUID, in ledger: UUID, by user: UUID, at: Date,
+                            _ change: @escaping @Sendable (inout SpendingEntry, LedgerDetails) throws -> ActivityNote) async throws -> SpendingEntry {
+        try await write(locking: .ledger(ledger)) { connection in
+            let details = try await self.details(ledger, of: user, connection)
+            let before = try await self.entry(id, in: details, connection)
+            var entry = before
+            let note = try change(&entry, details)
+            let parts = entry.split.parts
+            // The entry and its shares in one statement: the shares it no longer has go, the
+            // others are written (the two never touch the same row).
+            try await connection.run("""
+                WITH entry AS (
+                    UPDATE spendingEntry SET kind = \(entry.kind.rawValue), amount = \(entry.amount.minorUnits), payerId = \(entry.payer),
+                        date = \(entry.date), description = \(entry.description), category = \(entry.category),
+                        splitMethod = \(entry.split.method.rawValue), createdAt = \(entry.createdAt), deletedAt = \(entry.deletedAt)
+                    WHERE id = \(id)),
+                gone AS (DELETE FROM spendingShare WHERE entryId = \(id) AND memberId <> ALL(\(parts.map(\.member))))
+                INSERT INTO spendingShare (entryId, memberId, value)
+                SELECT \(id), memberId, value::numeric FROM unnest(\(parts.map(\.member)), \(parts.map(\.storedValue))) AS share (memberId, value)
+                ON CONFLICT (entryId, memberId) DO UPDATE SET value = excluded.value
+                """, logger: logger)
+            try await changeTotals(of: ledger, connection) { try $0.replace(before, with: entry) }
+            try await log(note, ledger: ledger, user: user, at: at, connection)
+            return entry
+        }
+    }
+
+    public func entry(_ id: UUID, in ledger: UUID, of user: UUID) async throws -> SpendingEntry {
+        try await read { connection in try await entry(id, in: try await details(ledger, of: user, connection), connection) }
+    }
+
+    public func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int?, after: UUID?) async throws -> [SpendingEntry] {
+        try await read { connection in
+            try await entries(in: try await details(ledger, of: user, connection), listing, limit: limit, after: after, connection)
+        }
+    }
+
+    public func entryIDs(startingWith prefix: String, in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int) async throws -> [UUID] {
+        try await read { connection in
+            _ = try await details(ledger, of: user, connection)
+            guard let range = IDPrefix(prefix) else { return [] }
+            // A uuid's order is its 16 bytes' order, so the prefix is a range of the primary key.
+            return try await connection.rows("""
+                SELECT id FROM spendingEntry
+                WHERE id BETWEEN encode(\(range.lowest), 'hex')::uuid AND encode(\(range.highest), 'hex')::uuid
+                    AND ledgerId = \(ledger) AND \(unescaped: listing.filter)
+                ORDER BY id LIMIT \(limit)
+                """, logger: logger).map { try $0.decode(UUID.self) }
+        }
+    }
+
+    public func overview(of ledger: UUID, of user: UUID, limit: Int, after: UUID?, deletedLimit: Int) async throws -> LedgerOverview {
+        try await read { connection in
+            let details = try await self.details(ledger, of: user, connection)
+            // One more than the page tells whether there is more.
+            let page = try await entries(in: details, .current, limit: limit + 1, after: after, connection)
+            let deletedCount = try await connection.row("""
+                SELECT count(*) FROM spendingEntry WHERE ledgerId = \(ledger) AND deletedAt IS NOT NULL
+                """, logger: logger)?.decode(Int.self) ?? 0
+            return LedgerOverview(
+                standing: LedgerStanding(details: details, totals: try await totals(of: ledger, connection)),
+                entries: Array(page.prefix(limit)), hasMore: page.count > limit,
+                deleted: deletedCount == 0 ? [] : try await entries(in: details, .deleted, limit: deletedLimit, after: nil, connection),
+                deletedCount: deletedCount)
+        }
+    }
+
+    // MARK: - Inside a transaction
+
+    /// A page of entries in the listing's order, after the entry `after`: a keyset on the
+    /// history index, so that a page costs the same at the start of a ledger as deep inside it.
+    func entries(in details: LedgerDetails, _ listing: EntryListing, limit: Int?, after: UUID?,
+                 _ connection: PostgresConnection) async throws -> [SpendingEntry] {
+        let ledger = details.ledger.id
+        let rows = if let after {
+            // Where the page before ended: the cursor entry's place in the listing's order,
+            // read once before the scan (as a subquery, not a join, so that the index scan
+            // starts there rather than filtering its way to it).
+            try await connection.rows("""
+                SELECT \(unescaped: Self.entryColumns) FROM spendingEntry
+                WHERE spendingEntry.ledgerId = \(ledger) AND \(unescaped: listing.filter)
+                    AND (\(unescaped: listing.key("spendingEntry"))) < (
+                        SELECT \(unescaped: listing.key("cursor")) FROM spendingEntry AS cursor
+                        WHERE cursor.id = \(after) AND cursor.ledgerId = \(ledger))
+                ORDER BY \(unescaped: listing.order) LIMIT \(limit)
+                """, logger: logger)
+        } else {
+            try await connection.rows("""
+                SELECT \(unescaped: Self.entryColumns) FROM spendingEntry
+                WHERE spendingEntry.ledgerId = \(ledger) AND \(unescaped: listing.filter)
+                ORDER BY \(unescaped: listing.order) LIMIT \(limit)
+                """, logger: logger)
+        }
+        // An empty page may be the end, or a cursor that names nothing here.
+        if rows.isEmpty, let after,
+           try await connection.row("SELECT 1 FROM spendingEntry WHERE id = \(after) AND ledgerId = \(ledger)", logger: logger) == nil {
+            throw TallyError.notFound("The cursor \(after) is not an entry of this ledger: start again from the first page.")
+        }
+        return try rows.map { try Self.entry($0, in: details) }
+    }
+
+    /// One entry of the ledger.
+    private func entry(_ id: UUID, in details: LedgerDetails, _ connection: PostgresConnection) async throws -> SpendingEntry {
+        guard let row = try await connection.row("""
+            SELECT \(unescaped: Self.entryColumns) FROM spendingEntry WHERE id = \(id) AND ledgerId = \(details.ledger.id)
+            """, logger: logger) else {
+            throw TallyError.notFound("There is no expense or payment with the id \(id) in this ledger.")
+        }
+        return try Self.entry(row, in: details)
+    }
+
+    /// Stores an entry with its shares, in one statement; false, writing nothing, when its id
+    /// (in any ledger) or its import key (in this one) is already stored.
+    private func insert(_ entry: SpendingEntry, importKey: String?, ledger: UUID, _ connection: PostgresConnection) async throws -> Bool {
+        let parts = entry.split.parts
+        return try await connection.row("""
+            WITH entry AS (
+                INSERT INTO spendingEntry (id, ledgerId, kind, amount, payerId, date, description, category, splitMethod,
+                    createdAt, deletedAt, importKey)
+                VALUES (\(entry.id), \(ledger), \(entry.kind.rawValue), \(entry.amount.minorUnits), \(entry.payer), \(entry.date),
+                    \(entry.description), \(entry.category), \(entry.split.method.rawValue), \(entry.createdAt), \(entry.deletedAt), \(importKey))
+                ON CONFLICT DO NOTHING
+                RETURNING id)
+            INSERT INTO spendingShare (entryId, memberId, value)
+            SELECT entry.id, share.memberId, share.value::numeric
+            FROM entry, unnest(\(parts.map(\.member)), \(parts.map(\.storedValue))) AS share (memberId, value)
+            RETURNING 1
+            """, logger: logger) != nil
+    }
+
+    /// An entry's columns and its shares in member order (a value as exact decimal text): what
+    /// `entry(_:in:)` reads.
+    private static let entryColumns = """
+        spendingEntry.id, spendingEntry.kind, spendingEntry.amount, spendingEntry.payerId, spendingEntry.date,
+        spendingEntry.description, spendingEntry.category, spendingEntry.splitMethod, spendingEntry.createdAt,
+        spendingEntry.deletedAt,
+        ARRAY(SELECT memberId FROM spendingShare WHERE entryId = spendingEntry.id ORDER BY memberId),
+        ARRAY(SELECT value::text FROM spendingShare WHERE entryId = spendingEntry.id ORDER BY memberId)
+        """
+
+    /// The stored entry of the ledger, rebuilt through the same checks it passed when written.
+    private static func entry(_ row: PostgresRow, in details: LedgerDetails) throws -> SpendingEntry {
+        let (id, kind, amount, payer, date, description, category, splitMethod, createdAt, deletedAt, members, values)
+            = try row.decode((UUID, String, Int64, MemberID, LocalDate, String?, String?, String, Date, Date?, [MemberID], [String]).self)
+        return try SpendingEntry.stored(
+            id: id, kind: kind, amount: amount, currency: details.ledger.currency, payer: payer, date: date,
+            description: description, category: category, splitMethod: splitMethod, createdAt: createdAt, deletedAt: deletedAt,
+            shares: zip(members, values).map { ($0, $1) }, members: details.members)
+    }
+
+    private static func usedID(_ id: UUID) -> TallyError {
+        TallyError.conflict("The id \(id) is already used: send a new id for a new entry.")
+    }
+}
+
+private extension EntryListing {
+    /// Which entries of the ledger the listing holds.
+    var filter: String {
+        switch self {
+        case .current: "spendingEntry.deletedAt IS NULL"
+        case .deleted: "spendingEntry.deletedAt IS NOT NULL"
+        case .all: "true"
+        }
+    }
+
+    /// The listing's order, newest first, on its index (`spendingEntry_history` or `_deleted`).
+    /// Of two entries of one day and instant (an import), the one written later is the newer.
+    var order: String {
+        switch self {
+        case .current, .all: "spendingEntry.date DESC, spendingEntry.createdAt DESC, spendingEntry.seq DESC"
+        case .deleted: "spendingEntry.deletedAt DESC, spendingEntry.seq DESC"
+        }
+    }
+
+    /// The columns of `order` of the entry `table` names, to compare an entry's place with a cursor's.
+    func key(_ table: String) -> String {
+        switch self {
+        case .current, .all: "\(table).date, \(table).createdAt, \(table).seq"
+        case .deleted: "\(table).deletedAt, \(table).seq"
+        }
+    }
+}

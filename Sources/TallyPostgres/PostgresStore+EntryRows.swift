@@ -53,7 +53,7 @@ extension PostgresStore {
         let removals = try await connection.rows("""
             SELECT \(unescaped: Self.removalColumns) FROM removal WHERE userId = \(user) AND day = \(day)
             """, logger: logger).map { DayEntry.removal(try Self.removal($0)) }
-        return (intakes + removals).sorted { $0.at < $1.at }
+        return (intakes + removals).sorted(by: DayEntry.happenedBefore)
     }
 
     /// The user's entry with `id`; an id that another user's entry has is a conflict, never a

@@ -225,4 +225,21 @@ struct DaySnapshotContractTests {
         #expect(snapshot.entries.map(\.contributionMl) == [200])
         #expect(snapshot.goals.goal(on: day("2025-06-15")).targetMl == 2000)
     }
+
+    @Test("Entries of one instant come in the order of their ids, in every store", arguments: StoreKind.allCases)
+    func sameInstant(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let at = instant("2025-06-15T08:00:00Z")
+        let ids = (0..<6).map { _ in UUID() }
+        for (n, id) in ids.enumerated() {
+            if n % 3 == 2 {
+                _ = try await f.hydration.remove(volumeMl: 10, at: at, id: id)
+            } else {
+                try await f.hydration.logDrink(.init(volumeMl: 100, at: at, id: id))
+            }
+        }
+        let expected = ids.map(\.uuidString).sorted()
+        #expect(try await f.store.entries(on: day("2025-06-15"), of: f.user.id).map(\.id.uuidString) == expected)
+        #expect(try await f.store.daySnapshot(of: f.user.id) { _ in day("2025-06-15") }.entries.map(\.id.uuidString) == expected)
+    }
 }

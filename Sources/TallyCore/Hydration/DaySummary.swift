@@ -23,7 +23,7 @@ public struct DaySummary: Codable, Equatable, Sendable {
         self.percent = progress.percent
         self.goalMet = progress.goalMet
         self.unit = unit
-        self.entries = entries.sorted { $0.at < $1.at }
+        self.entries = entries.sorted(by: DayEntry.happenedBefore)
     }
 
     /// What an empty day says (H12).

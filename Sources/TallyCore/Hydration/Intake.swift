@@ -90,6 +90,12 @@ public enum DayEntry: Equatable, Sendable {
         }
     }
 
+    /// The order of a day's log: by time, and entries of one instant (two drinks logged in one
+    /// minute, a removal beside them) by id, so that every store lists them alike.
+    public static func happenedBefore(_ a: DayEntry, _ b: DayEntry) -> Bool {
+        a.at != b.at ? a.at < b.at : a.id.uuidString < b.id.uuidString
+    }
+
     /// What this line adds to the day's total (negative for a removal).
     public var contributionMl: Double {
         switch self {

@@ -146,7 +146,7 @@ extension SQLiteStore: EntryRepository {
         let removals = try RemovalRecord.fetchAll(
             db.cachedStatement(sql: "SELECT * FROM removal WHERE userId = ? AND day = ?"), arguments: [user, day.number])
         return (intakes.map { DayEntry.intake($0.value) } + removals.map { DayEntry.removal($0.removal) })
-            .sorted { $0.at < $1.at }
+            .sorted(by: DayEntry.happenedBefore)
     }
 
     public func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double] {

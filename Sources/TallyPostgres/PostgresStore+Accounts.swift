@@ -21,24 +21,13 @@ extension PostgresStore: AccountRepository {
 
     /// Lets a sign-up through the server's mode, using up one use of its invite.
     private func admitSignUp(inviteHash: Data?, now: Date, _ connection: PostgresConnection) async throws {
-        switch try await signUpMode(connection) {
-        case .open:
-            return
-        case .closed:
-            throw TallyError.conflict("Sign-up is closed on this server: ask its admin for an account.")
-        case .invite:
-            guard let inviteHash else {
-                throw TallyError.invalid("This server takes new accounts by invite only: open the invite link you were given, or ask its admin for one.")
-            }
-            // One statement that checks and spends: two sign-ups cannot both take the last use.
-            let spent = try await connection.row("""
-                UPDATE signUpInvite SET usesLeft = usesLeft - 1
-                WHERE codeHash = \(inviteHash) AND usesLeft > 0 AND expiresAt > \(now) RETURNING 1
-                """, logger: logger)
-            guard spent != nil else {
-                throw TallyError.invalid("This invite is not valid any more (expired or used up): ask the server's admin for a new one.")
-            }
-        }
+        guard let invite = try await signUpMode(connection).inviteToSpend(inviteHash) else { return }
+        // One statement that checks and spends: two sign-ups cannot both take the last use.
+        let spent = try await connection.row("""
+            UPDATE signUpInvite SET usesLeft = usesLeft - 1
+            WHERE codeHash = \(invite) AND usesLeft > 0 AND expiresAt > \(now) RETURNING 1
+            """, logger: logger)
+        guard spent != nil else { throw SignUpMode.inviteUsedUp }
     }
 
     /// Whether nobody can sign in yet: the next account is the server's first, and its admin.

@@ -30,6 +30,28 @@ public enum SignUpMode: String, Codable, Sendable, CaseIterable {
     public static let standard = SignUpMode.invite
 }
 
+extension SignUpMode {
+    /// Lets a sign-up through this mode, or refuses it: the hash of the invite it must spend
+    /// (in invite mode), nil when nothing needs spending (open). Each store spends it in the
+    /// sign-up's transaction, refusing with `inviteUsedUp` when it cannot.
+    package func inviteToSpend(_ inviteHash: Data?) throws -> Data? {
+        switch self {
+        case .open:
+            return nil
+        case .closed:
+            throw TallyError.conflict("Sign-up is closed on this server: ask its admin for an account.")
+        case .invite:
+            guard let inviteHash else {
+                throw TallyError.invalid("This server takes new accounts by invite only: open the invite link you were given, or ask its admin for one.")
+            }
+            return inviteHash
+        }
+    }
+
+    package static let inviteUsedUp = TallyError.invalid(
+        "This invite is not valid any more (expired or used up): ask the server's admin for a new one.")
+}
+
 /// How an account comes to be.
 public enum AccountCreation: Sendable {
     /// By the person, through sign-up: the server's mode applies (the hash of their invite code, if any).

@@ -21,21 +21,10 @@ extension SQLiteStore: AccountRepository {
 
     /// Lets a sign-up through the server's mode, using up one use of its invite.
     private static func admitSignUp(inviteHash: Data?, now: Date, _ db: Database) throws {
-        switch try signUpMode(db) {
-        case .open:
-            return
-        case .closed:
-            throw TallyError.conflict("Sign-up is closed on this server: ask its admin for an account.")
-        case .invite:
-            guard let inviteHash else {
-                throw TallyError.invalid("This server takes new accounts by invite only: open the invite link you were given, or ask its admin for one.")
-            }
-            try db.execute(sql: "UPDATE signUpInvite SET usesLeft = usesLeft - 1 WHERE codeHash = ? AND usesLeft > 0 AND expiresAt > ?",
-                           arguments: [inviteHash, now])
-            guard db.changesCount == 1 else {
-                throw TallyError.invalid("This invite is not valid any more (expired or used up): ask the server's admin for a new one.")
-            }
-        }
+        guard let invite = try signUpMode(db).inviteToSpend(inviteHash) else { return }
+        try db.execute(sql: "UPDATE signUpInvite SET usesLeft = usesLeft - 1 WHERE codeHash = ? AND usesLeft > 0 AND expiresAt > ?",
+                       arguments: [invite, now])
+        guard db.changesCount == 1 else { throw SignUpMode.inviteUsedUp }
     }
 
     public func setPassword(of user: UUID, to passwordHash: String) async throws {

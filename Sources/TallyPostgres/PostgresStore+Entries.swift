@@ -14,22 +14,26 @@ extension PostgresStore: EntryRepository {
         }
     }
 
+    /// Takes no lock: nothing it reads decides whether it may be written (a drink has no check
+    /// on the day's total), so two drinks of one person go in side by side, each seeing the
+    /// settings and kinds as they were when it began. Five round trips in all.
     public func logIntake(of user: UUID, _ make: @escaping @Sendable (HydrationSettings, [DrinkKind]) throws -> Intake)
         async throws -> LoggedIntake {
-        try await write(locking: .user(user)) { connection in
-            let settings = try await settings(user, connection)
-            let intake = try make(settings, try await drinkKinds(user, connection))
+        try await write(locking: nil) { connection in
+            let (settings, kinds) = try await settingsAndKinds(user, connection)
+            let intake = try make(settings, kinds)
             let stored: Intake
             let created: Bool
-            if let existing = try await existingEntry(intake.id, of: user, connection) {
-                guard case .intake(let found) = existing else { throw Self.idTaken(intake.id) }
-                (stored, created) = (found, false)
+            if let inserted = try await insertIfNew(intake, of: user, kinds: kinds, connection) {
+                (stored, created) = (inserted, true)
             } else {
-                (stored, created) = (try await insertIntake(intake, of: user, connection), true)
+                guard case .intake(let found)? = try await existingEntry(intake.id, of: user, connection) else {
+                    throw Self.idTaken(intake.id)
+                }
+                (stored, created) = (found, false)
             }
-            let day = DayProgress(date: stored.day, totalMl: try await total(of: stored.day, user, connection),
-                                  goal: try await goalHistory(user, connection).goal(on: stored.day))
-            return LoggedIntake(intake: stored, created: created, day: day, unit: settings.unit)
+            return LoggedIntake(intake: stored, created: created, day: try await progress(of: stored.day, user, connection),
+                                unit: settings.unit)
         }
     }
 
@@ -112,12 +116,12 @@ extension PostgresStore: EntryRepository {
         try await read { connection in try await entries(on: day, of: user, connection) }
     }
 
+    /// Four round trips: the transaction, the settings with the goals, the day's entries.
     public func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot {
         try await read { connection in
-            let settings = try await settings(user, connection)
+            let (settings, goals) = try await settingsAndGoals(user, connection)
             let date = day(settings)
-            return DaySnapshot(settings: settings, day: date, entries: try await entries(on: date, of: user, connection),
-                               goals: try await goalHistory(user, connection))
+            return DaySnapshot(settings: settings, day: date, entries: try await entries(on: date, of: user, connection), goals: goals)
         }
     }
 

@@ -47,13 +47,45 @@ extension PostgresStore {
                                         logger: logger).map { .removal(try Self.removal($0)) }
     }
 
+    /// A day's drinks and removals, in one statement.
     func entries(on day: LocalDate, of user: UUID, _ connection: PostgresConnection) async throws -> [DayEntry] {
-        let intakes = try await connection.rows("\(unescaped: Self.intakeSelect) WHERE intake.userId = \(user) AND intake.day = \(day)",
-                                                logger: logger).map { DayEntry.intake(try Self.intake($0)) }
-        let removals = try await connection.rows("""
-            SELECT \(unescaped: Self.removalColumns) FROM removal WHERE userId = \(user) AND day = \(day)
-            """, logger: logger).map { DayEntry.removal(try Self.removal($0)) }
-        return (intakes + removals).sorted(by: DayEntry.happenedBefore)
+        try await connection.rows("""
+            \(unescaped: Self.intakeSelect) WHERE intake.userId = \(user) AND intake.day = \(day)
+            UNION ALL
+            SELECT id, at, day, volumeMl, NULL, NULL, NULL, NULL, NULL, NULL FROM removal WHERE userId = \(user) AND day = \(day)
+            """, logger: logger).map { row in
+            let (_, _, _, _, kind) = try row.decode((UUID, Date, LocalDate, Double, UUID?).self)
+            return kind == nil ? .removal(try Self.removal(row)) : .intake(try Self.intake(row))
+        }.sorted(by: DayEntry.happenedBefore)
+    }
+
+    /// A day's total and goal after a change, in one statement.
+    func progress(of day: LocalDate, _ user: UUID, _ connection: PostgresConnection) async throws -> DayProgress {
+        var total = 0.0
+        var periods: [GoalPeriod] = []
+        for row in try await connection.rows("""
+            SELECT (SELECT totalMl FROM dayTotal WHERE userId = \(user) AND day = \(day)), goal.startDay, goal.endDay, goal.mode, goal.targetMl
+            FROM (VALUES (1)) AS one LEFT JOIN goal ON goal.userId = \(user)
+            """, logger: logger) {
+            let (kept, start, end, mode, targetMl) = try row.decode((Double?, LocalDate?, LocalDate?, String?, Double?).self)
+            total = kept ?? 0
+            if let start, let mode { periods.append(GoalPeriod(start: start, end: end, goal: .stored(mode: mode, targetMl: targetMl))) }
+        }
+        return DayProgress(date: day, totalMl: total, goal: GoalHistory(periods: periods).goal(on: day))
+    }
+
+    /// Stores a drink of one of `kinds` unless an entry has its id already; returns it as stored,
+    /// or nil when the id was taken (then the caller finds whose it is).
+    func insertIfNew(_ intake: Intake, of user: UUID, kinds: [DrinkKind], _ connection: PostgresConnection) async throws -> Intake? {
+        guard let kind = kinds.first(where: { $0.id == intake.kindID }) else { throw Self.noSuchKind }
+        return try await connection.row("""
+            INSERT INTO intake (id, userId, at, day, volumeMl, kindId, factor, effectiveMl, note, source)
+            SELECT \(intake.id), \(user), \(intake.at), \(intake.day), \(intake.volumeMl), \(intake.kindID), \(intake.factor),
+                \(intake.effectiveMl), \(intake.note), \(intake.source.rawValue)
+            WHERE NOT EXISTS (SELECT 1 FROM removal WHERE id = \(intake.id))
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id, at, day, volumeMl, kindId, \(kind.name)::text, factor, effectiveMl, note, source
+            """, logger: logger).map(Self.intake)
     }
 
     /// The user's entry with `id`; an id that another user's entry has is a conflict, never a

@@ -104,12 +104,30 @@ extension PostgresStore: DrinkKindRepository {
     /// Built-in kinds first, then by name whatever its capitals.
     func drinkKinds(_ user: UUID, _ connection: PostgresConnection) async throws -> [DrinkKind] {
         try await connection.rows("""
-            SELECT id, name, factor, isBuiltIn, isRetired FROM drinkKind WHERE userId = \(user)
-            ORDER BY isBuiltIn DESC, lower(name) COLLATE "C", name COLLATE "C"
+            SELECT id, name, factor, isBuiltIn, isRetired FROM drinkKind WHERE userId = \(user) \(unescaped: Self.kindOrder)
             """, logger: logger).map { row in
             let (id, name, factor, isBuiltIn, isRetired) = try row.decode((UUID, String, Double, Bool, Bool).self)
             return DrinkKind(id: id, name: name, factor: factor, isBuiltIn: isBuiltIn, isRetired: isRetired)
         }
+    }
+
+    private static let kindOrder = #"ORDER BY isBuiltIn DESC, lower(name) COLLATE "C", name COLLATE "C""#
+
+    /// The settings and the kinds in one statement: what logging a drink reads first.
+    func settingsAndKinds(_ user: UUID, _ connection: PostgresConnection) async throws -> (HydrationSettings, [DrinkKind]) {
+        let rows = try await connection.rows("""
+            SELECT \(unescaped: Self.settingsColumns), drinkKind.id, drinkKind.name, drinkKind.factor, drinkKind.isBuiltIn, drinkKind.isRetired
+            FROM userSettings LEFT JOIN drinkKind ON drinkKind.userId = userSettings.userId
+            WHERE userSettings.userId = \(user) \(unescaped: Self.kindOrder)
+            """, logger: logger)
+        guard let first = rows.first else { throw Self.noSuchUser }
+        let kinds = try rows.compactMap { row -> DrinkKind? in
+            let (_, _, _, id, name, factor, isBuiltIn, isRetired) =
+                try row.decode((String, String, String?, UUID?, String?, Double?, Bool?, Bool?).self)
+            guard let id, let name, let factor, let isBuiltIn, let isRetired else { return nil }
+            return DrinkKind(id: id, name: name, factor: factor, isBuiltIn: isBuiltIn, isRetired: isRetired)
+        }
+        return (try Self.settings(first), kinds)
     }
 
     public func changeDrinkKinds<Answer: Sendable>(

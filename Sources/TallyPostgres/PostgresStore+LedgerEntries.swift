@@ -103,11 +103,11 @@ extension PostgresStore {
     public func entryIDs(startingWith prefix: String, in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int) async throws -> [UUID] {
         try await read { connection in
             _ = try await details(ledger, of: user, connection)
-            guard let range = IDPrefix(prefix) else { return [] }
+            guard let (lowest, highest) = IDPrefix(prefix)?.ids else { return [] }
             // A uuid's order is its 16 bytes' order, so the prefix is a range of the primary key.
             return try await connection.rows("""
                 SELECT id FROM spendingEntry
-                WHERE id BETWEEN encode(\(range.lowest), 'hex')::uuid AND encode(\(range.highest), 'hex')::uuid
+                WHERE id BETWEEN \(lowest) AND \(highest)
                     AND ledgerId = \(ledger) AND \(unescaped: listing.filter)
                 ORDER BY id LIMIT \(limit)
                 """, logger: logger).map { try $0.decode(UUID.self) }

@@ -90,10 +90,16 @@ public enum DayEntry: Equatable, Sendable {
         }
     }
 
-    /// The order of a day's log: by time, and entries of one instant (two drinks logged in one
-    /// minute, a removal beside them) by id, so that every store lists them alike.
+    /// The order of a day's log: by time; at one instant (two drinks logged in one minute, a
+    /// removal beside them) drinks before removals, then by id, so that every store lists them alike.
     public static func happenedBefore(_ a: DayEntry, _ b: DayEntry) -> Bool {
-        a.at != b.at ? a.at < b.at : a.id.uuidString < b.id.uuidString
+        if a.at != b.at { return a.at < b.at }
+        if a.isRemoval != b.isRemoval { return b.isRemoval }
+        return a.id.uuidString < b.id.uuidString
+    }
+
+    private var isRemoval: Bool {
+        if case .removal = self { true } else { false }
     }
 
     /// What this line adds to the day's total (negative for a removal).

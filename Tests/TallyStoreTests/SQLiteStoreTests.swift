@@ -178,10 +178,14 @@ struct SQLiteStoreTests {
         let f = try await Fixture(.sqliteFile)
         try await f.hydration.logDrink(.init(volumeMl: 321))
         let copy = temporaryDatabasePath()
-        try FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: copy).deletingLastPathComponent(), withIntermediateDirectories: true)
-        try (f.store as! SQLiteStore).backup(to: copy)
+        let report = try (f.store as! SQLiteStore).backup(to: copy)
+        #expect(report.integrity == "ok" && report.bytes > 0)
+        #expect((try FileManager.default.attributesOfItem(atPath: copy)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let restored = try SQLiteStore.open(path: copy)
+        #expect(try await restored.dailyTotals(of: f.user.id, from: nil, through: nil).values.first == 321)
+        // A second backup never overwrites the first.
+        try await f.hydration.logDrink(.init(volumeMl: 100))
+        #expect(throws: TallyError.self) { try (f.store as! SQLiteStore).backup(to: copy) }
         #expect(try await restored.dailyTotals(of: f.user.id, from: nil, through: nil).values.first == 321)
     }
 }

@@ -50,7 +50,7 @@ public struct SQLiteStore: Sendable {
 
     /// Creates the database file with mode 0600, or takes group and others' access away from
     /// an existing one and its WAL.
-    private static func ownerOnly(_ path: String) throws {
+    static func ownerOnly(_ path: String) throws {
         let files = FileManager.default
         guard files.fileExists(atPath: path) else {
             guard files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
@@ -121,9 +121,4 @@ public struct SQLiteStore: Sendable {
     // Not async, so that GRDB's blocking overload is the one called.
     private func readHere<T>(_ body: (Database) throws -> T) throws -> T { try writer.read(body) }
 
-    /// Makes a consistent copy of the database at `path` while it stays in use.
-    public func backup(to path: String) throws {
-        let target = try DatabaseQueue(path: path)
-        try writer.backup(to: target)
-    }
 }

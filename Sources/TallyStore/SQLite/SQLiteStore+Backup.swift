@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+import TallyCore
+
+/// What a backup wrote.
+public struct BackupReport: Codable, Sendable {
+    public var path: String
+    public var bytes: Int64
+    public var seconds: Double
+    /// SQLite's `PRAGMA integrity_check` of the copy: "ok".
+    public var integrity: String
+}
+
+extension SQLiteStore {
+    /// Copies the whole database to `path` while it stays in use: SQLite's online backup, from
+    /// one read transaction, so that the copy is the database as it stood at one moment (every
+    /// write committed before it began, none half) while the server goes on writing beside it
+    /// (WAL). The copy is readable by its owner only, never overwrites a file, and passes an
+    /// integrity check before it counts as made.
+    public func backup(to path: String) throws -> BackupReport {
+        let files = FileManager.default
+        guard !files.fileExists(atPath: path) else {
+            throw TallyError.conflict("\(path) exists already: give the backup a new name, so that no backup is overwritten.")
+        }
+        let started = ContinuousClock.now
+        do {
+            try files.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true,
+                                      attributes: [.posixPermissions: 0o700])
+            try Self.ownerOnly(path)
+            let target = try DatabaseQueue(path: path)
+            try writer.backup(to: target)
+            let integrity = try target.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } ?? "no answer"
+            try target.close()
+            guard integrity == "ok" else {
+                throw TallyError.conflict("The copy at \(path) failed its integrity check (\(integrity)); keep the previous backup.")
+            }
+            let bytes = ((try? files.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+            let elapsed = (ContinuousClock.now - started).components
+            return BackupReport(path: path, bytes: bytes, seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18,
+                                integrity: integrity)
+        } catch {
+            try? files.removeItem(atPath: path)
+            if let error = error as? TallyError { throw error }
+            if let error = error as? DatabaseError {
+                throw TallyError.invalid("Cannot write the backup to \(path): \(error.message ?? "\(error.resultCode)").")
+            }
+            throw TallyError.invalid("Cannot write the backup to \(path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -23,7 +23,7 @@ struct Tally: AsyncParsableCommand {
             RemindersCommand.self,
             LedgerCommand.self, SpendCommand.self, PayCommand.self, BalanceCommand.self, SettleCommand.self, ExpensesCommand.self,
             ImportCommand.self, ExportCommand.self,
-            ServeCommand.self, UserCommand.self, TokenCommand.self, ServerAdminCommand.self, BackupCommand.self, MigrateStoreCommand.self,
+            ServeCommand.self, UserCommand.self, TokenCommand.self, ServerAdminCommand.self, BackupCommand.self, RestoreServerCommand.self, MigrateStoreCommand.self,
         ]
     )
 

@@ -95,3 +95,42 @@ def test_a_backup_names_what_it_cannot_copy(tmp_path):
     assert not (tmp_path / "none.sqlite").exists() and not (tmp_path / "copy.sqlite").exists()
     postgres = tally("backup", str(tmp_path / "copy.sqlite"), database="postgres://tally:secret@127.0.0.1/tally", check=False)
     assert postgres.returncode == 1 and "pg_dump" in postgres.stderr and "secret" not in postgres.stderr
+
+
+def test_a_backup_is_restored_only_while_no_server_runs(tmp_path):
+    live = tmp_path / "live.sqlite"
+    backup = tmp_path / "backup.sqlite"
+    tally("drink", "300", database=live)
+    tally("backup", str(backup), database=live)
+    tally("drink", "200", database=live)  # after the backup: the restore takes it away
+
+    with tally_process.serve(live, tmp_path / "serve.log", tally_process.environment()):
+        refused = tally("restore-server", str(backup), database=live, check=False)
+        assert refused.returncode == 3 and "A server is running on" in refused.stderr
+    assert json.loads(tally("today", "--json", database=live).stdout)["totalMl"] == 500
+
+    restored = json.loads(tally("restore-server", str(backup), "--json", database=live).stdout)
+    assert json.loads(tally("today", "--json", database=live).stdout)["totalMl"] == 300
+    kept = Path(restored["keptAside"])
+    assert kept.name.startswith("live.sqlite.before-restore-")
+    assert json.loads(tally("today", "--json", database=kept).stdout)["totalMl"] == 500
+    assert stat.S_IMODE(live.stat().st_mode) == 0o600
+    assert backup.exists()
+
+
+def test_what_is_not_a_tally_backup_is_refused_and_nothing_moves(tmp_path):
+    live = tmp_path / "live.sqlite"
+    tally("drink", "300", database=live)
+    before = sorted(path.name for path in tmp_path.iterdir())
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping list: water\n")
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as database:
+        database.execute("CREATE TABLE t (x)")
+    for bad in (notes, other):
+        done = tally("restore-server", str(bad), database=live, check=False)
+        assert done.returncode == 1 and "is not a Tally database" in done.stderr, done.stderr
+    missing = tally("restore-server", str(tmp_path / "none.sqlite"), database=live, check=False)
+    assert missing.returncode == 2
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(before + ["notes.txt", "other.sqlite"])
+    assert json.loads(tally("today", "--json", database=live).stdout)["totalMl"] == 300

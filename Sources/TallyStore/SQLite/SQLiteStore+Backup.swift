@@ -47,4 +47,27 @@ extension SQLiteStore {
             throw TallyError.invalid("Cannot write the backup to \(path): \(error.localizedDescription)")
         }
     }
+
+    /// Checks, without changing it, that the file at `path` is a Tally database this version can
+    /// open: SQLite's integrity check passes, and its schema is not a newer Tally's.
+    public static func checkRestorable(at path: String) throws {
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration())
+            defer { try? queue.close() }
+            try queue.read { db in
+                guard try db.tableExists("grdb_migrations"), try db.tableExists("user") else {
+                    throw TallyError.invalid("\(path) is not a Tally database.")
+                }
+                let integrity = try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer"
+                guard integrity == "ok" else {
+                    throw TallyError.invalid("\(path) failed SQLite's integrity check (\(integrity)): it cannot be restored.")
+                }
+                if try Migrations.migrator.hasBeenSuperseded(db) {
+                    throw TallyError.conflict("\(path) was written by a newer version of Tally; update Tally to restore it.")
+                }
+            }
+        } catch let error as DatabaseError {
+            throw TallyError.invalid("\(path) is not a Tally database (\(error.message ?? "\(error.resultCode)")).")
+        }
+    }
 }

@@ -52,6 +52,12 @@ struct ServeCommand: AsyncParsableCommand {
             return configuration
         }
         let store = try await reportingErrors { try await location.open(for: .server) }
+        // Held while serving, so that `tally restore-server` never replaces the file under a server.
+        let serving = try reportingErrors { () -> ServingLock? in
+            guard case .sqlite(let path) = location else { return nil }
+            return try ServingLock.serving(path)
+        }
+        defer { withExtendedLifetime(serving) {} }
         var logger = Logger(label: "tally")
         logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         logger.info("Tally serves http://\(configuration.host):\(configuration.port) from \(location)")

@@ -47,7 +47,8 @@ public enum LedgerExport {
             try writer.write(row: [
                 entry.date.description, entry.kind.rawValue, spreadsheetSafe(entry.description ?? ""),
                 spreadsheetSafe(entry.category ?? ""), entry.amount.plain, entry.amount.currency.code,
-                summary.name(entry.payer), entry.recipient.map(summary.name) ?? "", entry.split.method.rawValue,
+                spreadsheetSafe(summary.name(entry.payer)), entry.recipient.map { spreadsheetSafe(summary.name($0)) } ?? "",
+                entry.split.method.rawValue,
             ] + members.map { shares[$0.id] ?? "" })
         }
         writer.stream.close()
@@ -55,7 +56,8 @@ public enum LedgerExport {
         return (stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()) + Data("\n".utf8)
     }
 
-    /// Text a spreadsheet would run as a formula gets a leading "'" (as IHateMoney does).
+    /// Text a spreadsheet would run as a formula gets a leading "'" (as IHateMoney does): every
+    /// cell of text a person typed (a header's "share of …" starts with a letter).
     static func spreadsheetSafe(_ text: String) -> String {
         guard let first = text.first, "=+-@\t\r\n".contains(first) else { return text }
         return "'" + text

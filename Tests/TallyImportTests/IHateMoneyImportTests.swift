@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyCore
 import TallyStore
+import CSV
 @testable import TallyImport
 
 /// S6: exports made by a real IHateMoney 7.2.1 (Fixtures/ihatemoney, from
@@ -181,5 +182,26 @@ struct IHateMoneyImportTests {
         let document = try decoder.decode(LedgerExport.Document.self, from: json)
         #expect(document.entries.count == bills.count)
         #expect(document.summary.members.count == 3)
+    }
+
+    @Test("S6: every text cell a person typed is spreadsheet-safe in the CSV: members' names too, in the header and as payer and payee")
+    func formulaNames() async throws {
+        let spending = try await Self.service()
+        let names = ["=HYPERLINK(\"http://x\")", "+Sam", "-Kim", "@Lee"]
+        let ledger = try await spending.createLedger(name: "Flat", currency: "EUR", memberNames: names)
+        let members = ledger.members
+        _ = try await spending.addExpense(to: ledger.ledger.id, .init(amount: .text("9.00"), payer: .id(members[0].id),
+                                                                         description: "=1+1", category: "@cat"))
+        _ = try await spending.recordPayment(in: ledger.ledger.id, from: .id(members[1].id), to: .id(members[2].id), amount: .text("1.00"))
+        let csv = String(decoding: try await LedgerExport.data(of: ledger.ledger.id, format: .csv, spending: spending), as: UTF8.self)
+        let rows = try CSVReader(string: csv, hasHeaderRow: false).map { $0 }
+        let header = rows[0]
+        #expect(header.suffix(names.count) == names.map { "share of \($0)" }[...], "a header cell starts with \"share of\"")
+        let cells = rows.dropFirst().flatMap { $0 }
+        for name in names {
+            #expect(!cells.contains(name), "\(name) is written as it was typed")
+        }
+        #expect(cells.contains("'=HYPERLINK(\"http://x\")") && cells.contains("'-Kim") && cells.contains("'+Sam"))
+        #expect(cells.contains("'=1+1") && cells.contains("'@cat"))
     }
 }

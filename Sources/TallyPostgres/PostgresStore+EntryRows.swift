@@ -49,29 +49,14 @@ extension PostgresStore {
 
     /// A day's drinks and removals, in one statement.
     func entries(on day: LocalDate, of user: UUID, _ connection: PostgresConnection) async throws -> [DayEntry] {
-        try await connection.rows("""
-            \(unescaped: Self.intakeSelect) WHERE intake.userId = \(user) AND intake.day = \(day)
-            UNION ALL
-            SELECT id, at, day, volumeMl, NULL, NULL, NULL, NULL, NULL, NULL FROM removal WHERE userId = \(user) AND day = \(day)
-            """, logger: logger).map { row in
-            let (_, _, _, _, kind) = try row.decode((UUID, Date, LocalDate, Double, UUID?).self)
-            return kind == nil ? .removal(try Self.removal(row)) : .intake(try Self.intake(row))
-        }.sorted(by: DayEntry.happenedBefore)
+        try await connection.all(DayEntriesStatement(user: user, day: day), logger: logger).sorted(by: DayEntry.happenedBefore)
     }
 
     /// A day's total and goal after a change, in one statement.
     func progress(of day: LocalDate, _ user: UUID, _ connection: PostgresConnection) async throws -> DayProgress {
-        var total = 0.0
-        var periods: [GoalPeriod] = []
-        for row in try await connection.rows("""
-            SELECT (SELECT totalMl FROM dayTotal WHERE userId = \(user) AND day = \(day)), goal.startDay, goal.endDay, goal.mode, goal.targetMl
-            FROM (VALUES (1)) AS one LEFT JOIN goal ON goal.userId = \(user)
-            """, logger: logger) {
-            let (kept, start, end, mode, targetMl) = try row.decode((Double?, LocalDate?, LocalDate?, String?, Double?).self)
-            total = kept ?? 0
-            if let start, let mode { periods.append(GoalPeriod(start: start, end: end, goal: .stored(mode: mode, targetMl: targetMl))) }
-        }
-        return DayProgress(date: day, totalMl: total, goal: GoalHistory(periods: periods).goal(on: day))
+        let rows = try await connection.all(ProgressStatement(user: user, day: day), logger: logger)
+        return DayProgress(date: day, totalMl: rows.first?.totalMl ?? 0,
+                           goal: GoalHistory(periods: rows.compactMap(\.period)).goal(on: day))
     }
 
     /// Stores a drink of one of `kinds` unless an entry has its id already; returns it as stored,

@@ -56,18 +56,9 @@ extension PostgresStore: GoalRepository {
 
     /// The settings and the goal history in one statement: what a day's screen reads first.
     func settingsAndGoals(_ user: UUID, _ connection: PostgresConnection) async throws -> (HydrationSettings, GoalHistory) {
-        let rows = try await connection.rows("""
-            SELECT \(unescaped: Self.settingsColumns), goal.startDay, goal.endDay, goal.mode, goal.targetMl
-            FROM userSettings LEFT JOIN goal ON goal.userId = userSettings.userId WHERE userSettings.userId = \(user)
-            """, logger: logger)
+        let rows = try await connection.all(SettingsAndGoalsStatement(user: user), logger: logger)
         guard let first = rows.first else { throw Self.noSuchUser }
-        let periods = try rows.compactMap { row -> GoalPeriod? in
-            let (_, _, _, start, end, mode, targetMl) =
-                try row.decode((String, String, String?, LocalDate?, LocalDate?, String?, Double?).self)
-            guard let start, let mode else { return nil }
-            return GoalPeriod(start: start, end: end, goal: .stored(mode: mode, targetMl: targetMl))
-        }
-        return (try Self.settings(first), GoalHistory(periods: periods))
+        return (first.settings, GoalHistory(periods: rows.compactMap(\.period)))
     }
 
     func goalHistory(_ user: UUID, _ connection: PostgresConnection) async throws -> GoalHistory {

@@ -20,10 +20,7 @@ extension PostgresStore {
 
     public func sessionUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
         try await client.withConnection { connection in
-            try await connection.row("""
-                SELECT \(unescaped: Self.userColumns), session.lastSeenAt FROM session JOIN users ON users.id = session.userId
-                WHERE session.tokenHash = \(tokenHash) AND session.expiresAt > \(now) AND users.disabledAt IS NULL
-                """, logger: logger).map(Self.credentialed)
+            try await connection.all(SessionUserStatement(tokenHash: tokenHash, now: now), logger: logger).first
         }
     }
 
@@ -95,11 +92,7 @@ extension PostgresStore {
 
     public func tokenUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
         try await client.withConnection { connection in
-            try await connection.row("""
-                SELECT \(unescaped: Self.userColumns), apiToken.lastUsedAt FROM apiToken JOIN users ON users.id = apiToken.userId
-                WHERE apiToken.tokenHash = \(tokenHash) AND apiToken.revokedAt IS NULL
-                  AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > \(now)) AND users.disabledAt IS NULL
-                """, logger: logger).map(Self.credentialed)
+            try await connection.all(TokenUserStatement(tokenHash: tokenHash, now: now), logger: logger).first
         }
     }
 
@@ -110,7 +103,7 @@ extension PostgresStore {
     }
 
     /// The user's columns, then when the credential was last seen.
-    private static func credentialed(_ row: PostgresRow) throws -> Credentialed {
+    static func credentialed(_ row: PostgresRow) throws -> Credentialed {
         let (id, name, createdAt, lastSeenAt) = try row.decode((UUID, String, Date, Date?).self)
         return Credentialed(user: User(id: id, name: name, createdAt: createdAt), lastSeenAt: lastSeenAt)
     }

@@ -111,23 +111,13 @@ extension PostgresStore: DrinkKindRepository {
         }
     }
 
-    private static let kindOrder = #"ORDER BY isBuiltIn DESC, lower(name) COLLATE "C", name COLLATE "C""#
+    static let kindOrder = #"ORDER BY isBuiltIn DESC, lower(name) COLLATE "C", name COLLATE "C""#
 
     /// The settings and the kinds in one statement: what logging a drink reads first.
     func settingsAndKinds(_ user: UUID, _ connection: PostgresConnection) async throws -> (HydrationSettings, [DrinkKind]) {
-        let rows = try await connection.rows("""
-            SELECT \(unescaped: Self.settingsColumns), drinkKind.id, drinkKind.name, drinkKind.factor, drinkKind.isBuiltIn, drinkKind.isRetired
-            FROM userSettings LEFT JOIN drinkKind ON drinkKind.userId = userSettings.userId
-            WHERE userSettings.userId = \(user) \(unescaped: Self.kindOrder)
-            """, logger: logger)
+        let rows = try await connection.all(SettingsAndKindsStatement(user: user), logger: logger)
         guard let first = rows.first else { throw Self.noSuchUser }
-        let kinds = try rows.compactMap { row -> DrinkKind? in
-            let (_, _, _, id, name, factor, isBuiltIn, isRetired) =
-                try row.decode((String, String, String?, UUID?, String?, Double?, Bool?, Bool?).self)
-            guard let id, let name, let factor, let isBuiltIn, let isRetired else { return nil }
-            return DrinkKind(id: id, name: name, factor: factor, isBuiltIn: isBuiltIn, isRetired: isRetired)
-        }
-        return (try Self.settings(first), kinds)
+        return (first.settings, rows.compactMap(\.kind))
     }
 
     public func changeDrinkKinds<Answer: Sendable>(

@@ -36,11 +36,16 @@ ADMIN, PASSWORD = "ada", "correct horse battery staple"
 UA_PUBLIC = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 
 
+# The tests' server trusts loopback, so any password gets in: this one must never reach a log.
+PASSWORD_IN_URL = "hunter2-in-the-url"
+
+
 @pytest.fixture(scope="module")
 def database():
-    """A new database on the test's PostgreSQL server."""
+    """A new database on the test's PostgreSQL server, addressed with a password."""
     with tally_process.postgres_database("two_instances") as url:
-        yield url
+        parts = urllib.parse.urlsplit(url)
+        yield urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.replace("@", f":{PASSWORD_IN_URL}@", 1)))
 
 
 class PushService:
@@ -84,6 +89,10 @@ def instances(database, tmp_path_factory):
         first = stack.enter_context(tally_process.serve(database, folder / "first.log", environment))
         second = stack.enter_context(tally_process.serve(database, folder / "second.log", environment))
         yield first, second
+    for log in ("first.log", "second.log"):
+        text = (folder / log).read_text()
+        assert "•••@" in text, "the log names the database it serves from"
+        assert PASSWORD_IN_URL not in text, f"{log} shows the database's password"
 
 
 def request(base, method, path, body=None, token=None, opener=None, form=None):

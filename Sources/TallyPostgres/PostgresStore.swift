@@ -9,9 +9,10 @@ import TallyStore
 ///
 /// Everything an instance needs to agree on with the others lives in the database: sessions,
 /// throttles, the claims on reminders, the server's keys, the kept totals. Each write is one
-/// transaction that first takes a lock on what it changes (the user, or the ledger), so that two
-/// instances changing the same person's data one after the other see each other's writes, as
-/// SQLite's single writer gives for free.
+/// transaction that first takes a lock on what it changes (the user, the ledger, or the server's
+/// sign-up and throttle), so that two instances changing the same data follow one another and see
+/// each other's writes, as SQLite's single writer gives for free. Logging a drink takes none:
+/// nothing it reads decides whether it may be written.
 public final class PostgresStore: Sendable {
     let client: PostgresClient
     private let running: Task<Void, Never>

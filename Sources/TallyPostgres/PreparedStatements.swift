@@ -17,8 +17,59 @@ extension PostgresConnection {
     }
 }
 
+/// A statement about a credential: its hash, and now (an expired one is no one's).
+protocol CredentialStatement: PostgresPreparedStatement where Row == Credentialed {
+    var tokenHash: Data { get }
+    var now: Date { get }
+}
+
+extension CredentialStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        try bindings.append(tokenHash)
+        bindings.append(now)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Credentialed { try PostgresStore.credentialed(row) }
+}
+
+/// A statement about one user ($1).
+protocol UserStatement: PostgresPreparedStatement {
+    var user: UUID { get }
+}
+
+extension UserStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(user)
+        return bindings
+    }
+}
+
+/// A statement about one user's day ($1, $2).
+protocol UserDayStatement: PostgresPreparedStatement {
+    var user: UUID { get }
+    var day: LocalDate { get }
+}
+
+extension UserDayStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(user)
+        bindings.append(day)
+        return bindings
+    }
+}
+
+/// A goal period from nullable columns (a LEFT JOIN that found none reads as nil).
+private func goalPeriod(start: LocalDate?, end: LocalDate?, mode: String?, targetMl: Double?) -> GoalPeriod? {
+    guard let start, let mode else { return nil }
+    return GoalPeriod(start: start, end: end, goal: .stored(mode: mode, targetMl: targetMl))
+}
+
 /// Who an API token belongs to: a token neither revoked nor expired, of an enabled account.
-struct TokenUserStatement: PostgresPreparedStatement {
+struct TokenUserStatement: CredentialStatement {
     static let sql = """
         SELECT \(PostgresStore.userColumns), apiToken.lastUsedAt FROM apiToken JOIN users ON users.id = apiToken.userId
         WHERE apiToken.tokenHash = $1 AND apiToken.revokedAt IS NULL
@@ -26,38 +77,20 @@ struct TokenUserStatement: PostgresPreparedStatement {
         """
     var tokenHash: Data
     var now: Date
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        try bindings.append(tokenHash)
-        bindings.append(now)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Credentialed { try PostgresStore.credentialed(row) }
 }
 
 /// Who a browser's session belongs to: an unexpired session of an enabled account.
-struct SessionUserStatement: PostgresPreparedStatement {
+struct SessionUserStatement: CredentialStatement {
     static let sql = """
         SELECT \(PostgresStore.userColumns), session.lastSeenAt FROM session JOIN users ON users.id = session.userId
         WHERE session.tokenHash = $1 AND session.expiresAt > $2 AND users.disabledAt IS NULL
         """
     var tokenHash: Data
     var now: Date
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        try bindings.append(tokenHash)
-        bindings.append(now)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Credentialed { try PostgresStore.credentialed(row) }
 }
 
 /// A day's drinks (with their kinds' names) and removals; a removal's kind columns are NULL.
-struct DayEntriesStatement: PostgresPreparedStatement {
+struct DayEntriesStatement: UserDayStatement {
     static let sql = """
         \(PostgresStore.intakeSelect) WHERE intake.userId = $1 AND intake.day = $2
         UNION ALL
@@ -66,65 +99,14 @@ struct DayEntriesStatement: PostgresPreparedStatement {
     var user: UUID
     var day: LocalDate
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(user)
-        bindings.append(day)
-        return bindings
-    }
-
     func decodeRow(_ row: PostgresRow) throws -> DayEntry {
         let (_, _, _, _, kind) = try row.decode((UUID, Date, LocalDate, Double, UUID?).self)
         return kind == nil ? .removal(try PostgresStore.removal(row)) : .intake(try PostgresStore.intake(row))
     }
 }
 
-/// The user's settings beside each goal period (one row with NULL goal columns when there is none).
-struct SettingsAndGoalsStatement: PostgresPreparedStatement {
-    static let sql = """
-        SELECT \(PostgresStore.settingsColumns), goal.startDay, goal.endDay, goal.mode, goal.targetMl
-        FROM userSettings LEFT JOIN goal ON goal.userId = userSettings.userId WHERE userSettings.userId = $1
-        """
-    var user: UUID
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(user)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> (settings: HydrationSettings, period: GoalPeriod?) {
-        let (_, _, _, start, end, mode, targetMl) = try row.decode((String, String, String?, LocalDate?, LocalDate?, String?, Double?).self)
-        let period = start.flatMap { start in mode.map { GoalPeriod(start: start, end: end, goal: .stored(mode: $0, targetMl: targetMl)) } }
-        return (try PostgresStore.settings(row), period)
-    }
-}
-
-/// The user's settings beside each drink kind, in the kinds' order.
-struct SettingsAndKindsStatement: PostgresPreparedStatement {
-    static let sql = """
-        SELECT \(PostgresStore.settingsColumns), drinkKind.id, drinkKind.name, drinkKind.factor, drinkKind.isBuiltIn, drinkKind.isRetired
-        FROM userSettings LEFT JOIN drinkKind ON drinkKind.userId = userSettings.userId
-        WHERE userSettings.userId = $1 \(PostgresStore.kindOrder)
-        """
-    var user: UUID
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(user)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> (settings: HydrationSettings, kind: DrinkKind?) {
-        let (_, _, _, id, name, factor, isBuiltIn, isRetired) =
-            try row.decode((String, String, String?, UUID?, String?, Double?, Bool?, Bool?).self)
-        guard let id, let name, let factor, let isBuiltIn, let isRetired else { return (try PostgresStore.settings(row), nil) }
-        return (try PostgresStore.settings(row), DrinkKind(id: id, name: name, factor: factor, isBuiltIn: isBuiltIn, isRetired: isRetired))
-    }
-}
-
 /// A day's kept total beside each goal period (one row with NULL goal columns when there is none).
-struct ProgressStatement: PostgresPreparedStatement {
+struct ProgressStatement: UserDayStatement {
     static let sql = """
         SELECT (SELECT totalMl FROM dayTotal WHERE userId = $1 AND day = $2), goal.startDay, goal.endDay, goal.mode, goal.targetMl
         FROM (VALUES (1)) AS one LEFT JOIN goal ON goal.userId = $1
@@ -132,15 +114,39 @@ struct ProgressStatement: PostgresPreparedStatement {
     var user: UUID
     var day: LocalDate
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(user)
-        bindings.append(day)
-        return bindings
-    }
-
     func decodeRow(_ row: PostgresRow) throws -> (totalMl: Double?, period: GoalPeriod?) {
         let (total, start, end, mode, targetMl) = try row.decode((Double?, LocalDate?, LocalDate?, String?, Double?).self)
-        return (total, start.flatMap { start in mode.map { GoalPeriod(start: start, end: end, goal: .stored(mode: $0, targetMl: targetMl)) } })
+        return (total, goalPeriod(start: start, end: end, mode: mode, targetMl: targetMl))
+    }
+}
+
+/// The user's settings beside each goal period (one row with NULL goal columns when there is none).
+struct SettingsAndGoalsStatement: UserStatement {
+    static let sql = """
+        SELECT \(PostgresStore.settingsColumns), goal.startDay, goal.endDay, goal.mode, goal.targetMl
+        FROM userSettings LEFT JOIN goal ON goal.userId = userSettings.userId WHERE userSettings.userId = $1
+        """
+    var user: UUID
+
+    func decodeRow(_ row: PostgresRow) throws -> (settings: HydrationSettings, period: GoalPeriod?) {
+        let (_, _, _, start, end, mode, targetMl) = try row.decode((String, String, String?, LocalDate?, LocalDate?, String?, Double?).self)
+        return (try PostgresStore.settings(row), goalPeriod(start: start, end: end, mode: mode, targetMl: targetMl))
+    }
+}
+
+/// The user's settings beside each drink kind, in the kinds' order.
+struct SettingsAndKindsStatement: UserStatement {
+    static let sql = """
+        SELECT \(PostgresStore.settingsColumns), drinkKind.id, drinkKind.name, drinkKind.factor, drinkKind.isBuiltIn, drinkKind.isRetired
+        FROM userSettings LEFT JOIN drinkKind ON drinkKind.userId = userSettings.userId
+        WHERE userSettings.userId = $1 \(PostgresStore.kindOrder)
+        """
+    var user: UUID
+
+    func decodeRow(_ row: PostgresRow) throws -> (settings: HydrationSettings, kind: DrinkKind?) {
+        let (_, _, _, id, name, factor, isBuiltIn, isRetired) =
+            try row.decode((String, String, String?, UUID?, String?, Double?, Bool?, Bool?).self)
+        guard let id, let name, let factor, let isBuiltIn, let isRetired else { return (try PostgresStore.settings(row), nil) }
+        return (try PostgresStore.settings(row), DrinkKind(id: id, name: name, factor: factor, isBuiltIn: isBuiltIn, isRetired: isRetired))
     }
 }

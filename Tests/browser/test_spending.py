@@ -228,7 +228,9 @@ def test_shared_ledger(server, browser, unique_name, viewport):
         click(sam, sam.find_element(By.CSS_SELECTOR, "button.add"))
         # The refusal's last step puts the focus back on the field (the button had it): wait for
         # that, since the message may still be there from the value before.
-        wait(sam, lambda d: d.switch_to.active_element == field, message=f"the focus is not on the refused {bad!r}")
+        wait(sam, lambda d: d.switch_to.active_element == field,
+             message=f"the focus is not on the refused {bad!r}; right after the click it was on " +
+             sam.execute_script("return document.activeElement.outerHTML.slice(0, 200) + ' at scrollY ' + scrollY"))
         error = sam.find_element(By.ID, "amount-error")
         assert error.text.strip() == INVALID, f"no message for {bad!r}"
         assert error.is_displayed(), f"the message for {bad!r} is not visible"

@@ -114,8 +114,11 @@ return problems;
 def check_page(driver, name, full=True):
     """The accessibility checks, no sideways scrolling, and a screenshot of the page as it is.
     axe's findings fail the test when its browser closes (see conftest.browser), with those of
-    every other page the test opened."""
+    every other page the test opened. The screenshot shows the page where it was: axe's run
+    leaves it scrolled to the top, so it is scrolled back first."""
+    where = driver.execute_script("return [scrollX, scrollY]")
     axe_check(driver)
+    driver.execute_script("scrollTo(arguments[0], arguments[1])", *where)
     problems = driver.execute_script(A11Y_SCRIPT)
     overflow = driver.execute_script(
         "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
@@ -168,9 +171,29 @@ def fill(driver, css, value):
     return field
 
 
+# Resolves once the element has stayed where it is for a few frames and nothing covers its
+# middle (a smooth scroll the page started has come to rest), or after two seconds.
+_AT_REST = """
+const [element, done] = arguments;
+const end = performance.now() + 2000;
+let last = "", still = 0;
+(function look() {
+  const box = element.getBoundingClientRect();
+  const now = [box.x, box.y, box.width, box.height].join();
+  const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  still = now === last && top && (top === element || element.contains(top)) ? still + 1 : 0;
+  last = now;
+  if (still >= 3 || performance.now() > end) done(still >= 3); else requestAnimationFrame(look);
+})();
+"""
+
+
 def click(driver, element):
-    """Clicks like a finger or a mouse would: scrolled into view first (the phone page is long)."""
+    """Clicks like a finger or a mouse would: scrolled into view first (the phone page is long),
+    once the page holds still under it (a tap lands where the finger is, not where the button was)."""
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    if not hasattr(driver, "check_last_document"):  # a page without JavaScript scrolls only as it is told
+        driver.execute_async_script(_AT_REST, element)
     element.click()
 
 

@@ -3,10 +3,11 @@ import PostgresNIO
 import TallyCore
 
 /// A local day as PostgreSQL's `date`: in binary, the days since 2000-01-01.
-extension LocalDate: PostgresEncodable, PostgresNonThrowingEncodable, PostgresDecodable {
+extension LocalDate: PostgresEncodable, PostgresNonThrowingEncodable, PostgresDecodable, PostgresArrayEncodable {
     private static let epoch = LocalDate(year: 2000, month: 1, day: 1)!
 
     public static var psqlType: PostgresDataType { .date }
+    public static var psqlArrayType: PostgresDataType { .dateArray }
     public static var psqlFormat: PostgresFormat { .binary }
 
     public func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {

@@ -116,6 +116,59 @@ extension PostgresStore: EntryRepository {
         try await read { connection in try await entries(on: day, of: user, connection) }
     }
 
+    public func entries(from: LocalDate, through: LocalDate, of user: UUID) async throws -> [DayEntry] {
+        try await client.withConnection { connection in
+            try await connection.rows("""
+                \(unescaped: Self.intakeSelect) WHERE intake.userId = \(user) AND intake.day BETWEEN \(from) AND \(through)
+                UNION ALL
+                SELECT id, at, day, volumeMl, NULL, NULL, NULL, NULL, NULL, NULL FROM removal
+                WHERE userId = \(user) AND day BETWEEN \(from) AND \(through)
+                """, logger: logger).map(DayEntriesStatement.entry)
+        }.sorted { $0.day != $1.day ? $0.day < $1.day : DayEntry.happenedBefore($0, $1) }
+    }
+
+    public func entryIDsOfOthers(_ ids: [UUID], user: UUID) async throws -> Set<UUID> {
+        try await client.withConnection { connection in
+            Set(try await connection.rows("""
+                SELECT id FROM intake WHERE id = ANY(\(ids)) AND userId <> \(user)
+                UNION ALL SELECT id FROM removal WHERE id = ANY(\(ids)) AND userId <> \(user)
+                """, logger: logger).map { try $0.decode(UUID.self) })
+        }
+    }
+
+    /// A few statements whatever the file's size: the ids and the days go as arrays, the drinks
+    /// as multi-row inserts, the removals through `unnest`.
+    public func importEntries(of user: UUID, _ make: @escaping @Sendable (HydrationSettings, [DrinkKind]) throws -> EntryImport,
+                              check: @escaping @Sendable (LocalDate, Double, HydrationSettings) throws -> Void) async throws -> EntryImport.Added {
+        try await write(locking: .user(user)) { connection in
+            let settings = try await settings(user, connection)
+            let batch = try make(settings, try await drinkKinds(user, connection))
+            for kind in batch.newKinds {
+                try await saveDrinkKind(kind, of: user, connection)
+            }
+            let entries = batch.distinctEntries
+            let stored = try await storedIDs(entries.map(\.id), of: user, connection)
+            let new = entries.filter { !stored.contains($0.id) }
+            let intakes = new.compactMap { if case .intake(let intake) = $0 { intake } else { nil } }
+            let removals = new.compactMap { if case .removal(let removal) = $0 { removal } else { nil } }
+            let drinks = try await insertIntakes(intakes, of: user, connection)
+            try await connection.run("""
+                INSERT INTO removal (id, userId, at, day, volumeMl)
+                SELECT id, \(user), at, day, volumeMl
+                FROM unnest(\(removals.map(\.id)), \(removals.map(\.at)), \(removals.map(\.day)), \(removals.map(\.volumeMl)))
+                    AS removal (id, at, day, volumeMl)
+                """, logger: logger)
+            let days = Array(Set(new.map(\.day))).sorted()
+            let totals = Dictionary(uniqueKeysWithValues: try await connection.rows("""
+                SELECT day, totalMl FROM dayTotal WHERE userId = \(user) AND day = ANY(\(days))
+                """, logger: logger).map { try $0.decode((LocalDate, Double).self) })
+            for day in days {
+                try check(day, totals[day] ?? 0, settings)
+            }
+            return EntryImport.Added(drinks: drinks, removals: removals.count, newKinds: batch.newKinds.map(\.name))
+        }
+    }
+
     /// Four round trips: the transaction, the settings with the goals, the day's entries.
     public func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot {
         try await read { connection in

@@ -103,15 +103,7 @@ extension PostgresStore {
     /// were. An id another user's entry has is a conflict, a kind not the user's is refused.
     func insertIntakes(_ intakes: [Intake], of user: UUID, _ connection: PostgresConnection) async throws -> Int {
         guard !intakes.isEmpty else { return 0 }
-        let ids = intakes.map(\.id)
-        var stored = Set<UUID>()
-        for row in try await connection.rows("""
-            SELECT id, userId FROM intake WHERE id = ANY(\(ids)) UNION ALL SELECT id, userId FROM removal WHERE id = ANY(\(ids))
-            """, logger: logger) {
-            let (id, owner) = try row.decode((UUID, UUID).self)
-            guard owner == user else { throw Self.idTaken(id) }
-            stored.insert(id)
-        }
+        var stored = try await storedIDs(intakes.map(\.id), of: user, connection)
         // The first of each new id, as one by one would have it.
         let new = intakes.filter { stored.insert($0.id).inserted }
         let kinds = Set(try await connection.rows("SELECT id FROM drinkKind WHERE userId = \(user)", logger: logger)
@@ -121,6 +113,19 @@ extension PostgresStore {
             try await connection.run(Self.insert(new[start..<min(start + Self.intakesPerInsert, new.count)], of: user), logger: logger)
         }
         return new.count
+    }
+
+    /// Which of `ids` the user's entries have; an id another user's entry has is a conflict.
+    func storedIDs(_ ids: [UUID], of user: UUID, _ connection: PostgresConnection) async throws -> Set<UUID> {
+        var stored = Set<UUID>()
+        for row in try await connection.rows("""
+            SELECT id, userId FROM intake WHERE id = ANY(\(ids)) UNION ALL SELECT id, userId FROM removal WHERE id = ANY(\(ids))
+            """, logger: logger) {
+            let (id, owner) = try row.decode((UUID, UUID).self)
+            guard owner == user else { throw Self.idTaken(id) }
+            stored.insert(id)
+        }
+        return stored
     }
 
     /// Ten parameters a drink: well under the 65,535 a statement may have.

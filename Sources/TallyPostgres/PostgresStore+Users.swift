@@ -133,7 +133,7 @@ extension PostgresStore: DrinkKindRepository {
         }
     }
 
-    private func saveDrinkKind(_ kind: DrinkKind, of user: UUID, _ connection: PostgresConnection) async throws {
+    func saveDrinkKind(_ kind: DrinkKind, of user: UUID, _ connection: PostgresConnection) async throws {
         if let owner = try await connection.row("SELECT userId FROM drinkKind WHERE id = \(kind.id)", logger: logger)?.decode(UUID.self),
            owner != user {
             throw TallyError.notFound("No such drink kind.")

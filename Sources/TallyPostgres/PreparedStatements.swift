@@ -99,7 +99,10 @@ struct DayEntriesStatement: UserDayStatement {
     var user: UUID
     var day: LocalDate
 
-    func decodeRow(_ row: PostgresRow) throws -> DayEntry {
+    func decodeRow(_ row: PostgresRow) throws -> DayEntry { try Self.entry(row) }
+
+    /// A drink or, with NULL kind columns, a removal.
+    static func entry(_ row: PostgresRow) throws -> DayEntry {
         let (_, _, _, _, kind) = try row.decode((UUID, Date, LocalDate, Double, UUID?).self)
         return kind == nil ? .removal(try PostgresStore.removal(row)) : .intake(try PostgresStore.intake(row))
     }

@@ -92,6 +92,20 @@ public protocol EntryRepository: Sendable {
     func entryIDs(startingWith prefix: String, of user: UUID, limit: Int) async throws -> [UUID]
     /// A day's drinks and removals, oldest first.
     func entries(on day: LocalDate, of user: UUID) async throws -> [DayEntry]
+    /// The drinks and removals of the days from `from` through `through`, day by day, each day's
+    /// in the order they happened: an export reads a person's years a few weeks at a time.
+    func entries(from: LocalDate, through: LocalDate, of user: UUID) async throws -> [DayEntry]
+    /// Which of `ids` are other users' entries: a file exported on this server and imported into
+    /// another account keeps its entries under ids of that account's own.
+    func entryIDsOfOthers(_ ids: [UUID], user: UUID) async throws -> Set<UUID>
+    /// Brings in a file's drinks and removals in one write transaction, all or nothing: `make`
+    /// gets the user's settings and drink kinds as they stand and returns the kinds to add and
+    /// the entries. An entry whose id this user has stored already is passed over (importing a
+    /// file twice adds nothing twice); an id another user's entry has is a conflict. `check` then
+    /// sees the total of each day that changed, and may refuse (a day never goes below zero).
+    func importEntries(of user: UUID, _ make: @escaping @Sendable (HydrationSettings, [DrinkKind]) throws -> EntryImport,
+                       check: @escaping @Sendable (_ day: LocalDate, _ totalMl: Double, _ settings: HydrationSettings) throws -> Void)
+        async throws -> EntryImport.Added
     /// In one read, what a day's screen shows: the settings, the day that `day` picks with
     /// them (today in the user's zone, say), its entries and the goal history.
     func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot

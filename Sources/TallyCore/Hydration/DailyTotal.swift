@@ -10,6 +10,15 @@ public enum DailyTotal {
     /// Totals within this much of zero count as zero: sums of oz-sized amounts leave float dust.
     static let tolerance = 1e-6
 
+    /// Checks a day's total after a file's entries came in at once (an import): a day whose
+    /// removals take more than its drinks is refused, saying by how much; `lines` says where the
+    /// removals are in the file ("lines 4, 5").
+    public static func checkImported(_ dayTotal: Double, on day: LocalDate, unit: VolumeUnit, lines: String? = nil) throws {
+        guard dayTotal < -tolerance else { return }
+        let removals = "The removals on \(day)" + (lines.map { " (\($0))" } ?? "")
+        throw TallyError.invalid("\(removals) take \(unit.format(-dayTotal)) more than the day's drinks; a day's total never goes below zero.")
+    }
+
     /// Checks a removal of `volumeMl` from a day whose total is `dayTotal` (H3); the error names
     /// the most that can be removed.
     public static func checkRemoval(_ volumeMl: Double, from dayTotal: Double, unit: VolumeUnit) throws {

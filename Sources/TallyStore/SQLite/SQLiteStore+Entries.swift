@@ -128,6 +128,63 @@ extension SQLiteStore: EntryRepository {
         try await read { db in try Self.entries(on: day, of: user, db) }
     }
 
+    public func entries(from: LocalDate, through: LocalDate, of user: UUID) async throws -> [DayEntry] {
+        try await read { db in
+            let intakes = try IntakeRow.fetchAll(db, sql: IntakeRow.select + " WHERE intake.userId = ? AND intake.day BETWEEN ? AND ?",
+                                                 arguments: [user, from.number, through.number])
+            let removals = try RemovalRecord.fetchAll(db, sql: "SELECT * FROM removal WHERE userId = ? AND day BETWEEN ? AND ?",
+                                                      arguments: [user, from.number, through.number])
+            return (intakes.map { DayEntry.intake($0.value) } + removals.map { DayEntry.removal($0.removal) })
+                .sorted { $0.day != $1.day ? $0.day < $1.day : DayEntry.happenedBefore($0, $1) }
+        }
+    }
+
+    public func entryIDsOfOthers(_ ids: [UUID], user: UUID) async throws -> Set<UUID> {
+        try await read { db in
+            var others = Set<UUID>()
+            for start in stride(from: 0, to: ids.count, by: 400) {
+                let chunk = Array(ids[start..<min(start + 400, ids.count)])
+                let marks = databaseQuestionMarks(count: chunk.count)
+                let arguments = StatementArguments(chunk) + [user] + StatementArguments(chunk) + [user]
+                others.formUnion(try UUID.fetchAll(db, sql: """
+                    SELECT id FROM intake WHERE id IN (\(marks)) AND userId <> ?
+                    UNION ALL SELECT id FROM removal WHERE id IN (\(marks)) AND userId <> ?
+                    """, arguments: arguments))
+            }
+            return others
+        }
+    }
+
+    public func importEntries(of user: UUID, _ make: @escaping @Sendable (HydrationSettings, [DrinkKind]) throws -> EntryImport,
+                              check: @escaping @Sendable (LocalDate, Double, HydrationSettings) throws -> Void) async throws -> EntryImport.Added {
+        try await write { db in
+            let settings = try Self.settings(user, db)
+            let batch = try make(settings, try Self.drinkKinds(user, db))
+            for kind in batch.newKinds {
+                try Self.saveDrinkKind(kind, of: user, db)
+            }
+            let kinds = Set(try UUID.fetchAll(db, sql: "SELECT id FROM drinkKind WHERE userId = ?", arguments: [user]))
+            var added = EntryImport.Added(newKinds: batch.newKinds.map(\.name))
+            var days = Set<LocalDate>()
+            for entry in batch.distinctEntries where try Self.existingEntry(entry.id, of: user, db) == nil {
+                switch entry {
+                case .intake(let intake):
+                    guard kinds.contains(intake.kindID) else { throw TallyError.notFound("No such drink kind.") }
+                    try IntakeRecord(intake, userId: user).insert(db)
+                    added.drinks += 1
+                case .removal(let removal):
+                    try RemovalRecord(removal, userId: user).insert(db)
+                    added.removals += 1
+                }
+                days.insert(entry.day)
+            }
+            for day in days.sorted() {
+                try check(day, try Self.total(of: day, user, db), settings)
+            }
+            return added
+        }
+    }
+
     public func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot {
         try await read { db in
             let settings = try Self.settings(user, db)

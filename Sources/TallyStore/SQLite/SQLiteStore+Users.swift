@@ -102,7 +102,7 @@ extension SQLiteStore: DrinkKindRepository {
         }
     }
 
-    private static func saveDrinkKind(_ kind: DrinkKind, of user: UUID, _ db: Database) throws {
+    static func saveDrinkKind(_ kind: DrinkKind, of user: UUID, _ db: Database) throws {
         if let existing = try DrinkKindRecord.fetchOne(db, key: kind.id), existing.userId != user {
             throw TallyError.notFound("No such drink kind.")
         }

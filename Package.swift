@@ -113,7 +113,8 @@ let package = Package(
         // Fixtures/: a database made by an older Tally, for the migrations (see its README).
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "TallyPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], resources: [.copy("Fixtures")]),
         // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).
-        .testTarget(name: "TallyImportTests", dependencies: ["TallyImport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TallyImportTests", dependencies: ["TallyImport", .product(name: "PropertyBased", package: "swift-property-based")],
+                    resources: [.copy("Fixtures")]),
         .testTarget(
             name: "TallyServerTests",
             dependencies: [

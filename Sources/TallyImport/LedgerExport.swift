@@ -45,21 +45,14 @@ public enum LedgerExport {
         for entry in entries {
             let shares = Dictionary(uniqueKeysWithValues: try entry.shares.map { ($0.member, $0.share.plain) })
             try writer.write(row: [
-                entry.date.description, entry.kind.rawValue, spreadsheetSafe(entry.description ?? ""),
-                spreadsheetSafe(entry.category ?? ""), entry.amount.plain, entry.amount.currency.code,
-                spreadsheetSafe(summary.name(entry.payer)), entry.recipient.map { spreadsheetSafe(summary.name($0)) } ?? "",
+                entry.date.description, entry.kind.rawValue, SpreadsheetCell.safe(entry.description ?? ""),
+                SpreadsheetCell.safe(entry.category ?? ""), entry.amount.plain, entry.amount.currency.code,
+                SpreadsheetCell.safe(summary.name(entry.payer)), entry.recipient.map { SpreadsheetCell.safe(summary.name($0)) } ?? "",
                 entry.split.method.rawValue,
             ] + members.map { shares[$0.id] ?? "" })
         }
         writer.stream.close()
         // The writer ends the last row without a line break; files and terminals want one.
         return (stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()) + Data("\n".utf8)
-    }
-
-    /// Text a spreadsheet would run as a formula gets a leading "'" (as IHateMoney does): every
-    /// cell of text a person typed (a header's "share of …" starts with a letter).
-    static func spreadsheetSafe(_ text: String) -> String {
-        guard let first = text.first, "=+-@\t\r\n".contains(first) else { return text }
-        return "'" + text
     }
 }

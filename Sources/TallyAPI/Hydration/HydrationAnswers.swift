@@ -132,3 +132,20 @@ public struct AppleHealthImportReport: Codable, Equatable, Sendable {
         self.skipped = skipped
     }
 }
+
+/// What importing a CSV of drinks did (A2).
+public struct DrinkCSVImportReport: Codable, Equatable, Sendable {
+    public var drinksAdded: Int
+    public var removalsAdded: Int
+    /// Rows whose entry was there already (from an earlier import of the same file).
+    public var alreadyThere: Int
+    /// Drink kinds the file named that the person did not have, added with the factor it gave.
+    public var newKinds: [String]
+
+    public init(drinksAdded: Int, removalsAdded: Int, alreadyThere: Int, newKinds: [String]) {
+        self.drinksAdded = drinksAdded
+        self.removalsAdded = removalsAdded
+        self.alreadyThere = alreadyThere
+        self.newKinds = newKinds
+    }
+}

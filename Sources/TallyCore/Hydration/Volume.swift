@@ -57,10 +57,10 @@ public enum VolumeInput {
         } else if let typed = VolumeUnit(typed: unitText) {
             unit = typed
         } else {
-            throw TallyError.invalid("\"\(text)\" is not an amount: write a number, optionally followed by ml or oz (250, 250ml, 8oz).")
+            throw TallyError.invalid("\(UserText.quoted(text)) is not an amount: write a number, optionally followed by ml or oz (250, 250ml, 8oz).")
         }
         guard let value = Double(numberText), value.isFinite else {
-            throw TallyError.invalid("\"\(text)\" is not an amount: write a number, optionally followed by ml or oz (250, 250ml, 8oz).")
+            throw TallyError.invalid("\(UserText.quoted(text)) is not an amount: write a number, optionally followed by ml or oz (250, 250ml, 8oz).")
         }
         return unit.toMilliliters(value)
     }

@@ -10,7 +10,7 @@ extension NamedChoice {
         guard let value = Self(rawValue: text) else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath,
-                debugDescription: "\"\(text)\" is not one of \(Self.allCases.map(\.rawValue).joined(separator: ", "))"))
+                debugDescription: "\(UserText.quoted(text)) is not one of \(Self.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
         self = value
     }

@@ -59,6 +59,25 @@ public enum UserText {
         comparisonKey(a) == comparisonKey(b)
     }
 
+    /// Text someone sent, quoted back in a message: in quotes, its control and format
+    /// characters (a bidi override would turn the rest of the message around) written as their
+    /// code points, and cut at 60 characters.
+    public static func quoted(_ text: String) -> String { "\"" + shown(text) + "\"" }
+
+    /// Text someone sent, shown in a message as `quoted` shows it, without the quotes.
+    public static func shown(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars.prefix(60) {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator:
+                shown += "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            default:
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown + (text.unicodeScalars.count > 60 ? "…" : "")
+    }
+
     // MARK: - The rules
 
     private static func normalized(_ text: String) -> String {
@@ -92,4 +111,8 @@ public enum UserText {
         let previous = scalars[scalars.index(before: index)]
         return !previous.isASCII && (previous.properties.generalCategory != .format || (0xE0020...0xE007F).contains(previous.value))
     }
+}
+
+private extension String {
+    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

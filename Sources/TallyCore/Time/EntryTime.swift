@@ -34,6 +34,6 @@ public enum EntryTime {
     }
 
     private static func unreadable(_ text: String) -> TallyError {
-        TallyError.invalid("\"\(text)\" is not a time: write HH:MM for today, or an ISO 8601 time such as 2025-03-30T08:15:00+02:00.")
+        TallyError.invalid("\(UserText.quoted(text)) is not a time: write HH:MM for today, or an ISO 8601 time such as 2025-03-30T08:15:00+02:00.")
     }
 }

@@ -51,4 +51,32 @@ public enum InternetTime {
         else { return nil }
         return date.addingTimeInterval(Double(nanoseconds) / 1e9)
     }
+
+    /// The instant as `instant` reads it, with the offset `zone` has then: "2025-03-30T08:15:00+02:00",
+    /// with as many digits of the second's fraction as it has (up to microseconds).
+    /// An offset with seconds (the local mean times of old dates) is not one `instant` reads: such
+    /// an instant is written in UTC.
+    public static func text(_ date: Date, in zone: TimeZone) -> String {
+        // The fraction is taken before it is scaled: seconds since 1970 times a million lose
+        // their last digit after 2041.
+        var seconds = date.timeIntervalSince1970.rounded(.down)
+        var micros = ((date.timeIntervalSince1970 - seconds) * 1_000_000).rounded()
+        if micros >= 1_000_000 { (seconds, micros) = (seconds + 1, 0) }
+        let whole = Date(timeIntervalSince1970: seconds)
+        let zone = zone.secondsFromGMT(for: whole) % 60 == 0 ? zone : TimeZone(identifier: "UTC")!
+        let offset = zone.secondsFromGMT(for: whole)
+        let parts = Calendar.gregorian(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
+        func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        var text = "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+        var fraction = Int(micros)
+        if fraction > 0 {
+            var digits = 6
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            let written = String(fraction)
+            text += "." + String(repeating: "0", count: digits - written.count) + written
+        }
+        if offset == 0 { return text + "Z" }
+        let sign = offset < 0 ? "-" : "+"
+        return text + sign + two(abs(offset) / 3600) + ":" + two(abs(offset) % 3600 / 60)
+    }
 }

@@ -57,6 +57,10 @@ public enum API {
     public static let importAppleHealth = Route<FileBody, AppleHealthImportReport>(.post, "import/apple-health")
     /// Lets the imported drinks deleted since come back with the next import.
     public static let forgetDeletedImports = Route<NoBody, ForgottenImports>(.delete, "import/apple-health/deleted")
+    /// The body is a CSV of drinks: Tally's own export, or a plain "date,time,amount,unit" file.
+    public static let importDrinksCSV = Route<FileBody, DrinkCSVImportReport>(.post, "import/csv")
+    /// Every drink and removal of the person, as CSV.
+    public static let exportDrinksCSV = Route<NoBody, FileBody>(.get, "export/csv")
 
     // MARK: Accounts (A1)
     public static let me = Route<NoBody, Me>(.get, "me")

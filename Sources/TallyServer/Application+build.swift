@@ -77,6 +77,7 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     SpendingController(services: services).addRoutes(to: api)
     TransferController(services: services).addRoutes(to: api)
     HealthImportController(services: services).addRoutes(to: api)
+    DataController(services: services).addRoutes(to: api)
 
     router.add(middleware: FileMiddleware(StaticFiles.folder, urlBasePath: "/static",
                                           cacheControl: .init([(MediaType(type: .any), [.noCache])])))

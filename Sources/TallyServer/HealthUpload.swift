@@ -55,8 +55,15 @@ enum HealthUpload {
         -> AppleHealthImporter.Report where Body.Element == ByteBuffer {
         let file = temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
-        try await save(body, to: file)
+        try await save(body, to: file, maxSize: maxSize,
+                       tooLarge: "An Apple Health export can be at most 4 GB; this one is bigger.",
+                       empty: "The upload is empty: send Apple Health's export.zip or export.xml as the body.")
         return try await importing(file, into: hydration)
+    }
+
+    /// Runs `work` (reading an uploaded file) on the uploads' own thread.
+    static func read<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await readers.runIfActive(work)
     }
 
     /// Imports the export saved in `file`.
@@ -65,7 +72,9 @@ enum HealthUpload {
         return try await AppleHealthImporter(hydration: hydration).importExport(export)
     }
 
-    private static func save<Body: AsyncSequence>(_ body: Body, to file: URL) async throws where Body.Element == ByteBuffer {
+    /// Saves a request's body to `file` as it arrives, refusing more than `maxSize` bytes, or none.
+    static func save<Body: AsyncSequence>(_ body: Body, to file: URL, maxSize: Int64, tooLarge: String, empty: String) async throws
+        where Body.Element == ByteBuffer {
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw cannotStore() }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
@@ -73,13 +82,11 @@ enum HealthUpload {
         for try await chunk in body {
             size += Int64(chunk.readableBytes)
             guard size <= maxSize else {
-                throw HTTPError(.contentTooLarge, message: "An Apple Health export can be at most 4 GB; this one is bigger.")
+                throw HTTPError(.contentTooLarge, message: tooLarge)
             }
             do { try handle.write(contentsOf: chunk.readableBytesView) } catch { throw cannotStore() }
         }
-        guard size > 0 else {
-            throw HTTPError(.badRequest, message: "The upload is empty: send Apple Health's export.zip or export.xml as the body.")
-        }
+        guard size > 0 else { throw HTTPError(.badRequest, message: empty) }
     }
 }
 

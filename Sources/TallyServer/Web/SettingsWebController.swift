@@ -4,7 +4,7 @@ import TallyCore
 import TallyStore
 
 /// The settings page: profile and goal, units and zone, presets, drink kinds, reminders, the
-/// calendar feed and the Apple Health upload. Each form saves, then shows the page again.
+/// calendar feed, the Apple Health upload and the CSV of drinks. Each form saves, then shows the page again.
 struct SettingsWebController {
     let services: APIServices
 
@@ -21,6 +21,8 @@ struct SettingsWebController {
         web.post(SitePath.calendar, use: changeCalendar)
         web.post(SitePath.appleHealth, use: importAppleHealth)
         web.post(SitePath.forgetDeletedImports, use: forgetDeletedImports)
+        web.get(SitePath.drinksCSV, use: downloadDrinksCSV)
+        web.post(SitePath.importCSV, use: importDrinksCSV)
     }
 
     @Sendable func settings(_ request: Request, context: SignedInPageContext) async throws -> Response {
@@ -41,7 +43,8 @@ struct SettingsWebController {
                                 kinds: try await hydration.drinkKinds(), reminders: reminders)
         let saved = request.uri.queryParameters.get("saved")
         let query = request.uri.queryParameters
-        let notice = HealthImportSection.forgottenNotice(query) ?? saved.map { _ in "Saved." } ?? HealthImportSection.notice(query)
+        let notice = HealthImportSection.forgottenNotice(query) ?? YourDataSection.notice(query) ?? saved.map { _ in "Saved." }
+            ?? HealthImportSection.notice(query)
         let at = error == nil ? saved.flatMap(SettingsSection.init(rawValue:)) : section
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message, at: at),
                         status: Web.status(of: error))

@@ -66,6 +66,8 @@ enum SitePath {
     static let calendar = Pattern<Void>("settings/calendar")
     static let appleHealth = Pattern<Void>("settings/apple-health")
     static let forgetDeletedImports = Pattern<Void>("settings/apple-health/forget-deleted")
+    static let drinksCSV = Pattern<Void>("settings/drinks.csv")
+    static let importCSV = Pattern<Void>("settings/import-csv")
 
     // MARK: - Signing in
 

@@ -54,6 +54,13 @@ protocol HydrationBackend: Sendable {
     func importAppleHealth(_ file: URL) async throws -> AppleHealthImporter.Report
     /// Lets the imported drinks deleted since come back with the next import (A2).
     func forgetDeletedImports() async throws -> ForgottenImports
+
+    // MARK: - CSV of drinks (A2)
+
+    /// Writes every drink and removal as CSV, a piece at a time.
+    func exportCSV(_ write: (Data) async throws -> Void) async throws
+    /// Brings in a CSV of drinks, all or nothing; `unit` for a file that does not say it.
+    func importCSV(_ file: URL, unit: VolumeUnit?) async throws -> DrinkCSVImportReport
 }
 
 /// The local database, through the same service the server uses.
@@ -130,4 +137,11 @@ struct LocalHydration: HydrationBackend {
     }
 
     func forgetDeletedImports() async throws -> ForgottenImports { try await service.forgetDeletedImports() }
+
+    func exportCSV(_ write: (Data) async throws -> Void) async throws { try await DrinkCSV.export(service, write: write) }
+
+    func importCSV(_ file: URL, unit: VolumeUnit?) async throws -> DrinkCSVImportReport {
+        guard FileManager.default.isReadableFile(atPath: file.path), let stream = InputStream(url: file) else { throw DrinkCSV.missing(file) }
+        return try await DrinkCSVImporter(hydration: service).importCSV(stream, unit: unit)
+    }
 }

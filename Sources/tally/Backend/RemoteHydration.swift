@@ -166,4 +166,16 @@ struct RemoteHydration: HydrationBackend {
         // The server reads a big export for a while before it answers.
         return try await client.upload(API.importAppleHealth, file: file, contentType: "application/octet-stream", timeout: 30 * 60)
     }
+
+    // MARK: - CSV of drinks
+
+    func exportCSV(_ write: (Data) async throws -> Void) async throws {
+        try await write(try await client.download(API.exportDrinksCSV))
+    }
+
+    func importCSV(_ file: URL, unit: VolumeUnit?) async throws -> DrinkCSVImportReport {
+        guard FileManager.default.isReadableFile(atPath: file.path) else { throw DrinkCSV.missing(file) }
+        return try await client.upload(API.importDrinksCSV, file: file, query: unit.map { [URLQueryItem(name: "unit", value: $0.rawValue)] } ?? [],
+                                       contentType: "text/csv", timeout: 10 * 60)
+    }
 }

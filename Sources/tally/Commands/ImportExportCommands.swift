@@ -6,7 +6,7 @@ import TallyStore
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import another app's export.", subcommands: [AppleHealth.self, IHateMoney.self])
+        commandName: "import", abstract: "Import another app's export.", subcommands: [AppleHealth.self, CSV.self, IHateMoney.self])
 
     struct AppleHealth: TallyCommand {
         static let configuration = CommandConfiguration(
@@ -43,6 +43,29 @@ struct ImportCommand: AsyncParsableCommand {
                 throw TallyError.invalid("Name the export to import (export.zip or export.xml), or give --forget-deleted.")
             }
             let report = try await context.backend.importAppleHealth(URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
+            try emit(report, context) { report.sentences.joined(separator: "\n") }
+        }
+    }
+
+    struct CSV: TallyCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "csv", abstract: "Import drinks and removals from a CSV file.",
+            discussion: """
+                Reads Tally's own export (tally export csv), or a plain file with a header such as \
+                date,time,amount,unit: dates as 2025-03-30, times as 08:15 in your time zone (or an \
+                ISO 8601 time with its offset). All or nothing: when a line is wrong, nothing is \
+                imported and each wrong line is named. Importing the same file again adds nothing twice; \
+                a drink kind you do not have is added. For a file whose header does not say the \
+                amounts' unit, give --unit ml or --unit oz.
+                """)
+        @Argument(help: ArgumentHelp("The CSV file.", valueName: "file"))
+        var file: String
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            // --unit: the amounts' unit, for a file whose header does not say it.
+            let report = try await context.backend.importCSV(URL(fileURLWithPath: (file as NSString).expandingTildeInPath),
+                                                             unit: options.unit?.unit)
             try emit(report, context) { report.sentences.joined(separator: "\n") }
         }
     }
@@ -87,7 +110,25 @@ struct ImportCommand: AsyncParsableCommand {
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Export your data.", subcommands: [Ledger.self])
+        commandName: "export", abstract: "Export your data.", subcommands: [CSV.self, Ledger.self])
+
+    struct CSV: TallyCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "csv", abstract: "Export every drink and removal as CSV (for a spreadsheet, or tally import csv).")
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+        var output: String?
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            guard let output else {
+                try await context.backend.exportCSV { FileHandle.standardOutput.write($0) }
+                return
+            }
+            try await ExportFile.write(to: output) { handle in
+                try await context.backend.exportCSV { try handle.write(contentsOf: $0) }
+            }
+        }
+    }
 
     struct Ledger: TallyCommand {
         static let configuration = CommandConfiguration(
@@ -117,3 +158,27 @@ struct ExportCommand: AsyncParsableCommand {
     }
 }
 
+
+/// A file an export writes: filled beside its final name, then moved there, so that a failed
+/// export never leaves half a file under the name asked for.
+enum ExportFile {
+    static func write(to path: String, _ fill: (FileHandle) async throws -> Void) async throws {
+        let target = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        let partial = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = try? FileHandle(forWritingTo: partial) else {
+            throw TallyError.invalid("Cannot write \(path): its folder does not exist or cannot be written to.")
+        }
+        do {
+            try await fill(handle)
+            try handle.close()
+            guard rename(partial.path, target.path) == 0 else {
+                throw TallyError.invalid("Cannot write \(path): \(String(cString: strerror(errno))).")
+            }
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+    }
+}

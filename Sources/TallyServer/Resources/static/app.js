@@ -496,6 +496,50 @@ function autoSubmit(root) {
   else send();
 }
 
+// A file form sends its file with a bar that shows how much has gone (a big file takes a while);
+// the answer's page then replaces this one, as the plain form's answer would.
+function enhanceUploads(root) {
+  for (const form of root.querySelectorAll("form[data-upload]")) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      if (form.dataset.pending) return;
+      const progress = form.querySelector("progress");
+      const request = new XMLHttpRequest();
+      request.open("POST", form.action);
+      request.upload.addEventListener("progress", (sent) => {
+        if (!progress || !sent.lengthComputable) return;
+        progress.hidden = false;
+        progress.value = Math.round((100 * sent.loaded) / sent.total);
+      });
+      request.addEventListener("load", () => {
+        delete form.dataset.pending;
+        const action = new URL(form.action, location.href);
+        const answer = new URL(request.responseURL);
+        if (answer.pathname !== action.pathname) {
+          location.assign(answer.pathname + answer.search + action.hash);
+          return;
+        }
+        const page = new DOMParser().parseFromString(request.responseText, "text/html");
+        const main = document.querySelector("main");
+        main.replaceChildren(...page.querySelector("main").childNodes);
+        enhance(main);
+        const error = main.querySelector(".message.error");
+        if (error) {
+          error.tabIndex = -1;
+          focusInView(error);
+        }
+      });
+      request.addEventListener("error", () => {
+        delete form.dataset.pending;
+        if (progress) progress.hidden = true;
+        say("The server did not answer; check the connection and try again.", true);
+      });
+      form.dataset.pending = "yes";
+      request.send(new FormData(form));
+    });
+  }
+}
+
 function enhance(root) {
   enhancePush(root);
   enhanceLevelSliders(root);
@@ -505,6 +549,7 @@ function enhance(root) {
   enhanceSwapForms(root);
   enhanceMoreEntries(root);
   enhanceGoalPreview(root);
+  enhanceUploads(root);
 }
 
 window.addEventListener("online", () => { showConnection(); outbox.flush(); });

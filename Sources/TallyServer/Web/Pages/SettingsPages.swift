@@ -30,6 +30,7 @@ struct SettingsPage {
         \(presetSection(context, message(.presets)))
         \(reminders.render(context, message: message))
         \(HealthImportSection().render(context, message(.appleHealth)))
+        \(YourDataSection(unit: unit).render(context, message(.yourData)))
         \(kindSection(context, message(.kinds)))
         """)
     }
@@ -189,6 +190,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
     case reminders
     case calendar
     case appleHealth = "apple-health"
+    case yourData = "your-data"
     case kinds
 
     var title: String {
@@ -200,6 +202,7 @@ enum SettingsSection: String, CaseIterable, Sendable {
         case .reminders: "Reminders"
         case .calendar: "Calendar"
         case .appleHealth: "Apple Health"
+        case .yourData: "Your data"
         case .kinds: "Drink kinds"
         }
     }

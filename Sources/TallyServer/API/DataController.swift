@@ -1,0 +1,27 @@
+import Foundation
+import Hummingbird
+import TallyAPI
+import TallyCore
+import TallyImport
+import TallyStore
+
+/// A person's data in and out (A2): their drinks as CSV.
+struct DataController {
+    let services: APIServices
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.on(API.exportDrinksCSV, use: exportDrinksCSV)
+        group.on(API.importDrinksCSV, use: importDrinksCSV)
+    }
+
+    @Sendable func exportDrinksCSV(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await DrinkCSVUpload.download(services.hydration(context))
+    }
+
+    /// The body is the CSV itself; `unit` (ml or oz) is the amount's unit when the file does not say it.
+    @Sendable func importDrinksCSV(_ request: Request, context: SignedInContext) async throws -> JSONBody<DrinkCSVImportReport> {
+        let unit = try request.query("unit", { VolumeUnit(typed: $0) }, form: "ml or oz")
+        let report = try await DrinkCSVUpload.importing(request.body, into: services.hydration(context), unit: unit)
+        return JSONBody(report, status: report.drinksAdded + report.removalsAdded > 0 ? .created : .ok)
+    }
+}

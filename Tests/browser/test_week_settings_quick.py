@@ -109,7 +109,7 @@ def index_links(driver):
 
 
 SECTIONS = ["Profile", "Daily goal", "Unit and time zone", "Quick-add buttons", "Reminders", "Calendar",
-            "Apple Health", "Drink kinds"]
+            "Apple Health", "Your data", "Drink kinds"]
 
 
 def follow_each_section(driver, server, viewport):

@@ -61,6 +61,10 @@ public enum API {
     public static let importDrinksCSV = Route<FileBody, DrinkCSVImportReport>(.post, "import/csv")
     /// Every drink and removal of the person, as CSV.
     public static let exportDrinksCSV = Route<NoBody, FileBody>(.get, "export/csv")
+    /// Everything of the person, as one JSON document (docs/person-backup.schema.json).
+    public static let exportBackup = Route<NoBody, FileBody>(.get, "export/json")
+    /// The body is a person's backup; `merge=true` adds it to an account that has data.
+    public static let restoreBackup = Route<FileBody, BackupRestoreReport>(.post, "restore")
 
     // MARK: Accounts (A1)
     public static let me = Route<NoBody, Me>(.get, "me")

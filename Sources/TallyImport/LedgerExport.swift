@@ -20,19 +20,24 @@ public enum LedgerExport {
         public var summary: SummaryJSON
     }
 
-    public static func data(of ledger: UUID, format: Format, spending: SpendingService) async throws -> Data {
+    /// The JSON export of a ledger: everything, deleted entries too.
+    public static func document(of ledger: UUID, spending: SpendingService) async throws -> Document {
         let summary = try await spending.summary(of: ledger)
-        let entries = try await spending.entries(in: ledger, format == .json ? .all : .current)
+        let entries = try await spending.entries(in: ledger, .all)
+        return Document(exportedAt: spending.clock.now, ledger: LedgerJSON(summary.details, user: spending.user),
+                        entries: try entries.map(EntryJSON.init), summary: SummaryJSON(summary))
+    }
+
+    public static func data(of ledger: UUID, format: Format, spending: SpendingService) async throws -> Data {
         switch format {
         case .json:
-            let document = Document(exportedAt: spending.clock.now, ledger: LedgerJSON(summary.details, user: spending.user),
-                                    entries: try entries.map(EntryJSON.init), summary: SummaryJSON(summary))
+            let document = try await document(of: ledger, spending: spending)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
             return try encoder.encode(document)
         case .csv:
-            return try csv(entries, summary: summary)
+            return try csv(try await spending.entries(in: ledger, .current), summary: try await spending.summary(of: ledger))
         }
     }
 

@@ -9,6 +9,7 @@ import TallyStore
 struct Connection {
     let backend: any HydrationBackend
     let spending: any SpendingBackend
+    let backup: any BackupBackend
     /// Now, for times typed as HH:MM and for telling today from other days.
     let clock: any WallClock
     let options: CommonOptions
@@ -18,16 +19,17 @@ struct Connection {
         if let client = try Remote.client(options, environment: environment) {
             // The server keeps the time: TALLY_NOW is for the local database only.
             return Connection(backend: RemoteHydration(client: client), spending: RemoteSpending(client: client),
-                              clock: SystemClock(), options: options)
+                              backup: RemoteBackup(client: client), clock: SystemClock(), options: options)
         }
         let store = try await StoreLocation(options.database).open(for: .command)
         let clock = try clock(environment)
         let directory = UserDirectory(store: store, clock: clock)
         let name = options.user ?? environment["TALLY_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local"
         let user = try await directory.user(named: name)
-        return Connection(backend: LocalHydration(service: directory.hydration(for: user)),
-                          spending: LocalSpending(service: SpendingService(store: store, clock: clock, user: user.id)),
-                          clock: clock, options: options)
+        let hydration = directory.hydration(for: user)
+        let spending = SpendingService(store: store, clock: clock, user: user.id)
+        return Connection(backend: LocalHydration(service: hydration), spending: LocalSpending(service: spending),
+                          backup: LocalBackup(hydration: hydration, spending: spending), clock: clock, options: options)
     }
 
     /// The system clock, or the instant in TALLY_NOW: tests and benchmarks set it to run at

@@ -22,7 +22,7 @@ struct Tally: AsyncParsableCommand {
             GoalCommand.self, ProfileCommand.self, KindsCommand.self, PresetsCommand.self, SettingsCommand.self,
             RemindersCommand.self,
             LedgerCommand.self, SpendCommand.self, PayCommand.self, BalanceCommand.self, SettleCommand.self, ExpensesCommand.self,
-            ImportCommand.self, ExportCommand.self,
+            ImportCommand.self, ExportCommand.self, RestoreCommand.self,
             ServeCommand.self, UserCommand.self, TokenCommand.self, ServerAdminCommand.self, BackupCommand.self, RestoreServerCommand.self, MigrateStoreCommand.self,
         ]
     )

@@ -20,9 +20,19 @@ cell's bidi override is shown as its code (U+202E), so it cannot reorder the ser
 after it (it once did: the refusal read '"exe.png" si ton na tnuoma: …'), and the refusal keeps
 its lines.
 
+The backup (test_your_data_backup): A, in Berlin, logs two drinks (one of a kind of their own)
+and a removal, and has a ledger with two expenses, all through the API. The "Download a backup
+(JSON)" link gives a JSON attachment (tally-backup-<today>.json) of format "tally-person-backup",
+version 1, with all of it. B, a new account in a browser of their own, restores that file with
+the section's form: the notice says what came in, and B's day page, time zone, drink kinds and
+ledger (its balance and history) are A's. The same file again without "Merge into the data I
+have" is refused in the section (role alert; nothing changes); merged, nothing is added twice and
+B's own time zone stays. A JSON file of another format and a file that is not JSON are refused by
+name. With JavaScript the restore goes by XMLHttpRequest, its <progress> reaching its max.
+
 Each settings page visited goes through test_web's accessibility and sideways-overflow check,
 with a screenshot of the section into Tests/browser/screenshots/
-({desktop,phone}[-nojs]-your-data-*.png: look at them).
+({desktop,phone}[-nojs]-your-data-*.png and -your-data-backup-*.png: look at them).
 """
 
 import csv
@@ -39,7 +49,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from test_health_import import message, set_time_zone
-from test_spending import button, load, without_javascript
+from test_spending import button, history, load, owes, without_javascript
 from test_web import check_page, entries, sign_up, text, wait
 
 ZONE_NAME = "Europe/Berlin"
@@ -400,3 +410,259 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
         f"the refusal's bidi override (U+202E, from the file's cell) spills out of the quote: the server's words "
         f"{phrase!r} after it are drawn right to left (pairs {reversed_pairs[:5]}…), so the page reads "
         f"'\"exe.png\" si ton na tnuoma: …' (see {shot('refused')}.png)")
+
+
+# ---------------------------------------------------------------------------------------------
+# The backup: everything of one person out as JSON, and into another account
+
+
+BACKUP_DOWNLOAD = """
+const done = arguments[arguments.length - 1];
+fetch("/settings/backup.json", { credentials: "same-origin" })
+  .then((r) => r.arrayBuffer().then((bytes) => done({
+    status: r.status, url: r.url,
+    type: r.headers.get("content-type"), disposition: r.headers.get("content-disposition"),
+    cache: r.headers.get("cache-control"),
+    text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes),
+  })), (e) => done({ status: 0, text: String(e) }));
+"""
+
+# As WATCH_PROGRESS, for the restore form's own <progress> (the section's second).
+WATCH_RESTORE_PROGRESS = WATCH_PROGRESS.replace(
+    'document.querySelector("#your-data progress")',
+    'document.querySelector("#backup-file").form.querySelector("progress")')
+
+MERGE_REFUSAL = ("This account has drinks already: a backup is restored into a new, empty account. "
+                 "To add the backup's data to this account's, merge it (nothing is added twice).")
+NOT_A_BACKUP = ('This is not a Tally backup: its "format" is not "tally-person-backup". '
+                "Choose the file that Tally's backup wrote.")
+NOT_JSON = "This is not a Tally backup: it is not a JSON object (a file cut short, or another kind of file)."
+
+
+def download_backup(driver):
+    """The backup download, read with fetch in the page: status, headers and text."""
+    driver.set_script_timeout(20)
+    answer = driver.execute_async_script(BACKUP_DOWNLOAD)
+    assert answer["status"] == 200, f"the backup download failed: {answer}"
+    return answer
+
+
+def api_get(driver, path):
+    driver.set_script_timeout(15)
+    status, body = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(arguments[0], { credentials: "same-origin" })
+          .then((r) => r.text().then((t) => done([r.status, t])), (e) => done([0, String(e)]));""", path)
+    assert status == 200, f"GET {path}: {status} {body}"
+    return json.loads(body)
+
+
+def restore(driver, server, path, javascript, merge=False):
+    """Opens the settings page, chooses `path` in the restore form (ticking "Merge into the data
+    I have" when told) and sends it; returns once the answer is there, as upload() does, with
+    what the restore form's progress bar did when JavaScript runs."""
+    load(driver, server + "/settings")
+    if javascript:
+        driver.execute_script("sessionStorage.removeItem('tally-progress')")
+        driver.execute_script(WATCH_RESTORE_PROGRESS)
+    driver.execute_script("window.__tallyMarker = 'same page'")
+    box = driver.find_element(By.ID, "backup-merge")
+    assert not box.is_selected(), "merging is ticked before anyone ticked it"
+    if merge:
+        label = driver.find_element(By.CSS_SELECTOR, "label[for='backup-merge']")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", label)
+        label.click()
+        assert box.is_selected(), "tapping the label did not tick merging"
+    driver.find_element(By.ID, "backup-file").send_keys(str(path.resolve()))
+    target = button(driver, "Restore", within="//section[@id='your-data']")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+    target.click()
+    wait(driver, lambda d: d.execute_script(
+        "return document.readyState === 'complete' && (window.__tallyMarker !== 'same page'"
+        " || !!document.querySelector('#your-data .message'))"),
+        timeout=30, message=f"restoring {path.name} led nowhere")
+    if javascript:
+        return json.loads(driver.execute_script("return sessionStorage.getItem('tally-progress')") or "null")
+    return None
+
+
+def refused_in_section(driver, server, javascript, expected, shot_name, seen):
+    """The restore's refusal, in the section: the sentence as an alert, no notice, the page
+    answered in place (with JavaScript) or as the form's answer (without)."""
+    refusal = section_message(driver, "error")
+    assert refusal == expected, f"the section says {refusal!r}; the page {message(driver, 'error')!r} at {driver.current_url}"
+    assert section_message(driver, "notice") is None
+    error = driver.find_element(By.CSS_SELECTOR, "#your-data .message.error")
+    assert error.is_displayed()
+    assert error.get_dom_attribute("role") == "alert"
+    if javascript:
+        assert driver.current_url == f"{server}/settings", driver.current_url
+        assert driver.execute_script("return window.__tallyMarker") == "same page", "the page was loaded again"
+        assert driver.switch_to.active_element == error, "the refusal is not focused"
+        assert seen and seen["shown"] and seen["value"] == 100, f"the progress bar: {seen}"
+    else:
+        assert driver.current_url == f"{server}/settings/restore#your-data", driver.current_url
+    # The form is there again, for another try.
+    assert driver.find_element(By.ID, "backup-file").is_displayed()
+    section_shot(driver, shot_name, css="#your-data")
+    no_alert(driver)
+
+
+def time_zone(driver, server):
+    load(driver, server + "/settings")
+    return driver.find_element(By.ID, "time-zone").get_attribute("value")
+
+
+def ledger_links(driver, server, name):
+    """The spending page's links to ledgers called `name`: their addresses."""
+    load(driver, server + "/spending?all=1")  # one ledger alone would open at once
+    return [a.get_attribute("href") for a in driver.find_elements(By.XPATH, f"//main//li/a[normalize-space()='{name}']")]
+
+
+def ledger_page(driver, url):
+    """A ledger's balance sentences and its history (title, amount)."""
+    load(driver, url)
+    return owes(driver), [(title, amount) for title, _, amount in history(driver)]
+
+
+@pytest.mark.parametrize("viewport,javascript", [("desktop", True), ("phone", True), ("desktop", False), ("phone", False)],
+                         ids=["desktop", "phone", "desktop-nojs", "phone-nojs"])
+def test_your_data_backup(server, browser, unique_name, tmp_path, viewport, javascript):
+    prefix = viewport + ("" if javascript else "-nojs")
+    shot = lambda page: f"{prefix}-your-data-backup-{page}"
+    open_browser = lambda: browser(viewport) if javascript else without_javascript(browser, viewport)
+
+    # Person A, in Berlin: two drinks (one of a kind of their own) and a removal yesterday, and
+    # a ledger with two expenses, all through the API.
+    a = open_browser()
+    sign_up(a, server, ("a-" + unique_name)[:32])
+    set_time_zone(a, server, ZONE_NAME)
+    now = datetime.now(ZONE)
+    today, yesterday = now.date(), now.date() - timedelta(days=1)
+    status, said = api_post(a, "/api/v1/kinds", {"name": "Rooibos", "factor": 0.8})
+    assert status == 201, f"the kind was not added: {status} {said}"
+    logged = [("/api/v1/intakes", {"volumeMl": 300, "at": at(yesterday, 10).isoformat(), "note": "after the run"}),
+              ("/api/v1/intakes", {"volumeMl": 250, "kind": "Rooibos", "at": at(yesterday, 12).isoformat()}),
+              ("/api/v1/removals", {"volumeMl": 100, "at": at(yesterday, 16).isoformat()})]
+    for path, body in logged:
+        status, said = api_post(a, path, {"id": str(uuid.uuid4()), **body})
+        assert status == 201, f"{path} {body}: {status} {said}"
+    ledger_name = "Flat share"
+    status, said = api_post(a, "/api/v1/ledgers", {"name": ledger_name, "currency": "EUR", "members": ["Alex", "Sam"]})
+    assert status == 201, f"the ledger was not created: {status} {said}"
+    ledger = json.loads(said)
+    alex, sam = [member["id"] for member in ledger["members"]]
+    for amount, description, payer in [("30.00", "Groceries", alex), ("10.00", "Bread", sam)]:
+        status, said = api_post(a, f"/api/v1/ledgers/{ledger['id']}/expenses",
+                                {"amount": amount, "description": description, "payer": payer})
+        assert status == 201, f"the expense {description} was not added: {status} {said}"
+    a_day = day_page(a, server, yesterday)
+    assert a_day[0] == "400 ml", f"A's day: {a_day}"
+    [a_ledger] = ledger_links(a, server, ledger_name)
+    a_balance = ledger_page(a, a_ledger)
+    assert a_balance[0] == ["Sam owes Alex 10.00 EUR."], f"A's ledger: {a_balance}"
+    assert sorted(a_balance[1]) == [("Bread", "10.00 EUR"), ("Groceries", "30.00 EUR")], f"A's ledger: {a_balance}"
+
+    # The section's backup link and restore form.
+    load(a, server + "/settings")
+    section = a.find_element(By.ID, "your-data")
+    link = section.find_element(By.LINK_TEXT, "Download a backup (JSON)")
+    assert link.get_dom_attribute("href") == "/settings/backup.json"
+    assert link.get_dom_attribute("download") is not None, "the backup link is not a download"
+    form = a.find_element(By.ID, "backup-file").find_element(By.XPATH, "./ancestor::form")
+    assert (form.get_dom_attribute("method"), form.get_dom_attribute("action"), form.get_dom_attribute("enctype")) == \
+        ("post", "/settings/restore#your-data", "multipart/form-data")
+    assert form.get_dom_attribute("data-upload") is not None
+    assert form.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
+    merge = form.find_element(By.ID, "backup-merge")
+    assert (merge.get_dom_attribute("type"), merge.get_dom_attribute("name"), merge.get_dom_attribute("value")) == \
+        ("checkbox", "merge", "yes")
+    fields = [el.get_attribute("id") for el in form.find_elements(By.CSS_SELECTOR, "input:not([type=hidden])")]
+    assert fields == ["backup-merge", "backup-file"], f"the merge box is not before the file field: {fields}"
+    assert not form.find_element(By.TAG_NAME, "progress").is_displayed()
+    section_shot(a, shot("section"), css="#your-data h3")
+
+    # The download: a JSON attachment named after today, a tally-person-backup of version 1
+    # with everything A logged.
+    answer = download_backup(a)
+    assert answer["type"] == "application/json; charset=utf-8", answer["type"]
+    assert answer["disposition"] == f'attachment; filename="tally-backup-{today.isoformat()}.json"', answer["disposition"]
+    assert answer["cache"] == "no-store", answer["cache"]
+    backup = json.loads(answer["text"])
+    assert (backup["format"], backup["version"]) == ("tally-person-backup", 1), {k: backup.get(k) for k in ("format", "version")}
+    assert backup["settings"]["timeZone"] == ZONE_NAME, backup["settings"]
+    assert [(e["type"], e["volumeMl"]) for e in backup["entries"]] == [("drink", 300), ("drink", 250), ("removal", 100)], \
+        backup["entries"]
+    assert "Rooibos" in [kind["name"] for kind in backup["kinds"]], backup["kinds"]
+    assert [d["ledger"]["name"] for d in backup["ledgers"]] == [ledger_name], backup["ledgers"]
+    assert len(backup["ledgers"][0]["entries"]) == 2, backup["ledgers"][0]
+    saved = tmp_path / f"tally-backup-{today.isoformat()}.json"
+    saved.write_bytes(answer["text"].encode("utf-8"))
+
+    # Person B, a new account in a browser of their own, restores it.
+    b = open_browser()
+    sign_up(b, server, ("b-" + unique_name)[:32])
+    assert time_zone(b, server) != ZONE_NAME, "B is in Berlin already: the restore's time zone would not show"
+    assert ledger_links(b, server, ledger_name) == []
+    seen = restore(b, server, saved, javascript)
+    notice = ("Restored 2 drinks and 1 removal from the backup. It added 1 drink kind: see Drink kinds. "
+              "It added 2 entries to your ledgers. Your settings are the backup's.")
+    assert b.current_url == f"{server}/settings?saved=your-data&restored=2&removals=1&already=0&kinds=1&ledgerEntries=2&merged=0#your-data", \
+        f"{b.current_url}; the page says {section_message(b, 'error') or message(b, 'error')!r}"
+    assert section_message(b, "error") is None
+    assert section_message(b, "notice") == notice
+    assert message(b, "notice") == notice  # the only notice of the page
+    if javascript:
+        assert seen and seen["shown"], f"the progress bar never showed: {seen}"
+        assert seen["value"] == seen["max"] == 100, f"the progress bar stopped at {seen}"
+    section_shot(b, shot("restored"), css=None)
+
+    # B has A's drinks and total, A's time zone, and the ledger with the same balance.
+    rooibos = lambda: [(k["name"], k["factor"]) for k in api_get(b, "/api/v1/kinds") if k["name"] == "Rooibos"]
+    assert rooibos() == [("Rooibos", 0.8)], api_get(b, "/api/v1/kinds")
+    b_day = day_page(b, server, yesterday)
+    assert b_day == a_day, f"B's day {b_day}, A's {a_day}"
+    section_shot(b, shot("day"), css=None)
+    assert time_zone(b, server) == ZONE_NAME
+    [b_ledger] = ledger_links(b, server, ledger_name)
+    assert b_ledger != a_ledger, "B was sent A's own ledger"
+    b_balance = ledger_page(b, b_ledger)
+    assert b_balance == a_balance, f"B's ledger {b_balance}, A's {a_balance}"
+    section_shot(b, shot("ledger"), css="section.summary")
+
+    # The same file again, without merging: refused, and nothing changed.
+    seen = restore(b, server, saved, javascript)
+    refused_in_section(b, server, javascript, MERGE_REFUSAL, shot("refused"), seen)
+    assert day_page(b, server, yesterday) == a_day
+    assert ledger_links(b, server, ledger_name) == [b_ledger]
+    assert ledger_page(b, b_ledger) == a_balance
+
+    # Merged: nothing is added twice, and B's own settings stay (B moved to New York meanwhile).
+    set_time_zone(b, server, "America/New_York")
+    seen = restore(b, server, saved, javascript, merge=True)
+    merged = ("Restored 0 drinks and 0 removals from the backup. 3 entries were there already. "
+              "Your settings stay as they were.")
+    assert b.current_url == f"{server}/settings?saved=your-data&restored=0&removals=0&already=3&kinds=0&ledgerEntries=0&merged=1#your-data", \
+        f"{b.current_url}; the page says {section_message(b, 'error') or message(b, 'error')!r}"
+    assert section_message(b, "notice") == merged
+    assert section_message(b, "error") is None
+    if javascript:
+        assert seen and seen["shown"] and seen["value"] == 100, f"the progress bar: {seen}"
+    section_shot(b, shot("merged"), css=None)
+    assert b.find_element(By.ID, "time-zone").get_attribute("value") == "America/New_York", "the merge changed B's time zone"
+    assert day_page(b, server, yesterday) == a_day
+    assert ledger_links(b, server, ledger_name) == [b_ledger]
+    assert ledger_page(b, b_ledger) == a_balance, "the merge added the ledger's expenses twice"
+    assert rooibos() == [("Rooibos", 0.8)], "the merge added the kind twice"
+
+    # Files that are not backups: JSON of another kind, and a CSV. Refused by name either way.
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"format": "something-else", "version": 1, "entries": []}), encoding="utf-8")
+    seen = restore(b, server, other, javascript)
+    refused_in_section(b, server, javascript, NOT_A_BACKUP, shot("not-a-backup"), seen)
+    not_json = tmp_path / "drinks.json"
+    not_json.write_text(f"date,time,amount\n{yesterday.isoformat()},09:00,250\n", encoding="utf-8")
+    seen = restore(b, server, not_json, javascript, merge=True)
+    refused_in_section(b, server, javascript, NOT_JSON, shot("not-json"), seen)
+    assert day_page(b, server, yesterday) == a_day
+    assert ledger_page(b, b_ledger) == a_balance

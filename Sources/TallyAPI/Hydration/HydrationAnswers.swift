@@ -149,3 +149,31 @@ public struct DrinkCSVImportReport: Codable, Equatable, Sendable {
         self.newKinds = newKinds
     }
 }
+
+/// What restoring a person's backup did (A2).
+public struct BackupRestoreReport: Codable, Equatable, Sendable {
+    public var drinksAdded: Int
+    public var removalsAdded: Int
+    /// Drinks and removals that were there already (a merge, or the same backup again).
+    public var alreadyThere: Int
+    public var newKinds: [String]
+    public var sleepRecordsAdded: Int
+    /// The ledgers restored, by name, and how many of their entries were added.
+    public var ledgers: [String]
+    public var ledgerEntriesAdded: Int
+    /// Whether the settings, profile, goals, bottle and reminders came from the backup (a
+    /// restore into an empty account) or were kept (a merge).
+    public var settingsRestored: Bool
+
+    public init(drinksAdded: Int, removalsAdded: Int, alreadyThere: Int, newKinds: [String], sleepRecordsAdded: Int,
+                ledgers: [String], ledgerEntriesAdded: Int, settingsRestored: Bool) {
+        self.drinksAdded = drinksAdded
+        self.removalsAdded = removalsAdded
+        self.alreadyThere = alreadyThere
+        self.newKinds = newKinds
+        self.sleepRecordsAdded = sleepRecordsAdded
+        self.ledgers = ledgers
+        self.ledgerEntriesAdded = ledgerEntriesAdded
+        self.settingsRestored = settingsRestored
+    }
+}

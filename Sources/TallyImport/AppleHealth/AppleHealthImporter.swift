@@ -87,7 +87,7 @@ extension AppleHealthImportReport {
     }
 
     /// "1 drink", "2 drinks", "3 entries".
-    static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    package static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
         "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 }

@@ -10,7 +10,7 @@ public enum DrinkCSV {
     public static let columns = ["time", "day", "type", "volume_ml", "kind", "factor", "effective_ml", "note", "source", "id"]
 
     /// What a row is: a drink, or water taken off the day's total (H3).
-    public enum EntryType: String, Sendable {
+    public enum EntryType: String, Codable, Sendable {
         case drink, removal
     }
 

@@ -23,13 +23,10 @@ public struct DrinkCSVImporter: Sendable {
     /// another person's entry (their export, imported into this account) gets an id of this
     /// person's own, made from it: the same every time, so that importing it again adds nothing.
     public func store(_ rows: [DrinkCSV.Row]) async throws -> DrinkCSVImportReport {
-        let others = try await hydration.store.entryIDsOfOthers(rows.map(\.id), user: hydration.user)
-        let user = hydration.user
-        let rows = others.isEmpty ? rows : rows.map { row in
+        let own = try await hydration.ownEntryIDs(rows.map(\.id))
+        let rows = rows.map { row in
             var row = row
-            if others.contains(row.id) {
-                row.id = AppleHealthImporter.nameBasedUUID(namespace: user, name: "csv-id:\(row.id.uuidString.lowercased())")
-            }
+            row.id = own(row.id)
             return row
         }
         let added = try await hydration.store.importEntries(of: hydration.user, { settings, kinds in

@@ -5,13 +5,26 @@ import TallyCore
 import TallyImport
 import TallyStore
 
-/// A person's data in and out (A2): their drinks as CSV.
+/// A person's data in and out (A2): their drinks as CSV, and everything as one backup.
 struct DataController {
     let services: APIServices
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.on(API.exportDrinksCSV, use: exportDrinksCSV)
         group.on(API.importDrinksCSV, use: importDrinksCSV)
+        group.on(API.exportBackup, use: exportBackup)
+        group.on(API.restoreBackup, use: restoreBackup)
+    }
+
+    @Sendable func exportBackup(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await PersonBackupTransfer.download(services.hydration(context), services.spending(context))
+    }
+
+    /// The body is the backup itself; `merge=true` adds it to an account that has data.
+    @Sendable func restoreBackup(_ request: Request, context: SignedInContext) async throws -> JSONBody<BackupRestoreReport> {
+        let merge = try request.query("merge", { ["true": true, "false": false][$0] }, form: "true or false") ?? false
+        let report = try await PersonBackupTransfer.restoring(request.body, merge: merge, services.hydration(context), services.spending(context))
+        return JSONBody(report, status: .ok)
     }
 
     @Sendable func exportDrinksCSV(_ request: Request, context: SignedInContext) async throws -> Response {

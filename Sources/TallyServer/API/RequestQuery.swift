@@ -25,7 +25,7 @@ extension Request {
     func query<T>(_ name: String, _ parse: (String) -> T?, form: String) throws -> T? {
         guard let text = uri.queryParameters.get(name) else { return nil }
         guard let value = parse(text) else {
-            throw TallyError.invalid("The query parameter \(name) must be \(form); \"\(text)\" is not.")
+            throw TallyError.invalid("The query parameter \(name) must be \(form); \(UserText.quoted(text)) is not.")
         }
         return value
     }

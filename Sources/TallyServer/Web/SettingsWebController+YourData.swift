@@ -10,19 +10,40 @@ extension SettingsWebController {
         try await DrinkCSVUpload.download(services.hydration(for: context.user))
     }
 
-    /// The settings page's CSV upload: a plain file form, streamed to disk once its CSRF token
-    /// (sent before the file) has been checked.
+    /// The settings page's CSV upload.
     @Sendable func importDrinksCSV(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await receive(request, context, maxSize: DrinkCSVUpload.maxSize, empty: "Choose a CSV file of drinks, then Import drinks.") { file, upload in
+            let unit = upload.fields["unit"].flatMap(VolumeUnit.init(typed:))
+            return YourDataSection.importedLink(try await DrinkCSVUpload.importing(file, into: services.hydration(for: context.user), unit: unit))
+        }
+    }
+
+    /// Everything of the person as a backup download, streamed.
+    @Sendable func downloadBackup(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await PersonBackupTransfer.download(services.hydration(for: context.user), services.spending(for: context.user))
+    }
+
+    /// The settings page's restore, merged when the box is ticked.
+    @Sendable func restoreBackup(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await receive(request, context, maxSize: PersonBackupTransfer.maxSize, empty: "Choose the backup file that Tally wrote, then Restore.") { file, upload in
+            YourDataSection.restoredLink(try await PersonBackupTransfer.restoring(
+                file, merge: upload.fields["merge"] == "yes", services.hydration(for: context.user), services.spending(for: context.user)))
+        }
+    }
+
+    /// A "Your data" upload: a plain file form, streamed to a temporary file once its CSRF token
+    /// (sent before the file) has been checked, then `use`d; the answer is the page `use` names,
+    /// or the settings page with the refusal in the section.
+    private func receive(_ request: Request, _ context: SignedInPageContext, maxSize: Int64, empty: String,
+                         _ use: (URL, FileUpload) async throws -> String) async throws -> Response {
         let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         do {
-            let upload = try await FileUpload.receive(request, fileField: "file", to: file, maxSize: DrinkCSVUpload.maxSize) { fields in
+            let upload = try await FileUpload.receive(request, fileField: "file", to: file, maxSize: maxSize) { fields in
                 try Web.checkCSRF(context, sent: fields["csrf"])
             }
-            guard upload.fileSize > 0 else { throw TallyError.invalid("Choose a CSV file of drinks, then Import drinks.") }
-            let unit = upload.fields["unit"].flatMap(VolumeUnit.init(typed:))
-            let report = try await DrinkCSVUpload.importing(file, into: services.hydration(for: context.user), unit: unit)
-            return Web.redirect(YourDataSection.importedLink(report))
+            guard upload.fileSize > 0 else { throw TallyError.invalid(empty) }
+            return Web.redirect(try await use(file, upload))
         } catch let error as TallyError {
             return try await settingsPage(request, context, error: error, section: .yourData)
         }

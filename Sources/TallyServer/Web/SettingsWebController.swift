@@ -23,6 +23,8 @@ struct SettingsWebController {
         web.post(SitePath.forgetDeletedImports, use: forgetDeletedImports)
         web.get(SitePath.drinksCSV, use: downloadDrinksCSV)
         web.post(SitePath.importCSV, use: importDrinksCSV)
+        web.get(SitePath.backupJSON, use: downloadBackup)
+        web.post(SitePath.restoreBackup, use: restoreBackup)
     }
 
     @Sendable func settings(_ request: Request, context: SignedInPageContext) async throws -> Response {

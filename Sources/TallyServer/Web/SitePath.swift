@@ -68,6 +68,8 @@ enum SitePath {
     static let forgetDeletedImports = Pattern<Void>("settings/apple-health/forget-deleted")
     static let drinksCSV = Pattern<Void>("settings/drinks.csv")
     static let importCSV = Pattern<Void>("settings/import-csv")
+    static let backupJSON = Pattern<Void>("settings/backup.json")
+    static let restoreBackup = Pattern<Void>("settings/restore")
 
     // MARK: - Signing in
 

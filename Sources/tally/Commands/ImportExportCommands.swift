@@ -110,7 +110,7 @@ struct ImportCommand: AsyncParsableCommand {
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Export your data.", subcommands: [CSV.self, Ledger.self])
+        commandName: "export", abstract: "Export your data.", subcommands: [CSV.self, JSON.self, Ledger.self])
 
     struct CSV: TallyCommand {
         static let configuration = CommandConfiguration(
@@ -126,6 +126,28 @@ struct ExportCommand: AsyncParsableCommand {
             }
             try await ExportFile.write(to: output) { handle in
                 try await context.backend.exportCSV { try handle.write(contentsOf: $0) }
+            }
+        }
+    }
+
+    struct JSON: TallyCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "json", abstract: "Back up everything of yours as one JSON file (tally restore reads it).",
+            discussion: """
+                Settings, profile and goals, drink kinds, every drink and removal, the bottle, reminders, \
+                sleep records, and the ledgers you own. docs/person-backup.schema.json describes the file.
+                """)
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+        var output: String?
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            guard let output else {
+                try await context.connection.backup.exportBackup { FileHandle.standardOutput.write($0) }
+                return
+            }
+            try await ExportFile.write(to: output) { handle in
+                try await context.connection.backup.exportBackup { try handle.write(contentsOf: $0) }
             }
         }
     }
@@ -180,5 +202,25 @@ enum ExportFile {
             try? FileManager.default.removeItem(at: partial)
             throw error
         }
+    }
+}
+
+struct RestoreCommand: TallyCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore", abstract: "Restore a backup that tally export json wrote, into this account.",
+        discussion: """
+            Into a new, empty account, the backup gives the same days, goals, kinds, bottle, reminders and \
+            ledgers. An account that has data already is refused, unless --merge: then what the backup has \
+            and the account does not is added (nothing twice), and the account's settings stay.
+            """)
+    @Argument(help: ArgumentHelp("The backup file.", valueName: "file"))
+    var file: String
+    @Flag(help: "Add the backup to an account that has data already.")
+    var merge = false
+    @OptionGroup var options: CommonOptions
+
+    func run(in context: CommandContext) async throws {
+        let report = try await context.connection.backup.restoreBackup(URL(fileURLWithPath: (file as NSString).expandingTildeInPath), merge: merge)
+        try emit(report, context) { report.sentences.joined(separator: "\n") }
     }
 }

@@ -1,0 +1,230 @@
+import Foundation
+import TallyAPI
+import TallyCore
+import TallyStore
+
+extension PersonBackup {
+    /// Restores the backup into the person's account. An account that has data already (drinks,
+    /// kinds of its own, ledgers, sleep records) is refused unless `merge`: then the backup's
+    /// drinks, kinds, sleep records and ledger entries that are not there yet are added, and the
+    /// account's settings, profile, goals, bottle and reminders stay as they are. Everything the
+    /// backup holds is checked before anything is written; the drinks and removals go in one
+    /// transaction, each ledger in one, so that restoring again (with `merge`) finishes a restore
+    /// that stopped halfway and adds nothing twice.
+    public func restore(merge: Bool, hydration: HydrationService, spending: SpendingService) async throws -> BackupRestoreReport {
+        let checked = try check()
+        if !merge, let data = try await existingData(hydration: hydration, spending: spending) {
+            throw TallyError.conflict("""
+                This account has \(data) already: a backup is restored into a new, empty account. \
+                To add the backup's data to this account's, merge it (nothing is added twice).
+                """)
+        }
+        let own = try await hydration.ownEntryIDs(entries.map(\.id))
+        let kinds = self.kinds
+        let entries = self.entries
+        let added = try await hydration.store.importEntries(of: hydration.user, { _, current in
+            let (newKinds, byBackupID) = try Self.kinds(kinds, among: current, merge: merge)
+            return EntryImport(newKinds: newKinds, entries: try entries.map { try $0.entry(id: own($0.id), kinds: byBackupID) })
+        }, check: { day, total, settings in
+            try DailyTotal.checkImported(total, on: day, unit: settings.unit)
+        })
+        if !merge {
+            try await restoreSettings(checked, hydration: hydration)
+        }
+        var sleepAdded = 0
+        for (importedAt, nights) in Dictionary(grouping: sleep, by: \.importedAt) {
+            sleepAdded += try await hydration.store.importHealthRecords(
+                drinks: [], asleep: nights.map { DateInterval(start: $0.start, end: $0.end) }, of: hydration.user,
+                at: importedAt ?? hydration.clock.now).asleep
+        }
+        var ledgerEntries = 0
+        for ledger in ledgers {
+            ledgerEntries += try await Self.restore(ledger, merge: merge, spending: spending)
+        }
+        return BackupRestoreReport(drinksAdded: added.drinks, removalsAdded: added.removals,
+                                   alreadyThere: entries.count - added.drinks - added.removals, newKinds: added.newKinds,
+                                   sleepRecordsAdded: sleepAdded, ledgers: ledgers.map(\.ledger.name), ledgerEntriesAdded: ledgerEntries,
+                                   settingsRestored: !merge)
+    }
+
+    /// What the backup says, checked by the rules a person's own changes follow.
+    struct Checked {
+        var presets: [Double]?
+        var goals: GoalHistory
+    }
+
+    func check() throws -> Checked {
+        func refuse(_ what: String, _ error: Error) -> TallyError {
+            TallyError.invalid("The backup's \(what) cannot be restored: \((error as? TallyError)?.message ?? "\(error)")")
+        }
+        do { _ = try UserTimeZone.validated(settings.timeZone) } catch { throw refuse("time zone", error) }
+        do { _ = try settings.customPresets.map { try Presets(amountsMl: $0.amountsMl, unit: settings.unit) } } catch { throw refuse("quick-add amounts", error) }
+        if let profile {
+            do { _ = try Profile(age: profile.age, weightKg: profile.weightKg, activity: profile.activity) } catch { throw refuse("profile", error) }
+        }
+        for period in goals {
+            if let ml = period.goal.targetMl, period.goal.mode == .custom {
+                do { try GoalChoice.validateCustom(ml, unit: settings.unit) } catch { throw refuse("goal from \(period.start)", error) }
+            }
+        }
+        for kind in kinds {
+            do { _ = try DrinkKind.validate(name: kind.name, factor: kind.factor) } catch { throw refuse("drink kind \(UserText.quoted(kind.name))", error) }
+        }
+        do { _ = try reminders.validated() } catch { throw refuse("reminders", error) }
+        do {
+            _ = try Bottle.standard.withCapacity(bottle.capacityMl, unit: .ml).withLevel(bottle.levelMl, unit: .ml).withSip(bottle.sipMl, unit: .ml)
+        } catch { throw refuse("bottle", error) }
+        var seen = Set<UUID>()
+        for entry in entries {
+            guard seen.insert(entry.id).inserted else { throw TallyError.invalid("The backup holds the entry \(entry.id) twice.") }
+        }
+        return Checked(presets: settings.customPresets?.amountsMl, goals: GoalHistory(periods: goals))
+    }
+
+    /// What the account has that a restore would mix with, in words; nil when it has nothing.
+    func existingData(hydration: HydrationService, spending: SpendingService) async throws -> String? {
+        let store = hydration.store
+        if try await !store.dailyTotals(of: hydration.user, from: nil, through: nil).isEmpty { return "drinks" }
+        if try await store.drinkKinds(of: hydration.user).contains(where: { !$0.isBuiltIn }) { return "drink kinds of its own" }
+        if try await !spending.ledgers().isEmpty { return "ledgers" }
+        if try await !store.sleepRecords(of: hydration.user, endingAfter: .distantPast).isEmpty { return "sleep records" }
+        return nil
+    }
+
+    /// The backup's kinds among the account's: the same name is the same kind (a restore gives it
+    /// the backup's factor and state; a merge keeps the account's), another is added.
+    static func kinds(_ kinds: [DrinkKind], among current: [DrinkKind], merge: Bool) throws -> (new: [DrinkKind], byBackupID: [UUID: DrinkKind]) {
+        var byName = Dictionary(current.map { (UserText.comparisonKey($0.name), $0) }, uniquingKeysWith: { a, b in a.isRetired ? b : a })
+        var new: [DrinkKind] = []
+        var byBackupID: [UUID: DrinkKind] = [:]
+        for kind in kinds {
+            let key = UserText.comparisonKey(kind.name)
+            if var known = byName[key] {
+                if !merge, known.factor != kind.factor || known.isRetired != kind.isRetired {
+                    (known.factor, known.isRetired) = (kind.factor, kind.isRetired)
+                    new.append(known)
+                }
+                byBackupID[kind.id] = known
+            } else {
+                let added = DrinkKind(name: try DrinkKind.validate(name: kind.name, factor: kind.factor), factor: kind.factor,
+                                      isRetired: kind.isRetired)
+                new.append(added)
+                byName[key] = added
+                byBackupID[kind.id] = added
+            }
+        }
+        return (new, byBackupID)
+    }
+
+    /// Settings, profile, goals, bottle and reminders as the backup has them.
+    private func restoreSettings(_ checked: Checked, hydration: HydrationService) async throws {
+        _ = try await hydration.changeSettings(unit: settings.unit, timeZone: settings.timeZone)
+        _ = try await hydration.setPresets(checked.presets)
+        _ = try await hydration.store.saveProfile(profile, of: hydration.user) { history, _, _ in history = checked.goals }
+        _ = try await hydration.adjustBottle(capacityMl: bottle.capacityMl, levelMl: bottle.levelMl, sipMl: bottle.sipMl)
+        _ = try await hydration.saveReminderSettings(reminders)
+    }
+
+    /// A ledger of the backup: a new one owned by the person (their member first), or, in a
+    /// merge, the person's ledger of that name. Entries are known by their id in the backup.
+    static func restore(_ document: LedgerExport.Document, merge: Bool, spending: SpendingService) async throws -> Int {
+        let ledger = document.ledger
+        let currency = try Currency(code: ledger.currency)
+        let you = ledger.members.first(where: \.isYou) ?? ledger.members.first(where: { $0.id == ledger.owner })
+        let names = (you.map { [$0.name] } ?? []) + ledger.members.filter { $0.id != you?.id }.map(\.name)
+        let existing = merge ? try await spending.ledgers().first {
+            $0.owner?.userID == spending.user && UserText.sameName($0.ledger.name, ledger.name)
+        } : nil
+        let backupNames = Dictionary(ledger.members.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let entries = document.entries
+        let result = try await spending.importEntries(
+            into: existing?.ledger.id, name: ledger.name, currency: currency, memberNames: names,
+            note: "Restored \(entries.count) entr\(entries.count == 1 ? "y" : "ies") from a backup."
+        ) { details in
+            try entries.map { entry in
+                do {
+                    return ImportedEntry(entry: try entry.spendingEntry(names: backupNames, in: details, currency: currency),
+                                         importKey: "backup:\(entry.id.uuidString.lowercased())")
+                } catch let error as TallyError {
+                    throw TallyError.invalid("The backup's ledger \(UserText.quoted(ledger.name)), entry \(entry.id): \(error.message)")
+                }
+            }
+        }
+        return result.added
+    }
+}
+
+extension PersonBackup.Entry {
+    /// The drink or removal, of the account's kind that stands for the backup's.
+    func entry(id: UUID, kinds: [UUID: DrinkKind]) throws -> DayEntry {
+        guard (try? EntryVolume.validate(volumeMl, unit: .ml)) != nil, at.timeIntervalSince1970.isFinite else {
+            throw TallyError.invalid("The backup's entry \(self.id) has a volume out of range (more than 0, at most 5000 ml).")
+        }
+        switch type {
+        case .removal:
+            return .removal(Removal(id: id, at: at, day: day, volumeMl: volumeMl))
+        case .drink:
+            guard let kindId, let kind = kinds[kindId] else {
+                throw TallyError.invalid("The backup's drink \(self.id) names a kind the backup does not have.")
+            }
+            var intake = Intake(id: id, at: at, day: day, volumeMl: volumeMl, kind: kind, note: try Intake.validate(note: note),
+                                source: source ?? .import)
+            if let factor {
+                guard DrinkKind.factorRange.contains(factor) else {
+                    throw TallyError.invalid("The backup's drink \(self.id) has a factor out of range (0 to 1.5).")
+                }
+                (intake.factor, intake.effectiveMl) = (factor, volumeMl * factor)
+            }
+            return .intake(intake)
+        }
+    }
+}
+
+extension EntryJSON {
+    /// The ledger entry this export line describes, among the restored ledger's members (found
+    /// by the names the backup gives its members' ids), under a new id.
+    func spendingEntry(names: [MemberID: String], in details: LedgerDetails, currency: Currency) throws -> SpendingEntry {
+        func member(_ id: MemberID) throws -> MemberID {
+            guard let name = names[id] else { throw TallyError.invalid("it names member \(id), whom the ledger does not have") }
+            return try LedgerRules.member(named: name, in: details.members).id
+        }
+        let amount = try TransactionAmount.parse(self.amount, currency: currency)
+        var entry: SpendingEntry
+        switch kind {
+        case .payment:
+            guard let recipient else { throw TallyError.invalid("a payment without a recipient") }
+            entry = try .payment(id: UUID(), from: try member(payer), to: try member(recipient), amount: amount, date: date,
+                                 note: description, createdAt: createdAt, members: details.members)
+        case .expense:
+            let parts = try parts.map { part in
+                guard let value = Decimal(string: part.value, locale: Locale(identifier: "en_US_POSIX")) else {
+                    throw TallyError.invalid("\(UserText.quoted(part.value)) is not a share")
+                }
+                return SplitPart(member: try member(part.member), value: value)
+            }
+            entry = try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payer: try member(payer), date: date,
+                                      description: description, category: category, split: try Split(method: split, parts: parts),
+                                      createdAt: createdAt, members: details.members)
+        }
+        entry.deletedAt = deletedAt
+        return entry
+    }
+}
+
+extension BackupRestoreReport {
+    /// What the restore did, in sentences for a person.
+    public var sentences: [String] {
+        var sentences = ["Restored \(AppleHealthImportReport.counted(drinksAdded, "drink")) and \(AppleHealthImportReport.counted(removalsAdded, "removal"))."]
+        if alreadyThere > 0 {
+            sentences.append("\(AppleHealthImportReport.counted(alreadyThere, "entry", plural: "entries")) \(alreadyThere == 1 ? "was" : "were") there already.")
+        }
+        if !newKinds.isEmpty { sentences.append("New drink kinds: \(newKinds.joined(separator: ", ")).") }
+        if sleepRecordsAdded > 0 { sentences.append("\(AppleHealthImportReport.counted(sleepRecordsAdded, "sleep record")) added.") }
+        if !ledgers.isEmpty {
+            sentences.append("Ledgers: \(ledgers.joined(separator: ", ")), with \(AppleHealthImportReport.counted(ledgerEntriesAdded, "entry", plural: "entries")) added.")
+        }
+        sentences.append(settingsRestored ? "Settings, profile, goals, bottle and reminders are the backup's."
+                                          : "Your settings, profile, goals, bottle and reminders stay as they were.")
+        return sentences
+    }
+}

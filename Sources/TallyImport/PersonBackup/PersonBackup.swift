@@ -1,0 +1,122 @@
+import Foundation
+import TallyAPI
+import TallyCore
+import TallyStore
+
+/// Everything of one person in one JSON document (A2): their account's name, settings, profile
+/// and goal history, drink kinds, drinks and removals, bottle, reminders, sleep records, and the
+/// ledgers they own. `docs/person-backup.schema.json` describes it; `version` says which shape
+/// it has, and a Tally reads its own version and older ones.
+public struct PersonBackup: Codable, Sendable {
+    public static let format = "tally-person-backup"
+    public static let currentVersion = 1
+
+    public var format: String
+    public var version: Int
+    public var exportedAt: Date
+    public var account: Account
+    public var settings: HydrationSettings
+    @ExplicitNull public var profile: Profile?
+    public var goals: [GoalPeriod]
+    public var kinds: [DrinkKind]
+    public var bottle: Bottle
+    public var reminders: ReminderSettings
+    public var sleep: [Night]
+    /// The ledgers the person owns, each as its JSON export (deleted entries too).
+    public var ledgers: [LedgerExport.Document]
+    /// Oldest first.
+    public var entries: [Entry]
+
+    public struct Account: Codable, Sendable, Equatable {
+        public var name: String
+        public var createdAt: Date
+    }
+
+    /// An asleep interval from Apple Health, and when Tally learned of it.
+    public struct Night: Codable, Sendable, Equatable {
+        public var start: Date
+        public var end: Date
+        @ExplicitNull public var importedAt: Date?
+    }
+
+    /// A drink or a removal, told apart by `type`.
+    public struct Entry: Codable, Sendable, Equatable {
+        public var type: DrinkCSV.EntryType
+        public var id: UUID
+        public var at: Date
+        public var day: LocalDate
+        public var volumeMl: Double
+        /// For a drink: its kind's id among `kinds`, and the factor it was logged with.
+        @ExplicitNull public var kindId: UUID?
+        @ExplicitNull public var factor: Double?
+        @ExplicitNull public var note: String?
+        @ExplicitNull public var source: IntakeSource?
+
+        init(_ entry: DayEntry) {
+            switch entry {
+            case .intake(let intake):
+                (type, id, at, day, volumeMl) = (.drink, intake.id, intake.at, intake.day, intake.volumeMl)
+                (kindId, factor, note, source) = (intake.kindID, intake.factor, intake.note, intake.source)
+            case .removal(let removal):
+                (type, id, at, day, volumeMl) = (.removal, removal.id, removal.at, removal.day, removal.volumeMl)
+            }
+        }
+    }
+
+    /// The encoder and decoder of the document: ISO 8601 instants (with fractions of a second).
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(InternetTime.text(date, in: TimeZone(identifier: "UTC")!))
+        }
+        return encoder
+    }
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = InternetTime.instant(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(UserText.quoted(text)) is not an ISO 8601 time")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// Reads a backup: its format and version first, so that a newer one is refused by name.
+    public static func read(_ data: Data) throws -> PersonBackup {
+        struct Header: Decodable { var format: String?; var version: Int? }
+        guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
+            throw TallyError.invalid("This is not a Tally backup: it is not a JSON object (a file cut short, or another kind of file).")
+        }
+        guard header.format == format, let version = header.version else {
+            throw TallyError.invalid("This is not a Tally backup: its \"format\" is not \"\(format)\". Choose the file that Tally's backup wrote.")
+        }
+        guard version <= currentVersion else {
+            throw TallyError.invalid("This backup is of version \(version); this Tally reads version \(currentVersion) and older. Update Tally to restore it.")
+        }
+        do {
+            return try decoder().decode(PersonBackup.self, from: data)
+        } catch let error as DecodingError {
+            throw TallyError.invalid("This backup cannot be read: \(Self.describe(error)).")
+        }
+    }
+
+    /// Where in the document a decoding error is, for a person.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+            return keys.isEmpty ? "the document" : String(keys.drop(while: { $0 == "." }))
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context)) has no \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(path(context)) is not what it should be"
+        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "it is not a backup Tally knows"
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import TallyAPI
+import TallyCore
+import TallyStore
+@testable import TallyImport
+
+/// A2: a person's whole backup, written as JSON and restored into another account: the same
+/// days, totals, goals, streaks, kinds, bottle, reminders, sleep records, balances and plans.
+@Suite("A person's JSON backup and its restore (A2)")
+struct PersonBackupTests {
+    typealias CSV = DrinkCSVTests
+
+    /// Everything of one person, as the screens show it, to compare two accounts by.
+    struct Picture: Equatable {
+        var totals: [LocalDate: Double]
+        var entries: Int
+        var settings: HydrationSettings
+        var profile: Profile?
+        var goals: [GoalPeriod]
+        var streaks: [Int]
+        var kinds: [String]
+        var bottle: Bottle
+        var reminders: ReminderSettings
+        var sleep: [DateInterval]
+        /// Per ledger (by name): each member's name and balance, and the settle-up sentences.
+        var ledgers: [String: [String]]
+
+        init(_ hydration: HydrationService, _ spending: SpendingService) async throws {
+            let store = hydration.store
+            totals = try await store.dailyTotals(of: hydration.user, from: nil, through: nil)
+            entries = try await CSV.entries(of: hydration).count
+            settings = try await hydration.settings()
+            profile = try await store.profile(of: hydration.user)
+            goals = try await store.goalHistory(of: hydration.user).periods
+            let history = try await hydration.history(days: 7, month: YearMonth(year: 2026, month: 5))
+            streaks = [history.streaks.current, history.streaks.longest]
+            kinds = try await hydration.drinkKinds().map { "\($0.name) \($0.factor) \($0.isBuiltIn) \($0.isRetired)" }.sorted()
+            bottle = try await hydration.bottle()
+            reminders = try await store.reminderSettings(of: hydration.user)
+            sleep = try await store.asleepIntervals(of: hydration.user, endingAfter: .distantPast)
+            var ledgers: [String: [String]] = [:]
+            for details in try await spending.ledgers() {
+                let summary = try await spending.summary(of: details.ledger.id)
+                ledgers[details.ledger.name] = summary.balances.members.map { "\(summary.name($0.member)) \($0.balance)" } + summary.sentences
+                    + [try await spending.entries(in: details.ledger.id, .all).count.description]
+            }
+            self.ledgers = ledgers
+        }
+    }
+
+    static func spending(_ hydration: HydrationService) -> SpendingService {
+        SpendingService(store: hydration.store as! any SpendingStore, clock: hydration.clock, user: hydration.user)
+    }
+
+    /// The two-year person of the CSV tests, with a profile, a goal history, a bottle, reminders,
+    /// sleep records, and two ledgers with expenses, a shares split, a payment and a deleted entry.
+    static func generatedPerson(in store: SQLiteStore) async throws -> (HydrationService, SpendingService) {
+        let ada = try await CSV.generatedPerson(in: store)
+        let spending = spending(ada)
+        _ = try await ada.setProfile(try Profile(age: 34, weightKg: 61.5, activity: .moderate))
+        _ = try await ada.setGoal(.custom(ml: 2200))
+        _ = try await ada.setPresets([150, 300, 450, 600])
+        _ = try await ada.adjustBottle(capacityMl: 750, levelMl: 400, sipMl: 45)
+        _ = try await ada.saveReminderSettings(ReminderSettings(enabled: true, window: WakeWindow(wake: TimeOfDay("06:30")!, sleep: TimeOfDay("22:45")!),
+                                                                frequency: 6, smartThresholdHours: 3, useSleepRecords: true))
+        _ = try await store.importHealthRecords(drinks: [], asleep: [DateInterval(start: CSV.instant("2026-05-30T21:30:00Z"), end: CSV.instant("2026-05-31T05:10:00Z"))],
+                                                of: ada.user, at: CSV.instant("2026-05-31T08:00:00Z"))
+        let home = try await spending.createLedger(name: "Home", currency: "EUR", memberNames: ["Ada", "Sam", "Kim"]).ledger.id
+        _ = try await spending.addExpense(to: home, .init(amount: .text("90.00"), description: "Groceries", category: "food"))
+        _ = try await spending.addExpense(to: home, .init(amount: .text("33.33"), payer: .name("Sam"), description: "=Pizza, \"large\"",
+                                                          split: .init(method: .shares, parts: [.init(member: .name("Ada"), value: .decimal(2)),
+                                                                                                .init(member: .name("Sam"), value: .decimal(1))])))
+        _ = try await spending.recordPayment(in: home, from: .name("Kim"), to: .name("Ada"), amount: .text("10.00"))
+        let gone = try await spending.addExpense(to: home, .init(amount: .text("5.00"), description: "Mistake")).entry.id
+        _ = try await spending.deleteEntry(gone, in: home)
+        let trip = try await spending.createLedger(name: "Trip", currency: "JPY", memberNames: ["Ada", "Lee"]).ledger.id
+        _ = try await spending.addExpense(to: trip, .init(amount: .text("12000"), payer: .name("Lee"), description: "Ryokan"))
+        return (ada, spending)
+    }
+
+    static func backup(_ hydration: HydrationService, _ spending: SpendingService) async throws -> Data {
+        var data = Data()
+        try await PersonBackup.export(hydration: hydration, spending: spending) { data.append($0) }
+        return data
+    }
+
+    @Test("A2: a generated person's backup restored into a new account, here and in another database, shows the same everything; again with merge, nothing twice")
+    func roundTrip() async throws {
+        let store = try SQLiteStore.inMemory()
+        let (ada, adaSpending) = try await Self.generatedPerson(in: store)
+        let data = try await Self.backup(ada, adaSpending)
+        let original = try await Picture(ada, adaSpending)
+        #expect(original.entries > 1500 && original.ledgers.count == 2)
+
+        for target in [store, try SQLiteStore.inMemory()] {
+            let bob = try await CSV.person("bob", zone: "Asia/Tokyo", in: target)
+            let bobSpending = Self.spending(bob)
+            let report = try await PersonBackup.read(data).restore(merge: false, hydration: bob, spending: bobSpending)
+            #expect(report.drinksAdded + report.removalsAdded == original.entries && report.alreadyThere == 0)
+            #expect(report.ledgers == ["Home", "Trip"] && report.ledgerEntriesAdded == 5 && report.settingsRestored, "\(report)")
+            #expect(try await Picture(bob, bobSpending) == original)
+
+            let again = try await PersonBackup.read(data).restore(merge: true, hydration: bob, spending: bobSpending)
+            #expect(again.drinksAdded + again.removalsAdded + again.ledgerEntriesAdded + again.sleepRecordsAdded == 0)
+            #expect(again.alreadyThere == original.entries && !again.settingsRestored)
+            #expect(try await Picture(bob, bobSpending) == original)
+
+            let refused = await #expect(throws: TallyError.self) {
+                try await PersonBackup.read(data).restore(merge: false, hydration: bob, spending: bobSpending)
+            }
+            #expect(refused?.kind == .conflict)
+            #expect(refused?.message.hasPrefix("This account has drinks already") == true)
+        }
+        // ada's own data is untouched by restoring a copy of it beside her.
+        #expect(try await Picture(ada, adaSpending) == original)
+    }
+
+    @Test("A2: a merge adds the backup's drinks, kinds and ledger entries to what the account has, and keeps its settings")
+    func merge() async throws {
+        let store = try SQLiteStore.inMemory()
+        let ada = try await CSV.person("ada", in: store)
+        try await ada.addDrinkKind(name: "Kvass", factor: 0.9)
+        _ = try await ada.logDrink(.init(volumeMl: 300, kindName: "Kvass", at: CSV.instant("2026-05-20T08:00:00Z")))
+        let data = try await Self.backup(ada, Self.spending(ada))
+
+        let bob = try await CSV.person("bob", zone: "Asia/Tokyo", in: store)
+        _ = try await bob.logDrink(.init(volumeMl: 250, at: CSV.instant("2026-05-20T01:00:00Z")))
+        let report = try await PersonBackup.read(data).restore(merge: true, hydration: bob, spending: Self.spending(bob))
+        #expect(report.drinksAdded == 1 && report.newKinds == ["Kvass"] && !report.settingsRestored)
+        #expect(try await bob.settings().timeZone == "Asia/Tokyo")
+        #expect(try await bob.store.dailyTotals(of: bob.user, from: nil, through: nil) == [CSV.day("2026-05-20"): 520])
+    }
+
+    @Test("A2: a file that is not a backup, one cut short, one of another format, and one of a newer version are refused by name; nothing changes")
+    func refused() async throws {
+        let ada = try await CSV.person("ada")
+        let data = try await Self.backup(ada, Self.spending(ada))
+        let text = String(decoding: data, as: UTF8.self)
+        let cases: [(Data, String)] = [
+            (Data("date,time,amount\n".utf8), "This is not a Tally backup: it is not a JSON object (a file cut short, or another kind of file)."),
+            (data.prefix(data.count / 2), "This is not a Tally backup: it is not a JSON object (a file cut short, or another kind of file)."),
+            (Data(text.replacingOccurrences(of: "\"tally-person-backup\"", with: "\"something-else\"").utf8),
+             "This is not a Tally backup: its \"format\" is not \"tally-person-backup\". Choose the file that Tally's backup wrote."),
+            (Data(text.replacingOccurrences(of: "\"version\":1", with: "\"version\":7").utf8),
+             "This backup is of version 7; this Tally reads version 1 and older. Update Tally to restore it."),
+        ]
+        let bob = try await CSV.person("bob")
+        for (file, message) in cases {
+            await #expect(throws: TallyError.invalid(message)) {
+                try await PersonBackup.read(file).restore(merge: false, hydration: bob, spending: Self.spending(bob))
+            }
+        }
+        // A backup whose parts break the rules is refused before anything is written.
+        let badBottle = Data(text.replacingOccurrences(of: "\"capacityMl\":1000", with: "\"capacityMl\":-5").utf8)
+        await #expect(throws: TallyError.self) {
+            try await PersonBackup.read(badBottle).restore(merge: false, hydration: bob, spending: Self.spending(bob))
+        }
+        #expect(try await bob.store.dailyTotals(of: bob.user, from: nil, through: nil).isEmpty)
+        #expect(try await bob.bottle() == .standard)
+    }
+}

@@ -11,21 +11,30 @@ public enum LedgerExport {
         case csv, json
     }
 
-    /// The JSON export: the ledger with its members, every entry (deleted ones marked), and the
-    /// summary at the time of export.
+    /// The JSON export: the ledger with its members, every entry (deleted ones marked), the
+    /// summary at the time of export, and the activity log, newest first.
     public struct Document: Codable, Sendable {
         public var exportedAt: Date
         public var ledger: LedgerJSON
         public var entries: [EntryJSON]
         public var summary: SummaryJSON
+        public var activity: [ActivityJSON]
     }
+
+    /// Lines of the activity log read at once.
+    static let activityPage = 500
 
     /// The JSON export of a ledger: everything, deleted entries too.
     public static func document(of ledger: UUID, spending: SpendingService) async throws -> Document {
         let summary = try await spending.summary(of: ledger)
         let entries = try await spending.entries(in: ledger, .all)
+        var activity: [ActivityJSON] = []
+        while case let page = try await spending.activity(in: ledger, limit: activityPage, offset: activity.count), !page.isEmpty {
+            activity += page.map(ActivityJSON.init)
+            if page.count < activityPage { break }
+        }
         return Document(exportedAt: spending.clock.now, ledger: LedgerJSON(summary.details, user: spending.user),
-                        entries: try entries.map(EntryJSON.init), summary: SummaryJSON(summary))
+                        entries: try entries.map(EntryJSON.init), summary: SummaryJSON(summary), activity: activity)
     }
 
     public static func data(of ledger: UUID, format: Format, spending: SpendingService) async throws -> Data {

@@ -70,12 +70,17 @@ extension PostgresStore: GoalRepository {
         })
     }
 
-    /// Applies `change` and writes back the periods it added or altered.
+    /// Applies `change`, writes back the periods it added or altered, and deletes those it left
+    /// out (a restore replaces the whole history).
     private func changeGoalHistory(_ user: UUID, _ connection: PostgresConnection,
                                    _ change: (inout GoalHistory) throws -> Void) async throws -> GoalHistory {
         let before = try await goalHistory(user, connection)
         var after = before
         try change(&after)
+        let dropped = before.periods.filter { period in !after.periods.contains { $0.start == period.start } }.map(\.start)
+        if !dropped.isEmpty {
+            try await connection.run("DELETE FROM goal WHERE userId = \(user) AND startDay = ANY(\(dropped))", logger: logger)
+        }
         for period in after.periods where !before.periods.contains(period) {
             try await connection.run("""
                 INSERT INTO goal (userId, startDay, endDay, mode, targetMl)

@@ -59,7 +59,16 @@ struct PersonBackupTests {
         let ada = try await CSV.generatedPerson(in: store)
         let spending = spending(ada)
         _ = try await ada.setProfile(try Profile(age: 34, weightKg: 61.5, activity: .moderate))
-        _ = try await ada.setGoal(.custom(ml: 2200))
+        // Several goals over the two years (the history replaced whole, the profile's automatic
+        // goal of today included): the streaks and each day's goal depend on them.
+        _ = try await store.updateGoalHistory(of: ada.user) { history, _, _ in
+            history = GoalHistory(periods: [
+                GoalPeriod(start: CSV.day("2024-05-01"), end: CSV.day("2024-12-31"), goal: Goal(mode: .automatic, targetMl: 2000)),
+                GoalPeriod(start: CSV.day("2025-01-01"), end: CSV.day("2025-09-30"), goal: Goal(mode: .custom, targetMl: 1200)),
+                GoalPeriod(start: CSV.day("2025-10-01"), end: CSV.day("2026-02-28"), goal: Goal(mode: .none, targetMl: nil)),
+                GoalPeriod(start: CSV.day("2026-03-01"), end: nil, goal: Goal(mode: .custom, targetMl: 900)),
+            ])
+        }
         _ = try await ada.setPresets([150, 300, 450, 600])
         _ = try await ada.adjustBottle(capacityMl: 750, levelMl: 400, sipMl: 45)
         _ = try await ada.saveReminderSettings(ReminderSettings(enabled: true, window: WakeWindow(wake: TimeOfDay("06:30")!, sleep: TimeOfDay("22:45")!),
@@ -91,11 +100,19 @@ struct PersonBackupTests {
         let (ada, adaSpending) = try await Self.generatedPerson(in: store)
         let data = try await Self.backup(ada, adaSpending)
         let original = try await Picture(ada, adaSpending)
-        #expect(original.entries > 1500 && original.ledgers.count == 2)
+        #expect(original.entries > 1500 && original.ledgers.count == 2 && original.goals.count == 4, "\(original.goals)")
+        #expect(original.streaks[1] > 3, "the streaks compared are not all zero: \(original.streaks)")
+        let document = try PersonBackup.read(data)
+        for ledger in document.ledgers {
+            let kept = try await adaSpending.activity(in: ledger.ledger.id, limit: 500).map(\.text)
+            #expect(ledger.activity.map(\.text) == kept && kept.count > 1, "\(ledger.ledger.name)'s activity log is in the backup")
+        }
 
         for target in [store, try SQLiteStore.inMemory()] {
             let bob = try await CSV.person("bob", zone: "Asia/Tokyo", in: target)
             let bobSpending = Self.spending(bob)
+            // A new account that chose a goal while signing up: the backup's history replaces it.
+            _ = try await bob.setGoal(.custom(ml: 3000))
             let report = try await PersonBackup.read(data).restore(merge: false, hydration: bob, spending: bobSpending)
             #expect(report.drinksAdded + report.removalsAdded == original.entries && report.alreadyThere == 0)
             #expect(report.ledgers == ["Home", "Trip"] && report.ledgerEntriesAdded == 5 && report.settingsRestored, "\(report)")

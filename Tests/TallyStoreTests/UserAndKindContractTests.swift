@@ -196,4 +196,16 @@ struct GoalContractTests {
         }
         #expect(try await f.hydration.goalStatus().goalMl == 2000)
     }
+
+    @Test("H8: a history replaced whole (a restore) keeps exactly the periods given: those it leaves out are gone",
+          arguments: StoreKind.allCases)
+    func replacedHistory(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        _ = try await f.hydration.setGoal(.custom(ml: 1800))
+        let periods = [GoalPeriod(start: day("2024-01-01"), end: day("2024-12-31"), goal: Goal(mode: .custom, targetMl: 1500)),
+                       GoalPeriod(start: day("2025-01-01"), end: nil, goal: Goal(mode: .none, targetMl: nil))]
+        let saved = try await f.store.updateGoalHistory(of: f.user.id) { history, _, _ in history = GoalHistory(periods: periods) }
+        #expect(saved.periods == periods)
+        #expect(try await f.store.goalHistory(of: f.user.id).periods == periods)
+    }
 }

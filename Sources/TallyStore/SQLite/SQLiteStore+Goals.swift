@@ -37,12 +37,16 @@ extension SQLiteStore: GoalRepository {
                                                      arguments: [user]).map(\.period))
     }
 
-    /// Applies `change` and writes back the periods it added or altered.
+    /// Applies `change` and writes back the periods it added or altered, and deletes those it
+    /// left out (a restore replaces the whole history).
     private static func changeGoalHistory(_ user: UUID, _ db: Database,
                                           _ change: (inout GoalHistory) throws -> Void) throws -> GoalHistory {
         let before = try goalHistory(user, db)
         var after = before
         try change(&after)
+        for period in before.periods where !after.periods.contains(where: { $0.start == period.start }) {
+            try db.execute(sql: "DELETE FROM goal WHERE userId = ? AND startDay = ?", arguments: [user, period.start.number])
+        }
         for period in after.periods where !before.periods.contains(period) {
             try GoalRecord(period, userId: user).save(db)
         }

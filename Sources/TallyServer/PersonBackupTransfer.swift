@@ -8,8 +8,9 @@ import TallyStore
 /// A person's backup (A2) out and in, from the API or the settings page: streamed out as it is
 /// read; in, saved to a temporary file as it arrives, then read and restored.
 enum PersonBackupTransfer {
-    /// Far more than a lifetime of drinks and ledgers.
-    static let maxSize: Int64 = 512 << 20
+    /// Far more than a lifetime of drinks and ledgers (ten years of drinks are about 10 MB). A
+    /// backup is read whole to be restored, so this also bounds the memory a restore takes.
+    static let maxSize: Int64 = 64 << 20
 
     static func download(_ hydration: HydrationService, _ spending: SpendingService) async throws -> Response {
         let today = try await hydration.today()
@@ -29,7 +30,7 @@ enum PersonBackupTransfer {
         let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         try await HealthUpload.save(body, to: file, maxSize: maxSize,
-                                    tooLarge: "A backup can be at most 512 MB; this one is bigger.",
+                                    tooLarge: "A backup can be at most 64 MB; this one is bigger.",
                                     empty: "The upload is empty: send the backup that Tally's export wrote as the body.")
         return try await restoring(file, merge: merge, hydration, spending)
     }

@@ -176,4 +176,55 @@ struct PersonBackupTests {
         #expect(try await bob.store.dailyTotals(of: bob.user, from: nil, through: nil).isEmpty)
         #expect(try await bob.bottle() == .standard)
     }
+
+    @Test("A2: a backup merged back into the account it was made of adds nothing: no drink, no ledger entry twice")
+    func mergeIntoItsOwnAccount() async throws {
+        let store = try SQLiteStore.inMemory()
+        let (ada, spending) = try await Self.generatedPerson(in: store)
+        let before = try await Picture(ada, spending)
+        let report = try await PersonBackup.read(try await Self.backup(ada, spending)).restore(merge: true, hydration: ada, spending: spending)
+        #expect(report.drinksAdded + report.removalsAdded + report.ledgerEntriesAdded + report.sleepRecordsAdded == 0, "\(report)")
+        #expect(try await Picture(ada, spending) == before)
+    }
+
+    @Test("A2: a backup whose ledger breaks a rule (an amount with three decimals in EUR) is refused before anything is written")
+    func badLedgerRefusedFirst() async throws {
+        let ada = try await CSV.person("ada")
+        _ = try await ada.logDrink(.init(volumeMl: 250, at: CSV.instant("2026-05-20T08:00:00Z")))
+        let home = try await Self.spending(ada).createLedger(name: "Home", currency: "EUR", memberNames: ["Ada", "Sam"]).ledger.id
+        _ = try await Self.spending(ada).addExpense(to: home, .init(amount: .text("12.50"), description: "Bread"))
+        let text = String(decoding: try await Self.backup(ada, Self.spending(ada)), as: UTF8.self)
+        #expect(text.contains("\"amount\":\"12.50\""))
+        let broken = Data(text.replacingOccurrences(of: "\"amount\":\"12.50\"", with: "\"amount\":\"12.505\"").utf8)
+        let bob = try await CSV.person("bob")
+        let error = await #expect(throws: TallyError.self) {
+            try await PersonBackup.read(broken).restore(merge: false, hydration: bob, spending: Self.spending(bob))
+        }
+        #expect(error?.message.hasPrefix("The backup's ledger \"Home\" cannot be restored: entry ") == true, "\(String(describing: error))")
+        #expect(try await bob.store.dailyTotals(of: bob.user, from: nil, through: nil).isEmpty)
+        #expect(try await Self.spending(bob).ledgers().isEmpty)
+        #expect(try await bob.drinkKinds().allSatisfy(\.isBuiltIn))
+    }
+
+    @Test("A2: a retired kind and an active one of the same name stay two kinds; a drink whose kind the backup's list lacks keeps its kind's name")
+    func kindsOfOneName() async throws {
+        let ada = try await CSV.person("ada")
+        try await ada.addDrinkKind(name: "Smoothie", factor: 0.8)
+        _ = try await ada.logDrink(.init(volumeMl: 200, kindName: "Smoothie", at: CSV.instant("2026-05-19T08:00:00Z")))
+        try await ada.retireDrinkKind("Smoothie")
+        try await ada.addDrinkKind(name: "Smoothie", factor: 0.9)
+        _ = try await ada.logDrink(.init(volumeMl: 100, kindName: "Smoothie", at: CSV.instant("2026-05-20T08:00:00Z")))
+        var backup = try PersonBackup.read(try await Self.backup(ada, Self.spending(ada)))
+        // A kind added while the backup was being written: its drink is there, the kind is not.
+        try await ada.addDrinkKind(name: "Kvass", factor: 0.7)
+        let kvass = try await ada.logDrink(.init(volumeMl: 300, kindName: "Kvass", at: CSV.instant("2026-05-21T08:00:00Z"))).intake
+        backup.entries.append(PersonBackup.Entry(.intake(kvass)))
+
+        let bob = try await CSV.person("bob")
+        _ = try await backup.restore(merge: false, hydration: bob, spending: Self.spending(bob))
+        let kinds = try await bob.drinkKinds().filter { !$0.isBuiltIn }.map { "\($0.name) \($0.factor) \($0.isRetired)" }.sorted()
+        #expect(kinds == ["Kvass 0.7 false", "Smoothie 0.8 true", "Smoothie 0.9 false"])
+        #expect(try await bob.store.dailyTotals(of: bob.user, from: nil, through: nil)
+                == [CSV.day("2026-05-19"): 160, CSV.day("2026-05-20"): 90, CSV.day("2026-05-21"): 210])
+    }
 }

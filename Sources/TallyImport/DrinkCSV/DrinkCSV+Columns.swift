@@ -13,6 +13,9 @@ extension DrinkCSV {
 
         let count: Int
         let names: [String]
+        /// Tally's own export (it names `volume_ml` and `id`): its text cells are spreadsheet-safe,
+        /// and their leading `'` is Tally's, not the person's.
+        var isTallyExport = false
         var time: Int?
         var date: Int?
         var day: Int?
@@ -54,6 +57,7 @@ extension DrinkCSV {
                 default: continue
                 }
             }
+            isTallyExport = id != nil && names.contains { $0.lowercased() == "volume_ml" }
             guard let amount, time != nil || date != nil else {
                 throw TallyError.invalid("""
                     Line 1 must name the columns: at least a time (or a date and a time) and an amount. Tally's own export \
@@ -85,6 +89,7 @@ extension DrinkCSV {
 
             let at = try instant(time: cell(time), date: cell(date), zone: zone, wrong: { wrong(time ?? date, $0) })
             guard at <= now.addingTimeInterval(60) else { throw wrong(time ?? date, "that time is in the future") }
+            guard at >= DrinkCSV.earliest else { throw wrong(time ?? date, "that time is before 1900") }
             var day: LocalDate?
             if let text = cell(self.day) {
                 guard let given = LocalDate(text) else { throw wrong(self.day, "\(UserText.quoted(text)) is not a day: write it as 2025-03-30") }
@@ -126,7 +131,8 @@ extension DrinkCSV {
             var note: String?
             var source = IntakeSource.import
             if type == .drink {
-                kindName = cell(kind).map(SpreadsheetCell.typed)
+                let text = { (cell: String) in isTallyExport ? SpreadsheetCell.typed(cell) : cell }
+                kindName = cell(kind).map(text)
                 if let text = cell(self.factor) {
                     guard let value = Double(text), value.isFinite, DrinkKind.factorRange.contains(value) else {
                         throw wrong(self.factor, "\(UserText.quoted(text)) is not a hydration factor: write a number from 0 to 1.5")
@@ -139,7 +145,7 @@ extension DrinkCSV {
                     }
                 }
                 do {
-                    note = try Intake.validate(note: cell(self.note).map(SpreadsheetCell.typed))
+                    note = try Intake.validate(note: cell(self.note).map(text))
                 } catch let error as TallyError {
                     throw wrong(self.note, String(error.message.dropLast(error.message.hasSuffix(".") ? 1 : 0)))
                 }

@@ -19,6 +19,9 @@ extension DrinkCSV {
         public var id: UUID
     }
 
+    /// The earliest time a file may give: 1900-01-01 (UTC). Older ones are typos.
+    static let earliest = Date(timeIntervalSince1970: -2_208_988_800)
+
     /// The most wrong lines one refusal names; the rest are counted.
     static let namedErrors = 10
 

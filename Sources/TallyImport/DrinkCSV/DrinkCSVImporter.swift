@@ -32,12 +32,17 @@ public struct DrinkCSVImporter: Sendable {
         let added = try await hydration.store.importEntries(of: hydration.user, { settings, kinds in
             try Self.entries(rows, settings: settings, kinds: kinds)
         }, check: { day, total, settings in
-            let lines = rows.filter { $0.type == .removal && ($0.day ?? LocalDate(containing: $0.at, in: settings.zone)) == day }.map(\.line)
-            let named = "line\(lines.count == 1 ? "" : "s") " + lines.prefix(DrinkCSV.namedErrors).map(String.init).joined(separator: ", ")
             do {
-                try DailyTotal.checkImported(total, on: day, unit: settings.unit, lines: named)
-            } catch let error as TallyError {
-                throw TallyError.invalid("Nothing was imported. " + error.message)
+                try DailyTotal.checkImported(total, on: day, unit: settings.unit)
+            } catch {
+                // Refused: the removals of that day, by their lines in the file.
+                let lines = rows.filter { $0.type == .removal && ($0.day ?? LocalDate(containing: $0.at, in: settings.zone)) == day }.map(\.line)
+                let named = "line\(lines.count == 1 ? "" : "s") " + lines.prefix(DrinkCSV.namedErrors).map(String.init).joined(separator: ", ")
+                do {
+                    try DailyTotal.checkImported(total, on: day, unit: settings.unit, lines: named)
+                } catch let error as TallyError {
+                    throw TallyError.invalid("Nothing was imported. " + error.message)
+                }
             }
         })
         return DrinkCSVImportReport(drinksAdded: added.drinks, removalsAdded: added.removals,
@@ -47,8 +52,8 @@ public struct DrinkCSVImporter: Sendable {
     /// The rows as entries of the person's kinds, and the kinds to add.
     static func entries(_ rows: [DrinkCSV.Row], settings: HydrationSettings, kinds: [DrinkKind]) throws -> EntryImport {
         var byName: [String: DrinkKind] = [:]
-        for kind in kinds.sorted(by: { !$0.isRetired && $1.isRetired }) where byName[kind.name.lowercased()] == nil {
-            byName[kind.name.lowercased()] = kind
+        for kind in kinds.sorted(by: { !$0.isRetired && $1.isRetired }) where byName[UserText.comparisonKey(kind.name)] == nil {
+            byName[UserText.comparisonKey(kind.name)] = kind
         }
         var added: [DrinkKind] = []
         var entries: [DayEntry] = []
@@ -61,7 +66,7 @@ public struct DrinkCSVImporter: Sendable {
             }
             let name = row.kindName ?? DrinkKind.defaultName
             let kind: DrinkKind
-            if let known = byName[name.lowercased()] {
+            if let known = byName[UserText.comparisonKey(name)] {
                 kind = known
             } else {
                 let factor = row.factor ?? 1
@@ -70,7 +75,7 @@ public struct DrinkCSVImporter: Sendable {
                 } catch let error as TallyError {
                     throw TallyError.invalid("Nothing was imported: line \(row.line), column kind: \(error.message)")
                 }
-                byName[name.lowercased()] = kind
+                byName[UserText.comparisonKey(name)] = kind
                 added.append(kind)
             }
             var intake = Intake(id: row.id, at: row.at, day: day, volumeMl: row.volumeMl, kind: kind, note: row.note, source: row.source)

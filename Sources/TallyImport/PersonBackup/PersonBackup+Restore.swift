@@ -20,7 +20,7 @@ extension PersonBackup {
                 """)
         }
         let own = try await hydration.ownEntryIDs(entries.map(\.id))
-        let kinds = self.kinds
+        let kinds = kindsWithThoseDrinksName
         let entries = self.entries
         let added = try await hydration.store.importEntries(of: hydration.user, { _, current in
             let (newKinds, byBackupID) = try Self.kinds(kinds, among: current, merge: merge)
@@ -78,6 +78,9 @@ extension PersonBackup {
         for entry in entries {
             guard seen.insert(entry.id).inserted else { throw TallyError.invalid("The backup holds the entry \(entry.id) twice.") }
         }
+        for ledger in ledgers {
+            try Self.check(ledger)
+        }
         return Checked(presets: settings.customPresets?.amountsMl, goals: GoalHistory(periods: goals))
     }
 
@@ -93,13 +96,19 @@ extension PersonBackup {
 
     /// The backup's kinds among the account's: the same name is the same kind (a restore gives it
     /// the backup's factor and state; a merge keeps the account's), another is added.
+    /// Each of the account's kinds stands for one of the backup's at most: a retired "Smoothie" and
+    /// an active one stay two kinds.
     static func kinds(_ kinds: [DrinkKind], among current: [DrinkKind], merge: Bool) throws -> (new: [DrinkKind], byBackupID: [UUID: DrinkKind]) {
-        var byName = Dictionary(current.map { (UserText.comparisonKey($0.name), $0) }, uniquingKeysWith: { a, b in a.isRetired ? b : a })
+        var byName = Dictionary(grouping: current) { UserText.comparisonKey($0.name) }
         var new: [DrinkKind] = []
         var byBackupID: [UUID: DrinkKind] = [:]
-        for kind in kinds {
+        // Active kinds first: they are the ones whose names are unique.
+        for kind in kinds.sorted(by: { !$0.isRetired && $1.isRetired }) {
             let key = UserText.comparisonKey(kind.name)
-            if var known = byName[key] {
+            let candidates = byName[key] ?? []
+            if let index = candidates.firstIndex(where: { $0.isRetired == kind.isRetired }) ?? candidates.indices.first {
+                var known = candidates[index]
+                byName[key]?.remove(at: index)
                 if !merge, known.factor != kind.factor || known.isRetired != kind.isRetired {
                     (known.factor, known.isRetired) = (kind.factor, kind.isRetired)
                     new.append(known)
@@ -109,11 +118,22 @@ extension PersonBackup {
                 let added = DrinkKind(name: try DrinkKind.validate(name: kind.name, factor: kind.factor), factor: kind.factor,
                                       isRetired: kind.isRetired)
                 new.append(added)
-                byName[key] = added
                 byBackupID[kind.id] = added
             }
         }
         return (new, byBackupID)
+    }
+
+    /// The backup's kinds, and a kind for each drink whose kind is not among them (one added while
+    /// the backup was being written), named as the drink was.
+    var kindsWithThoseDrinksName: [DrinkKind] {
+        var known = Set(kinds.map(\.id))
+        var all = kinds
+        for entry in entries where entry.type == .drink {
+            guard let id = entry.kindId, let name = entry.kind, known.insert(id).inserted else { continue }
+            all.append(DrinkKind(id: id, name: name, factor: entry.factor ?? 1))
+        }
+        return all
     }
 
     /// Settings, profile, goals, bottle and reminders as the backup has them.
@@ -136,7 +156,9 @@ extension PersonBackup {
             $0.owner?.userID == spending.user && UserText.sameName($0.ledger.name, ledger.name)
         } : nil
         let backupNames = Dictionary(ledger.members.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-        let entries = document.entries
+        // Merged into the very ledger the backup was made of, its entries are there under their own ids.
+        let there = try await existing.asyncMap { Set(try await spending.entries(in: $0.ledger.id, .all).map(\.id)) } ?? []
+        let entries = document.entries.filter { !there.contains($0.id) }
         let result = try await spending.importEntries(
             into: existing?.ledger.id, name: ledger.name, currency: currency, memberNames: names,
             note: "Restored \(entries.count) entr\(entries.count == 1 ? "y" : "ies") from a backup."
@@ -152,6 +174,35 @@ extension PersonBackup {
         }
         return result.added
     }
+
+    /// A ledger of the backup, checked by the rules its entries were made by: its name, currency
+    /// and members, and each entry among those members.
+    static func check(_ document: LedgerExport.Document) throws {
+        let ledger = document.ledger
+        func refuse(_ error: Error) -> TallyError {
+            TallyError.invalid("The backup's ledger \(UserText.quoted(ledger.name)) cannot be restored: \((error as? TallyError)?.message ?? "\(error)")")
+        }
+        do {
+            let currency = try Currency(code: ledger.currency)
+            var members: [LedgerMember] = []
+            for member in ledger.members {
+                members.append(LedgerMember(id: member.id, name: try LedgerRules.validateMemberName(member.name, among: members), userID: nil))
+            }
+            let details = LedgerDetails(ledger: Ledger(id: ledger.id, name: try LedgerRules.validateLedgerName(ledger.name), currency: currency,
+                                                       createdAt: ledger.createdAt),
+                                        members: members, ownerID: nil, invite: nil, hasEntries: false)
+            let names = Dictionary(members.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            for entry in document.entries {
+                do {
+                    _ = try entry.spendingEntry(names: names, in: details, currency: currency)
+                } catch let error as TallyError {
+                    throw TallyError.invalid("entry \(entry.id): \(error.message)")
+                }
+            }
+        } catch {
+            throw refuse(error)
+        }
+    }
 }
 
 extension PersonBackup.Entry {
@@ -165,7 +216,7 @@ extension PersonBackup.Entry {
             return .removal(Removal(id: id, at: at, day: day, volumeMl: volumeMl))
         case .drink:
             guard let kindId, let kind = kinds[kindId] else {
-                throw TallyError.invalid("The backup's drink \(self.id) names a kind the backup does not have.")
+                throw TallyError.invalid("The backup's drink \(self.id) has no kind.")
             }
             var intake = Intake(id: id, at: at, day: day, volumeMl: volumeMl, kind: kind, note: try Intake.validate(note: note),
                                 source: source ?? .import)

@@ -46,8 +46,9 @@ public struct PersonBackup: Codable, Sendable {
         public var at: Date
         public var day: LocalDate
         public var volumeMl: Double
-        /// For a drink: its kind's id among `kinds`, and the factor it was logged with.
+        /// For a drink: its kind's id among `kinds` and its name, and the factor it was logged with.
         @ExplicitNull public var kindId: UUID?
+        @ExplicitNull public var kind: String?
         @ExplicitNull public var factor: Double?
         @ExplicitNull public var note: String?
         @ExplicitNull public var source: IntakeSource?
@@ -56,7 +57,7 @@ public struct PersonBackup: Codable, Sendable {
             switch entry {
             case .intake(let intake):
                 (type, id, at, day, volumeMl) = (.drink, intake.id, intake.at, intake.day, intake.volumeMl)
-                (kindId, factor, note, source) = (intake.kindID, intake.factor, intake.note, intake.source)
+                (kindId, kind, factor, note, source) = (intake.kindID, intake.kindName, intake.factor, intake.note, intake.source)
             case .removal(let removal):
                 (type, id, at, day, volumeMl) = (.removal, removal.id, removal.at, removal.day, removal.volumeMl)
             }
@@ -87,22 +88,30 @@ public struct PersonBackup: Codable, Sendable {
         return decoder
     }
 
-    /// Reads a backup: its format and version first, so that a newer one is refused by name.
+    /// Reads a backup (parsed once when it is one): a file of another format, or of a newer
+    /// version, is refused by name.
     public static func read(_ data: Data) throws -> PersonBackup {
-        struct Header: Decodable { var format: String?; var version: Int? }
-        guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
-            throw TallyError.invalid("This is not a Tally backup: it is not a JSON object (a file cut short, or another kind of file).")
+        do {
+            let backup = try decoder().decode(PersonBackup.self, from: data)
+            try check(format: backup.format, version: backup.version)
+            return backup
+        } catch let error as DecodingError {
+            // Why it is not one this Tally reads: its header says, when it has one.
+            struct Header: Decodable { var format: String?; var version: Int? }
+            guard let header = try? JSONDecoder().decode(Header.self, from: data) else {
+                throw TallyError.invalid("This is not a Tally backup: it is not a JSON object (a file cut short, or another kind of file).")
+            }
+            try check(format: header.format, version: header.version)
+            throw TallyError.invalid("This backup cannot be read: \(Self.describe(error)).")
         }
-        guard header.format == format, let version = header.version else {
-            throw TallyError.invalid("This is not a Tally backup: its \"format\" is not \"\(format)\". Choose the file that Tally's backup wrote.")
+    }
+
+    private static func check(format: String?, version: Int?) throws {
+        guard format == Self.format, let version else {
+            throw TallyError.invalid("This is not a Tally backup: its \"format\" is not \"\(Self.format)\". Choose the file that Tally's backup wrote.")
         }
         guard version <= currentVersion else {
             throw TallyError.invalid("This backup is of version \(version); this Tally reads version \(currentVersion) and older. Update Tally to restore it.")
-        }
-        do {
-            return try decoder().decode(PersonBackup.self, from: data)
-        } catch let error as DecodingError {
-            throw TallyError.invalid("This backup cannot be read: \(Self.describe(error)).")
         }
     }
 

@@ -519,9 +519,15 @@ function enhanceUploads(root) {
           location.assign(answer.pathname + answer.search + action.hash);
           return;
         }
-        const page = new DOMParser().parseFromString(request.responseText, "text/html");
+        const page = new DOMParser().parseFromString(request.responseText, "text/html").querySelector("main");
+        if (progress) progress.hidden = true;
+        if (!page) {
+          // Not a page (a proxy's answer, say): what the server said, or that it failed.
+          say(request.status === 413 ? "The file is too big to send." : "The upload failed; try again.", true);
+          return;
+        }
         const main = document.querySelector("main");
-        main.replaceChildren(...page.querySelector("main").childNodes);
+        main.replaceChildren(...page.childNodes);
         enhance(main);
         const error = main.querySelector(".message.error");
         if (error) {

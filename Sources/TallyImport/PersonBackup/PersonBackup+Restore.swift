@@ -94,10 +94,10 @@ extension PersonBackup {
         return nil
     }
 
-    /// The backup's kinds among the account's: the same name is the same kind (a restore gives it
-    /// the backup's factor and state; a merge keeps the account's), another is added.
-    /// Each of the account's kinds stands for one of the backup's at most: a retired "Smoothie" and
-    /// an active one stay two kinds.
+    /// The backup's kinds among the account's: a kind of the same name (of the same state, where
+    /// there is one) is the same kind, and a restore gives it the backup's factor and state while a
+    /// merge keeps the account's; another is added. Each of the account's kinds stands for one of
+    /// the backup's at most: a retired "Smoothie" and an active one stay two kinds.
     static func kinds(_ kinds: [DrinkKind], among current: [DrinkKind], merge: Bool) throws -> (new: [DrinkKind], byBackupID: [UUID: DrinkKind]) {
         var byName = Dictionary(grouping: current) { UserText.comparisonKey($0.name) }
         var new: [DrinkKind] = []

@@ -10,7 +10,7 @@ struct BottleCommand: AsyncParsableCommand {
         subcommands: [Show.self, Sip.self, Set.self, Fill.self, Capacity.self, SipSize.self], defaultSubcommand: Show.self)
 
     struct Show: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Show what is left in the bottle.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show what is left in the bottle.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -20,7 +20,7 @@ struct BottleCommand: AsyncParsableCommand {
     }
 
     struct Sip: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Take a sip: the level drops and the sip is logged.")
+        static let configuration = CommandConfiguration(commandName: "sip", abstract: "Take a sip: the level drops and the sip is logged.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -34,7 +34,7 @@ struct BottleCommand: AsyncParsableCommand {
     }
 
     struct Set: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Set how much is in the bottle (after a refill or a spill).")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set how much is in the bottle (after a refill or a spill).")
         @Argument(help: ArgumentHelp("The level (a bare number is in your unit).", valueName: "level"))
         var level: String
         @OptionGroup var options: CommonOptions
@@ -46,7 +46,7 @@ struct BottleCommand: AsyncParsableCommand {
     }
 
     struct Fill: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Fill the bottle up.")
+        static let configuration = CommandConfiguration(commandName: "fill", abstract: "Fill the bottle up.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -56,7 +56,7 @@ struct BottleCommand: AsyncParsableCommand {
     }
 
     struct Capacity: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Set how much the bottle holds (at most 5000 ml).")
+        static let configuration = CommandConfiguration(commandName: "capacity", abstract: "Set how much the bottle holds (at most 5000 ml).")
         @Argument(help: ArgumentHelp("The capacity (a bare number is in your unit).", valueName: "amount"))
         var amount: String
         @OptionGroup var options: CommonOptions

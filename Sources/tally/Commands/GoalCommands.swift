@@ -26,7 +26,7 @@ struct GoalCommand: AsyncParsableCommand {
         subcommands: [Show.self, Set.self, Auto.self, None.self, Calc.self], defaultSubcommand: Show.self)
 
     struct Show: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the goal, how it is computed and its history.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the goal, how it is computed and its history.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -36,7 +36,7 @@ struct GoalCommand: AsyncParsableCommand {
     }
 
     struct Set: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a custom goal, overriding the computed one.")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a custom goal, overriding the computed one.")
         @Argument(help: ArgumentHelp("The daily goal (a bare number is in your unit).", valueName: "amount"))
         var amount: String
         @OptionGroup var options: CommonOptions
@@ -48,7 +48,7 @@ struct GoalCommand: AsyncParsableCommand {
     }
 
     struct Auto: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Compute the goal from the profile (2500 ml without one).")
+        static let configuration = CommandConfiguration(commandName: "auto", abstract: "Compute the goal from the profile (2500 ml without one).")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -58,7 +58,7 @@ struct GoalCommand: AsyncParsableCommand {
     }
 
     struct None: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Track without a goal: only totals are shown.")
+        static let configuration = CommandConfiguration(commandName: "none", abstract: "Track without a goal: only totals are shown.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -68,7 +68,7 @@ struct GoalCommand: AsyncParsableCommand {
     }
 
     struct Calc: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Calculate a goal for a profile, without saving anything.")
+        static let configuration = CommandConfiguration(commandName: "calc", abstract: "Calculate a goal for a profile, without saving anything.")
         @OptionGroup var profile: ProfileOptions
         @OptionGroup var options: CommonOptions
 
@@ -85,7 +85,7 @@ struct ProfileCommand: AsyncParsableCommand {
         subcommands: [Show.self, Set.self, Clear.self], defaultSubcommand: Show.self)
 
     struct Show: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the profile.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the profile.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -95,7 +95,7 @@ struct ProfileCommand: AsyncParsableCommand {
     }
 
     struct Set: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Set the profile; an automatic goal follows it from today.")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set the profile; an automatic goal follows it from today.")
         @OptionGroup var profile: ProfileOptions
         @OptionGroup var options: CommonOptions
 
@@ -106,7 +106,7 @@ struct ProfileCommand: AsyncParsableCommand {
     }
 
     struct Clear: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget the profile (an automatic goal goes back to 2500 ml).")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Forget the profile (an automatic goal goes back to 2500 ml).")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {

@@ -11,7 +11,7 @@ struct LedgerCommand: AsyncParsableCommand {
         defaultSubcommand: List.self)
 
     struct List: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "List your ledgers.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List your ledgers.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -22,7 +22,7 @@ struct LedgerCommand: AsyncParsableCommand {
 
     struct Create: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a ledger: you are its first member.",
+            commandName: "create", abstract: "Create a ledger: you are its first member.",
             discussion: "Without --member, its members are Person 1 (you) and Person 2; rename them with `tally ledger members rename`.")
         @Argument(help: ArgumentHelp("The ledger's name.", valueName: "name"))
         var name: String
@@ -39,7 +39,7 @@ struct LedgerCommand: AsyncParsableCommand {
     }
 
     struct Show: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a ledger's members, currency and invite code.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a ledger's members, currency and invite code.")
         @OptionGroup var ledger: LedgerOption
         @OptionGroup var options: CommonOptions
 
@@ -51,7 +51,7 @@ struct LedgerCommand: AsyncParsableCommand {
 
     struct Rename: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Rename a ledger, or change its currency while it has no expenses.")
+            commandName: "rename", abstract: "Rename a ledger, or change its currency while it has no expenses.")
         @Argument(help: ArgumentHelp("The new name.", valueName: "name"))
         var name: String?
         @Option(help: ArgumentHelp("A new currency (only before the first expense).", valueName: "code"))
@@ -68,11 +68,11 @@ struct LedgerCommand: AsyncParsableCommand {
 
     struct Members: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List, add, rename or remove a ledger's members.",
+            commandName: "members", abstract: "List, add, rename or remove a ledger's members.",
             subcommands: [List.self, Add.self, Rename.self, Remove.self], defaultSubcommand: List.self)
 
         struct List: TallyCommand {
-            static let configuration = CommandConfiguration(abstract: "List the members.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the members.")
             @OptionGroup var ledger: LedgerOption
             @OptionGroup var options: CommonOptions
 
@@ -83,7 +83,7 @@ struct LedgerCommand: AsyncParsableCommand {
         }
 
         struct Add: TallyCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a member (at most 50).")
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a member (at most 50).")
             @Argument(help: ArgumentHelp("The new member's name.", valueName: "name"))
             var name: String
             @OptionGroup var ledger: LedgerOption
@@ -96,7 +96,7 @@ struct LedgerCommand: AsyncParsableCommand {
         }
 
         struct Rename: TallyCommand {
-            static let configuration = CommandConfiguration(abstract: "Rename a member.")
+            static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a member.")
             @Argument(help: ArgumentHelp("The member's name now.", valueName: "name"))
             var name: String
             @Argument(help: ArgumentHelp("The new name.", valueName: "new-name"))
@@ -112,7 +112,7 @@ struct LedgerCommand: AsyncParsableCommand {
         }
 
         struct Remove: TallyCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a member who has no expenses or payments.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a member who has no expenses or payments.")
             @Argument(help: ArgumentHelp("The member's name.", valueName: "name"))
             var name: String
             @OptionGroup var ledger: LedgerOption
@@ -128,7 +128,7 @@ struct LedgerCommand: AsyncParsableCommand {
 
     struct Owner: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make another member the ledger's owner (only the owner can).",
+            commandName: "owner", abstract: "Make another member the ledger's owner (only the owner can).",
             discussion: "The owner invites people, removes members and renames those who joined; the new owner must have joined with an account.")
         @Argument(help: ArgumentHelp("The member who will own the ledger.", valueName: "name"))
         var name: String
@@ -144,7 +144,7 @@ struct LedgerCommand: AsyncParsableCommand {
 
     struct Invite: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Open an invite and show its code (a new code replaces the old one), or revoke it.",
+            commandName: "invite", abstract: "Open an invite and show its code (a new code replaces the old one), or revoke it.",
             discussion: "Only the owner can. The code is shown this once: Tally keeps only its hash. By default it lasts 7 days and lets one person join.")
         @Flag(help: "Revoke the open invite: its code joins nobody any more.")
         var revoke = false
@@ -165,7 +165,7 @@ struct LedgerCommand: AsyncParsableCommand {
 
     struct Join: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Join a ledger with its invite code.",
+            commandName: "join", abstract: "Join a ledger with its invite code.",
             discussion: "Say who you are: the member named with --as, or a new member with --new. Without either you become the one member no one has joined as (Person 2 in a new ledger); with several, Tally asks you to choose.")
         @Argument(help: ArgumentHelp("The invite code or link.", valueName: "code"))
         var code: String
@@ -182,7 +182,7 @@ struct LedgerCommand: AsyncParsableCommand {
     }
 
     struct Log: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the activity log: who changed what, and when.")
+        static let configuration = CommandConfiguration(commandName: "log", abstract: "Show the activity log: who changed what, and when.")
         @Option(help: ArgumentHelp("How many lines (default: 30).", valueName: "n"))
         var limit = 30
         @OptionGroup var ledger: LedgerOption

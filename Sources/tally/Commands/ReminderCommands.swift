@@ -10,7 +10,7 @@ struct RemindersCommand: AsyncParsableCommand {
 
     struct Show: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the reminder settings, the waking hours they follow and the times still to come today.")
+            commandName: "show", abstract: "Show the reminder settings, the waking hours they follow and the times still to come today.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -29,7 +29,7 @@ struct RemindersCommand: AsyncParsableCommand {
 
     struct Set: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Change the reminder settings given; the others stay as they are.",
+            commandName: "set", abstract: "Change the reminder settings given; the others stay as they are.",
             discussion: """
                 Reminders come --count times a day at fixed times spread over the waking hours, or, \
                 with --smart HOURS, once after that many hours without a drink until the day's goal \

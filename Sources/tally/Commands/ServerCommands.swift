@@ -75,7 +75,7 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create an account (the first one is the admin); the password is read from stdin.")
+            commandName: "create", abstract: "Create an account (the first one is the admin); the password is read from stdin.")
         @Argument(help: ArgumentHelp("The user name.", valueName: "name")) var name: String
         @Option(help: ArgumentHelp("The time zone of their days (default: this machine's).", valueName: "zone"))
         var timeZone: String?
@@ -93,7 +93,7 @@ struct UserCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the accounts.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts.")
         @OptionGroup var options: CommonOptions
 
         func run() async throws {
@@ -109,7 +109,7 @@ struct UserCommand: AsyncParsableCommand {
     }
 
     struct Password: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a user's password, read from stdin.")
+        static let configuration = CommandConfiguration(commandName: "password", abstract: "Set a user's password, read from stdin.")
         @Argument(help: ArgumentHelp("The user name.", valueName: "name")) var name: String
         @OptionGroup var options: CommonOptions
 
@@ -129,7 +129,7 @@ struct UserCommand: AsyncParsableCommand {
 extension UserCommand {
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Disable an account: its sessions end and its tokens stop working at once; its data stays.")
+            commandName: "disable", abstract: "Disable an account: its sessions end and its tokens stop working at once; its data stays.")
         @Argument(help: ArgumentHelp("The user name.", valueName: "name")) var name: String
         @OptionGroup var options: CommonOptions
 
@@ -137,7 +137,7 @@ extension UserCommand {
     }
 
     struct Enable: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Enable a disabled account again.")
+        static let configuration = CommandConfiguration(commandName: "enable", abstract: "Enable a disabled account again.")
         @Argument(help: ArgumentHelp("The user name.", valueName: "name")) var name: String
         @OptionGroup var options: CommonOptions
 
@@ -189,7 +189,7 @@ struct ServerAdminCommand: AsyncParsableCommand {
 
     struct Invite: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a server invite for sign-up; its code is shown once.")
+            commandName: "invite", abstract: "Create a server invite for sign-up; its code is shown once.")
         @Option(help: ArgumentHelp("How many days it works (1–90).", valueName: "days")) var days = 7
         @Option(help: ArgumentHelp("How many accounts it can create (1–100).", valueName: "uses")) var uses = 1
         @OptionGroup var options: CommonOptions
@@ -212,7 +212,7 @@ struct TokenCommand: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Revoke.self], defaultSubcommand: List.self)
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a token; it is shown once.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a token; it is shown once.")
         @Option(help: ArgumentHelp("What it is for (default: cli).", valueName: "label")) var name = "cli"
         @Option(help: ArgumentHelp("When it stops working: a number of days, such as 90d (default: never).", valueName: "days"))
         var expires: String?
@@ -246,7 +246,7 @@ struct TokenCommand: AsyncParsableCommand {
 
 extension TokenCommand {
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a user's tokens.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List a user's tokens.")
         @OptionGroup var options: CommonOptions
 
         func run() async throws {
@@ -266,7 +266,7 @@ extension TokenCommand {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a token: it stops working at once.")
+        static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke a token: it stops working at once.")
         @Argument(help: ArgumentHelp("The token's id.", valueName: "id")) var id: String
         @OptionGroup var options: CommonOptions
 

@@ -10,7 +10,7 @@ struct KindsCommand: AsyncParsableCommand {
         defaultSubcommand: List.self)
 
     struct List: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "List the drink kinds.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the drink kinds.")
         @Flag(help: "Include retired kinds.") var all = false
         @OptionGroup var options: CommonOptions
 
@@ -21,7 +21,7 @@ struct KindsCommand: AsyncParsableCommand {
     }
 
     struct Add: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a drink kind.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a drink kind.")
         @Argument(help: ArgumentHelp("Its name.", valueName: "name")) var name: String
         @Option(help: ArgumentHelp("Its hydration factor, 0–1.5 (default 1).", valueName: "f")) var factor = "1"
         @OptionGroup var options: CommonOptions
@@ -33,7 +33,7 @@ struct KindsCommand: AsyncParsableCommand {
     }
 
     struct Rename: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a kind you added.")
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a kind you added.")
         @Argument(help: ArgumentHelp("Its name.", valueName: "name")) var name: String
         @Argument(help: ArgumentHelp("The new name.", valueName: "new-name")) var newName: String
         @OptionGroup var options: CommonOptions
@@ -45,7 +45,7 @@ struct KindsCommand: AsyncParsableCommand {
     }
 
     struct Retire: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Retire a kind you added (past drinks keep it).")
+        static let configuration = CommandConfiguration(commandName: "retire", abstract: "Retire a kind you added (past drinks keep it).")
         @Argument(help: ArgumentHelp("Its name.", valueName: "name")) var name: String
         @OptionGroup var options: CommonOptions
 
@@ -56,7 +56,7 @@ struct KindsCommand: AsyncParsableCommand {
     }
 
     struct Factor: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a kind's factor (new drinks only).")
+        static let configuration = CommandConfiguration(commandName: "factor", abstract: "Set a kind's factor (new drinks only).")
         @Argument(help: ArgumentHelp("Its name.", valueName: "name")) var name: String
         @Argument(help: ArgumentHelp("The factor, 0–1.5.", valueName: "f")) var factor: String
         @OptionGroup var options: CommonOptions
@@ -69,7 +69,7 @@ struct KindsCommand: AsyncParsableCommand {
 
     struct Factors: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Give the built-in kinds a set of factors: standard, or bhi (Beverage Hydration Index).")
+            commandName: "factors", abstract: "Give the built-in kinds a set of factors: standard, or bhi (Beverage Hydration Index).")
         @Argument(help: ArgumentHelp("standard or bhi.", valueName: "set")) var set: String
         @OptionGroup var options: CommonOptions
 
@@ -89,7 +89,7 @@ struct PresetsCommand: AsyncParsableCommand {
         subcommands: [Show.self, Set.self, Reset.self], defaultSubcommand: Show.self)
 
     struct Show: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the presets.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the presets.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -99,7 +99,7 @@ struct PresetsCommand: AsyncParsableCommand {
     }
 
     struct Set: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Set 3 or 4 presets (bare numbers are in your unit).")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set 3 or 4 presets (bare numbers are in your unit).")
         @Argument(help: ArgumentHelp("The amounts.", valueName: "amount")) var amounts: [String]
         @OptionGroup var options: CommonOptions
 
@@ -110,7 +110,7 @@ struct PresetsCommand: AsyncParsableCommand {
     }
 
     struct Reset: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Go back to the defaults of your unit.")
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Go back to the defaults of your unit.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -126,7 +126,7 @@ struct SettingsCommand: AsyncParsableCommand {
         subcommands: [Show.self, Set.self], defaultSubcommand: Show.self)
 
     struct Show: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the settings.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the settings.")
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
@@ -136,7 +136,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Set: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set one setting: unit (ml or oz) or timezone (an IANA name such as Europe/Berlin).")
+            commandName: "set", abstract: "Set one setting: unit (ml or oz) or timezone (an IANA name such as Europe/Berlin).")
         @Argument(help: ArgumentHelp("unit or timezone.", valueName: "name")) var name: String
         @Argument(help: ArgumentHelp("The new value.", valueName: "value")) var value: String
         @OptionGroup var options: CommonOptions

@@ -140,7 +140,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         subcommands: [List.self, Edit.self, Delete.self, Restore.self], defaultSubcommand: List.self)
 
     struct List: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "List expenses and payments, newest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List expenses and payments, newest first.")
         @Option(help: ArgumentHelp("How many (default: 30).", valueName: "n"))
         var limit = 30
         @Flag(help: "Include deleted ones, which can be restored.")
@@ -158,7 +158,7 @@ struct ExpensesCommand: AsyncParsableCommand {
 
     struct Edit: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Change an expense or payment; the ledger's log records what changed.",
+            commandName: "edit", abstract: "Change an expense or payment; the ledger's log records what changed.",
             discussion: "Options left out keep their value; an empty --description or --category clears it.")
         @Argument(help: ArgumentHelp("Its id, or the id's first characters.", valueName: "id"))
         var id: String
@@ -195,7 +195,7 @@ struct ExpensesCommand: AsyncParsableCommand {
 
     struct Delete: TallyCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete an expense or payment (`tally expenses restore` brings it back).")
+            commandName: "delete", abstract: "Delete an expense or payment (`tally expenses restore` brings it back).")
         @Argument(help: ArgumentHelp("Its id, or the id's first characters.", valueName: "id"))
         var id: String
         @OptionGroup var ledger: LedgerOption
@@ -212,7 +212,7 @@ struct ExpensesCommand: AsyncParsableCommand {
     }
 
     struct Restore: TallyCommand {
-        static let configuration = CommandConfiguration(abstract: "Bring back a deleted expense or payment.")
+        static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring back a deleted expense or payment.")
         @Argument(help: ArgumentHelp("Its id, or the id's first characters.", valueName: "id"))
         var id: String
         @OptionGroup var ledger: LedgerOption

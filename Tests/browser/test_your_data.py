@@ -166,6 +166,20 @@ def upload(driver, server, path, javascript):
     return None
 
 
+
+def refused_in_place(driver, server, error, seen, javascript, action):
+    """Where a refused upload leaves the page: with JavaScript it was sent in the background, so the
+    same page with <main> swapped, the refusal focused and the progress bar full; without, the
+    form's own address, at the section."""
+    if javascript:
+        assert driver.current_url == f"{server}/settings", driver.current_url
+        assert driver.execute_script("return window.__tallyMarker") == "same page", "the page was loaded again"
+        assert driver.switch_to.active_element == error, "the refusal is not focused"
+        assert seen and seen["shown"] and seen["value"] == 100, f"the progress bar: {seen}"
+    else:
+        assert driver.current_url == f"{server}/settings/{action}#your-data", driver.current_url
+
+
 def click_import(driver):
     target = button(driver, "Import drinks", within="//section[@id='your-data']")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
@@ -384,14 +398,7 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
     assert error.get_dom_attribute("role") == "alert"
     assert driver.execute_script(INJECTED) == []
     no_alert(driver)
-    if javascript:
-        # Sent in the background: the same page, <main> swapped, the refusal focused.
-        assert driver.current_url == f"{server}/settings", driver.current_url
-        assert driver.execute_script("return window.__tallyMarker") == "same page", "the page was loaded again"
-        assert driver.switch_to.active_element == error, "the refusal is not focused"
-        assert seen and seen["shown"] and seen["value"] == 100, f"the progress bar: {seen}"
-    else:
-        assert driver.current_url == f"{server}/settings/import-csv#your-data", driver.current_url
+    refused_in_place(driver, server, error, seen, javascript, "import-csv")
     section_shot(driver, shot("refused"), css="#your-data")
     no_alert(driver)
     assert day_page(driver, server, yesterday) == ("567 ml", [("Water · 330 ml", "+330 ml"), ("Water · 237 ml", "+237 ml")])
@@ -495,13 +502,7 @@ def refused_in_section(driver, server, javascript, expected, shot_name, seen):
     error = driver.find_element(By.CSS_SELECTOR, "#your-data .message.error")
     assert error.is_displayed()
     assert error.get_dom_attribute("role") == "alert"
-    if javascript:
-        assert driver.current_url == f"{server}/settings", driver.current_url
-        assert driver.execute_script("return window.__tallyMarker") == "same page", "the page was loaded again"
-        assert driver.switch_to.active_element == error, "the refusal is not focused"
-        assert seen and seen["shown"] and seen["value"] == 100, f"the progress bar: {seen}"
-    else:
-        assert driver.current_url == f"{server}/settings/restore#your-data", driver.current_url
+    refused_in_place(driver, server, error, seen, javascript, "restore")
     # The form is there again, for another try.
     assert driver.find_element(By.ID, "backup-file").is_displayed()
     section_shot(driver, shot_name, css="#your-data")

@@ -92,11 +92,6 @@ public struct DrinkCSVImporter: Sendable {
 extension DrinkCSVImportReport {
     /// What the import did, in sentences for a person.
     public var sentences: [String] {
-        var sentences = ["Imported \(AppleHealthImportReport.counted(drinksAdded, "drink")) and \(AppleHealthImportReport.counted(removalsAdded, "removal"))."]
-        if alreadyThere > 0 {
-            sentences.append("\(AppleHealthImportReport.counted(alreadyThere, "entry", plural: "entries")) \(alreadyThere == 1 ? "was" : "were") there already.")
-        }
-        if !newKinds.isEmpty { sentences.append("New drink kinds: \(newKinds.joined(separator: ", ")).") }
-        return sentences
+        EntryCountSentences.sentences("Imported", drinks: drinksAdded, removals: removalsAdded, alreadyThere: alreadyThere, newKinds: newKinds)
     }
 }

@@ -265,11 +265,8 @@ extension EntryJSON {
 extension BackupRestoreReport {
     /// What the restore did, in sentences for a person.
     public var sentences: [String] {
-        var sentences = ["Restored \(AppleHealthImportReport.counted(drinksAdded, "drink")) and \(AppleHealthImportReport.counted(removalsAdded, "removal"))."]
-        if alreadyThere > 0 {
-            sentences.append("\(AppleHealthImportReport.counted(alreadyThere, "entry", plural: "entries")) \(alreadyThere == 1 ? "was" : "were") there already.")
-        }
-        if !newKinds.isEmpty { sentences.append("New drink kinds: \(newKinds.joined(separator: ", ")).") }
+        var sentences = EntryCountSentences.sentences("Restored", drinks: drinksAdded, removals: removalsAdded,
+                                                      alreadyThere: alreadyThere, newKinds: newKinds)
         if sleepRecordsAdded > 0 { sentences.append("\(AppleHealthImportReport.counted(sleepRecordsAdded, "sleep record")) added.") }
         if !ledgers.isEmpty {
             sentences.append("Ledgers: \(ledgers.joined(separator: ", ")), with \(AppleHealthImportReport.counted(ledgerEntriesAdded, "entry", plural: "entries")) added.")

@@ -289,7 +289,10 @@ def test_setting_the_level_untouched_keeps_it(server, browser, unique_name):
     wait(driver, lambda d: d.find_element(By.ID, "sip-size").get_attribute("value") == "25")
     tap(driver, javascript=False)
     wait_left(driver, "975 ml left of 1000 ml")
+    # The page before the answer is complete too: wait for the answer to replace it.
+    page = driver.find_element(By.TAG_NAME, "html")
     click(driver, button(driver, "Set the level"))
+    WebDriverWait(driver, 8).until(EC.staleness_of(page), "setting the level did not answer")
     wait(driver, lambda d: d.execute_script("return document.readyState") == "complete")
     assert left(driver) == "975 ml left of 1000 ml", f"the untouched slider set the level to {left(driver)!r}"
 

@@ -157,14 +157,19 @@ def upload(driver, server, path, javascript):
     driver.execute_script("window.__tallyMarker = 'same page'")
     choose_file(driver, path)
     click_import(driver)
+    return answered(driver, javascript, timeout=20, message=f"uploading {path.name} led nowhere")
+
+
+def answered(driver, javascript, timeout, message):
+    """Waits for a sent Your data form's answer: a new page, or, with JavaScript, <main> swapped
+    for a message in the section. With JavaScript, returns what the progress bar did (else None)."""
     wait(driver, lambda d: d.execute_script(
         "return document.readyState === 'complete' && (window.__tallyMarker !== 'same page'"
         " || !!document.querySelector('#your-data .message'))"),
-        timeout=20, message=f"uploading {path.name} led nowhere")
+        timeout=timeout, message=message)
     if javascript:
         return json.loads(driver.execute_script("return sessionStorage.getItem('tally-progress')") or "null")
     return None
-
 
 
 def refused_in_place(driver, server, error, seen, javascript, action):
@@ -484,13 +489,7 @@ def restore(driver, server, path, javascript, merge=False):
     target = button(driver, "Restore", within="//section[@id='your-data']")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
     target.click()
-    wait(driver, lambda d: d.execute_script(
-        "return document.readyState === 'complete' && (window.__tallyMarker !== 'same page'"
-        " || !!document.querySelector('#your-data .message'))"),
-        timeout=30, message=f"restoring {path.name} led nowhere")
-    if javascript:
-        return json.loads(driver.execute_script("return sessionStorage.getItem('tally-progress')") or "null")
-    return None
+    return answered(driver, javascript, timeout=30, message=f"restoring {path.name} led nowhere")
 
 
 def refused_in_section(driver, server, javascript, expected, shot_name, seen):

@@ -169,8 +169,14 @@ struct RemoteModeTests {
         let address = "http://127.0.0.1:\(closed)"
         let unreachable = try CLI.run(["--server", address, "--token", server.token, "drink", "250"], env: [:], in: server.folder)
         #expect(unreachable.exitCode == 6, "\(unreachable)")
-        #expect(unreachable.stderr.hasPrefix("Cannot reach the server at \(address): "), "\(unreachable)")
+        #expect(unreachable.stderr == "Cannot reach the server at \(address): the connection was refused.\n", "\(unreachable)")
         Self.expectSentence(unreachable)
+
+        let plainHTTP = server.url.replacingOccurrences(of: "http://", with: "https://")
+        let tlsToPlain = try CLI.run(["--server", plainHTTP, "--token", server.token, "today"], env: [:], in: server.folder)
+        #expect(tlsToPlain.exitCode == 6, "\(tlsToPlain)")
+        #expect(tlsToPlain.stderr == "Cannot reach the server at \(plainHTTP): the TLS connection failed (it does not speak TLS there: try http://).\n",
+                "\(tlsToPlain)")
 
         let notAnAddress = try CLI.run(["today", "--server", "127.0.0.1:8080", "--token", server.token], env: [:], in: server.folder)
         #expect(notAnAddress.exitCode == 1, "\(notAnAddress)")

@@ -1,7 +1,11 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOFileSystem
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
 import TallyAPI
 import TallyCore
 
@@ -37,7 +41,7 @@ struct APIClient: Sendable {
     /// A JSON route: its body out, its answer back.
     func send<Body: Encodable, Answer: Decodable>(_ route: Route<Body, Answer>, _ parameters: any CustomStringConvertible...,
                                                   query: [URLQueryItem] = [], body: Body) async throws -> Answer {
-        try await answer(route, parameters, query: query, body: try APICoding.encoder.encode(body))
+        try await answer(route, parameters, query: query, body: .data(try APICoding.encoder.encode(body)))
     }
 
     /// A JSON route without a body.
@@ -49,109 +53,164 @@ struct APIClient: Sendable {
     /// A route whose body is a file: `data` from memory, or `file` streamed from disk.
     func upload<Answer: Decodable>(_ route: Route<FileBody, Answer>, data: Data? = nil, file: URL? = nil, query: [URLQueryItem] = [],
                                    contentType: String, timeout: TimeInterval = Self.timeout) async throws -> Answer {
-        let answer = try await exchange(route.method.rawValue, route.path(), query: query, body: data, bodyFile: file,
-                                        contentType: contentType, timeout: timeout)
+        let body: RequestBody = file.map { .file($0) } ?? .data(data ?? Data())
+        let answer = try await exchange(route.method.rawValue, route.path(), query: query, body: body, contentType: contentType,
+                                        timeout: timeout) { try await $0.collect(upTo: Self.answerLimit) }
         return try decode(answer, of: route)
     }
 
-    /// A route whose answer is a file, as it came.
-    func download(_ route: Route<NoBody, FileBody>, _ parameters: any CustomStringConvertible...,
-                  query: [URLQueryItem] = []) async throws -> Data {
-        try await exchange(route.method.rawValue, route.path(parameters), query: query, contentType: "application/json")
+    /// A route whose answer is a file: handed to `write` a piece at a time, as it arrives.
+    func download(_ route: Route<NoBody, FileBody>, _ parameters: any CustomStringConvertible..., query: [URLQueryItem] = [],
+                  to write: (Data) async throws -> Void) async throws {
+        try await exchange(route.method.rawValue, route.path(parameters), query: query, contentType: "application/json",
+                           timeout: Self.timeout * 10) { body in
+            for try await piece in body { try await write(Data(buffer: piece, byteTransferStrategy: .noCopy)) }
+        }
     }
 
     private func answer<Body, Answer: Decodable>(_ route: Route<Body, Answer>, _ parameters: [any CustomStringConvertible],
-                                                 query: [URLQueryItem], body: Data?) async throws -> Answer {
+                                                 query: [URLQueryItem], body: RequestBody?) async throws -> Answer {
         let data = try await exchange(route.method.rawValue, route.path(parameters), query: query, body: body,
-                                      contentType: "application/json")
+                                      contentType: "application/json") { try await $0.collect(upTo: Self.answerLimit) }
         return try decode(data, of: route)
     }
 
-    private func decode<Body, Answer: Decodable>(_ data: Data, of route: Route<Body, Answer>) throws -> Answer {
+    private func decode<Body, Answer: Decodable>(_ answer: ByteBuffer, of route: Route<Body, Answer>) throws -> Answer {
         if Answer.self == NoBody.self { return NoBody() as! Answer }
         do {
-            return try APICoding.decoder.decode(Answer.self, from: data)
+            return try APICoding.decoder.decode(Answer.self, from: Data(buffer: answer, byteTransferStrategy: .noCopy))
         } catch {
             throw RemoteFailure(
                 "The server at \(server) answered \(route) with a body this tally cannot read: check that it is a Tally server of this version.")
         }
     }
 
-    /// One request with a body of any type; the answer's body as it came, once it is a success.
-    /// One request: `body` from memory, or `bodyFile` streamed from disk (an export to import).
-    private func exchange(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil, bodyFile: URL? = nil,
-                  contentType: String, timeout: TimeInterval = Self.timeout) async throws -> Data {
+    /// The most a JSON answer may hold: a year of history is well under a megabyte.
+    private static let answerLimit = 64 << 20
+
+    /// What a request sends: bytes from memory, or a file streamed from disk (an export to import).
+    private enum RequestBody {
+        case data(Data)
+        case file(URL)
+    }
+
+    /// One request; once its answer is a success, `read` reads the answer's body.
+    private func exchange<Result>(_ method: String, _ path: String, query: [URLQueryItem] = [], body: RequestBody? = nil,
+                                  contentType: String, timeout: TimeInterval = Self.timeout,
+                                  read: (HTTPClientResponse.Body) async throws -> Result) async throws -> Result {
         var components = URLComponents(url: base.appendingPathComponent("api/v1/" + path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
-        var request = URLRequest(url: components.url!, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = method
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("tally-cli", forHTTPHeaderField: "User-Agent")
-        if body != nil || bodyFile != nil { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        request.httpBody = body
+        var request = HTTPClientRequest(url: components.url!.absoluteString)
+        request.method = HTTPMethod(rawValue: method)
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "tally-cli")
+        if body != nil { request.headers.add(name: "Content-Type", value: contentType) }
+        let deadline = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
 
-        let data: Data
-        let response: URLResponse
-        do {
-            if let bodyFile {
-                (data, response) = try await Self.session.upload(for: request, fromFile: bodyFile)
-            } else {
-                (data, response) = try await Self.session.data(for: request)
+        return try await Self.withHTTPClient(timeout: timeout) { client in
+            func send(_ request: HTTPClientRequest) async throws -> Result {
+                let response: HTTPClientResponse
+                do {
+                    response = try await client.execute(request, deadline: deadline)
+                } catch {
+                    throw RemoteFailure("Cannot reach the server at \(server): \(Self.reason(error, timeout: timeout)).")
+                }
+                guard (200..<300).contains(response.status.code) else {
+                    let answer = (try? await response.body.collect(upTo: 1 << 20)) ?? ByteBuffer()
+                    throw problem(status: response.status, answer, method: method, path: path)
+                }
+                do {
+                    return try await read(response.body)
+                } catch let error as NIOTooManyBytesError {
+                    throw RemoteFailure("The server at \(server) answered \(method) /api/v1/\(path) with more than \(error.maxBytes.map { "\($0 >> 20) MB" } ?? "this tally can read").")
+                } catch let error as HTTPClientError {
+                    throw RemoteFailure("The server at \(server) stopped answering: \(Self.reason(error, timeout: timeout)).")
+                }
             }
+            guard case .file(let file) = body else {
+                if case .data(let data) = body { request.body = .bytes(ByteBuffer(data: data)) }
+                return try await send(request)
+            }
+            return try await FileSystem.shared.withFileHandle(forReadingAt: .init(file.path)) { handle in
+                request.body = .stream(handle.readChunks(), length: .known(try await handle.info().size))
+                return try await send(request)
+            }
+        }
+    }
+
+    /// A client for one exchange, shut down after it. It fails at once when nothing listens
+    /// rather than trying again until the deadline, as a server's client would.
+    private static func withHTTPClient<Result>(timeout: TimeInterval, _ body: (HTTPClient) async throws -> Result) async throws -> Result {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10), read: .milliseconds(Int64(timeout * 1000)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        do {
+            let result = try await body(client)
+            try? await client.shutdown()
+            return result
         } catch {
-            throw RemoteFailure("Cannot reach the server at \(server): \(Self.reason(error)).")
+            try? await client.shutdown()
+            throw error
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw RemoteFailure("The server at \(server) did not answer over HTTP.")
-        }
-        guard (200..<300).contains(http.statusCode) else {
-            throw problem(status: http.statusCode, data, method: method, path: path)
-        }
-        return data
     }
 
     /// The error of an answer that is not a success: a TallyError with the problem's sentence
     /// when the server says what is wrong, as the local service would have.
-    private func problem(status: Int, _ data: Data, method: String, path: String) -> any Error {
-        guard let detail = (try? APICoding.decoder.decode(Problem.self, from: data))?.detail
+    private func problem(status: HTTPResponseStatus, _ answer: ByteBuffer, method: String, path: String) -> any Error {
+        guard let detail = (try? APICoding.decoder.decode(Problem.self, from: Data(buffer: answer)))?.detail
                 .trimmingCharacters(in: .whitespacesAndNewlines), !detail.isEmpty else {
-            let reason = HTTPURLResponse.localizedString(forStatusCode: status)
             return RemoteFailure(
-                "The server at \(server) answered \(method) /api/v1/\(path) with \(status) (\(reason)) and no explanation; check that it is a Tally server.")
+                "The server at \(server) answered \(method) /api/v1/\(path) with \(status.code) (\(status.reasonPhrase.lowercased())) and no explanation; check that it is a Tally server.")
         }
-        guard let kind = Problem.kind(of: status) else { return RemoteFailure(detail) }
+        guard let kind = Problem.kind(of: Int(status.code)) else { return RemoteFailure(detail) }
         return TallyError(kind, detail)
     }
 
-    /// Why a request got no answer, in words (URLError's own descriptions are terse on Linux).
-    private static func reason(_ error: any Error) -> String {
-        guard let error = error as? URLError else { return trimmedDescription(error) }
-        switch error.code {
-        case .cannotConnectToHost: return "the connection was refused"
-        case .timedOut: return "it did not answer within \(Int(timeout)) seconds"
-        case .cannotFindHost, .dnsLookupFailed: return "its host name is not known"
-        case .notConnectedToInternet: return "this machine is not connected to a network"
-        case .networkConnectionLost: return "the connection was lost"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            return "the TLS connection failed (\(trimmedDescription(error)))"
-        default: return trimmedDescription(error)
+    /// Why a request got no answer, in words.
+    private static func reason(_ error: any Error, timeout: TimeInterval) -> String {
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case .connectTimeout: return "it did not accept a connection within 10 seconds"
+            case .deadlineExceeded, .readTimeout, .writeTimeout: return "it did not answer within \(Int(timeout)) seconds"
+            case .remoteConnectionClosed: return "the connection was lost"
+            case .tlsHandshakeTimeout: return "the TLS connection failed (no handshake within 10 seconds)"
+            default: return trimmedDescription(error)
+            }
+        case let error as NIOConnectionError:
+            if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
+                return "its host name is not known"
+            }
+            return error.connectionErrors.first.map { reason($0.error, timeout: timeout) } ?? "the connection was refused"
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            return "the connection was refused"
+        case is SocketAddressError:
+            return "its host name is not known"
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+            return "the TLS connection failed (\(tlsReason(error)))"
+        default:
+            return trimmedDescription(error)
         }
     }
 
+    /// BoringSSL's own words name its source files; these are what a person can act on.
+    private static func tlsReason(_ error: any Error) -> String {
+        let words = String(describing: error)
+        if words.contains("WRONG_VERSION_NUMBER") { return "it does not speak TLS there: try http://" }
+        if words.contains("CERTIFICATE_VERIFY_FAILED") || words.contains("failedToValidateHostname") {
+            return "its certificate is not trusted for that name"
+        }
+        return "the handshake was refused"
+    }
+
     private static func trimmedDescription(_ error: any Error) -> String {
-        var text = error.localizedDescription.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = String(describing: error).trimmingCharacters(in: .whitespacesAndNewlines)
         while text.hasSuffix(".") { text.removeLast() }
         return text
     }
-
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 2
-        return URLSession(configuration: configuration)
-    }()
 }
 
 /// A failure that is no rule of Tally's: the server cannot be reached, fails, or does not speak

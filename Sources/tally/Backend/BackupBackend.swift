@@ -32,7 +32,7 @@ struct RemoteBackup: BackupBackend {
     let client: APIClient
 
     func exportBackup(_ write: (Data) async throws -> Void) async throws {
-        try await write(try await client.download(API.exportBackup))
+        try await client.download(API.exportBackup, to: write)
     }
 
     func restoreBackup(_ file: URL, merge: Bool) async throws -> BackupRestoreReport {

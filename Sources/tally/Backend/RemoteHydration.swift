@@ -170,7 +170,7 @@ struct RemoteHydration: HydrationBackend {
     // MARK: - CSV of drinks
 
     func exportCSV(_ write: (Data) async throws -> Void) async throws {
-        try await write(try await client.download(API.exportDrinksCSV))
+        try await client.download(API.exportDrinksCSV, to: write)
     }
 
     func importCSV(_ file: URL, unit: VolumeUnit?) async throws -> DrinkCSVImportReport {

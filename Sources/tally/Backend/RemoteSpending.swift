@@ -102,6 +102,10 @@ struct RemoteSpending: SpendingBackend {
     }
 
     func export(_ ledger: UUID, format: LedgerExport.Format) async throws -> Data {
-        try await client.download(API.exportLedger, ledger, query: [URLQueryItem(name: "format", value: format.rawValue)])
+        var file = Data()
+        try await client.download(API.exportLedger, ledger, query: [URLQueryItem(name: "format", value: format.rawValue)]) {
+            file.append($0)
+        }
+        return file
     }
 }

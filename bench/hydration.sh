@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Times `tally today` and `tally history` on a database with ten years of drinks.
 #
-#   bench/hydration.sh [RUNS]
+#   bench/hydration.sh [RUNS] [BEFORE]
 #
 # Builds `tally` in release mode twice, linked as installed (--static-swift-stdlib) and with the
 # Swift libraries linked dynamically (plain `swift build -c release`), fills a fresh database
 # (about 8 drinks a day for 10 years), then runs each command RUNS times (default 30, after 3
 # warm-up runs) as a new process, the way a person or a script runs it, alternating the two
 # builds, and prints wall times in ms. Goal: under 50 ms each. `tally --version`, which opens
-# no database, shows what starting a process costs.
+# no database, shows what starting a process costs. BEFORE, a `tally` built from an earlier
+# commit (copy it aside first), joins the same runs, so that a change shows its before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-30}
+before=${2:-}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -33,7 +35,7 @@ ls -l "$db" | awk '{ printf "database: %.1f MB\n", $5 / 1048576 }'
 # Late in the evening of the last filled day, so "today" has its drinks.
 export TALLY_NOW=2026-11-20T21:00:00Z TALLY_DATABASE="$db"
 
-python3 - "$runs" "static:$static" "dynamic:$dynamic" <<'PY'
+python3 - "$runs" "static:$static" "dynamic:$dynamic" ${before:+"before:$before"} <<'PY'
 import statistics, subprocess, sys, time
 runs = int(sys.argv[1])
 builds = dict(arg.split(":", 1) for arg in sys.argv[2:])

@@ -46,7 +46,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func account(named name: String) async throws -> Account? {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.row("""
                 SELECT \(unescaped: Self.accountColumns) FROM users WHERE lower(name) = lower(\(name)) AND passwordHash IS NOT NULL
                 """, logger: logger).map(Self.account)
@@ -54,7 +54,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func accounts() async throws -> [Account] {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.rows("""
                 SELECT \(unescaped: Self.accountColumns) FROM users WHERE passwordHash IS NOT NULL
                 ORDER BY lower(name) COLLATE "C", name COLLATE "C"
@@ -93,7 +93,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func signUpMode() async throws -> SignUpMode {
-        try await client.withConnection { connection in try await signUpMode(connection) }
+        try await connection { connection in try await signUpMode(connection) }
     }
 
     public func setSignUpMode(_ mode: SignUpMode) async throws {
@@ -117,7 +117,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func signUpInvites(now: Date) async throws -> [SignUpInviteInfo] {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.rows("""
                 SELECT codeHash, createdAt, expiresAt, usesLeft FROM signUpInvite WHERE usesLeft > 0 AND expiresAt > \(now)
                 ORDER BY createdAt, codeHash

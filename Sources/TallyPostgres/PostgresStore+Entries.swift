@@ -117,7 +117,7 @@ extension PostgresStore: EntryRepository {
     }
 
     public func entries(from: LocalDate, through: LocalDate, of user: UUID) async throws -> [DayEntry] {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.rows("""
                 \(unescaped: Self.intakeSelect) WHERE intake.userId = \(user) AND intake.day BETWEEN \(from) AND \(through)
                 UNION ALL
@@ -128,7 +128,7 @@ extension PostgresStore: EntryRepository {
     }
 
     public func entryIDsOfOthers(_ ids: [UUID], user: UUID) async throws -> Set<UUID> {
-        try await client.withConnection { connection in
+        try await connection { connection in
             Set(try await connection.rows("""
                 SELECT id FROM intake WHERE id = ANY(\(ids)) AND userId <> \(user)
                 UNION ALL SELECT id FROM removal WHERE id = ANY(\(ids)) AND userId <> \(user)

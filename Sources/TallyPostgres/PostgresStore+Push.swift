@@ -55,7 +55,7 @@ extension PostgresStore: PushRepository {
     }
 
     public func pushSubscriptions(of user: UUID) async throws -> [PushSubscription] {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.rows("""
                 SELECT endpoint, p256dh, auth FROM pushSubscription WHERE userId = \(user) ORDER BY createdAt, endpoint COLLATE "C"
                 """, logger: logger).map(Self.subscription)
@@ -115,7 +115,7 @@ extension PostgresStore: PushRepository {
     /// the day index at once), not among years of drinks: the latest instant is on the latest
     /// day, or, after a move across time zones, at most two days before it.
     public func lastDrink(of user: UUID) async throws -> Date? {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.row("""
                 SELECT max(at) FROM intake
                 WHERE userId = \(user) AND day >= (SELECT max(day) FROM intake WHERE userId = \(user)) - 2

@@ -19,7 +19,7 @@ extension PostgresStore {
     }
 
     public func sessionUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.all(SessionUserStatement(tokenHash: tokenHash, now: now), logger: logger).first
         }
     }
@@ -37,7 +37,7 @@ extension PostgresStore {
     }
 
     public func sessions(of user: UUID, now: Date) async throws -> [SessionInfo] {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.rows("""
                 SELECT tokenHash, device, createdAt, lastSeenAt, expiresAt FROM session
                 WHERE userId = \(user) AND expiresAt > \(now) ORDER BY lastSeenAt DESC NULLS LAST, tokenHash
@@ -69,7 +69,7 @@ extension PostgresStore {
     }
 
     public func apiTokens(of user: UUID) async throws -> [APITokenInfo] {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.rows("""
                 SELECT id, name, createdAt, revokedAt, expiresAt, lastUsedAt FROM apiToken WHERE userId = \(user) ORDER BY createdAt, id
                 """, logger: logger).map { row in
@@ -91,9 +91,13 @@ extension PostgresStore {
     }
 
     public func tokenUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.all(TokenUserStatement(tokenHash: tokenHash, now: now), logger: logger).first
         }
+    }
+
+    public func admit(_ admission: TokenAdmission) async throws {
+        try await client.withConnection { connection in try await check(admission, connection) }
     }
 
     public func touchAPIToken(tokenHash: Data, at: Date) async throws {

@@ -29,20 +29,20 @@ extension PostgresStore: UserRepository {
     }
 
     public func user(named name: String) async throws -> User? {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.row("SELECT \(unescaped: Self.userColumns) FROM users WHERE lower(name) = lower(\(name))", logger: logger)
                 .map(Self.user)
         }
     }
 
     public func user(id: UUID) async throws -> User? {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.row("SELECT \(unescaped: Self.userColumns) FROM users WHERE id = \(id)", logger: logger).map(Self.user)
         }
     }
 
     public func settings(of user: UUID) async throws -> HydrationSettings {
-        try await client.withConnection { connection in try await settings(user, connection) }
+        try await connection { connection in try await settings(user, connection) }
     }
 
     public func changeSettings(of user: UUID, _ change: @escaping @Sendable (inout HydrationSettings) throws -> Void) async throws -> HydrationSettings {
@@ -98,7 +98,7 @@ extension PostgresStore: UserRepository {
 
 extension PostgresStore: DrinkKindRepository {
     public func drinkKinds(of user: UUID) async throws -> [DrinkKind] {
-        try await client.withConnection { connection in try await drinkKinds(user, connection) }
+        try await connection { connection in try await drinkKinds(user, connection) }
     }
 
     /// Built-in kinds first, then by name whatever its capitals.

@@ -146,9 +146,11 @@ extension PostgresStore {
 
     private func transaction<T: Sendable>(_ begin: PostgresQuery, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {
+            let admission = TokenAdmission.current
             return try await client.withConnection { connection in
                 try await connection.query(begin, logger: logger)
                 do {
+                    try await check(admission, connection)
                     let value = try await body(connection)
                     try await connection.query("COMMIT", logger: logger)
                     return value
@@ -160,6 +162,21 @@ extension PostgresStore {
         } catch {
             throw Self.translate(error)
         }
+    }
+
+    /// A connection for a read of one statement, which needs no transaction.
+    func connection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let admission = TokenAdmission.current
+        return try await client.withConnection { connection in
+            try await check(admission, connection)
+            return try await body(connection)
+        }
+    }
+
+    /// The request's known token checked again, on the connection at hand (see TokenAdmission).
+    func check(_ admission: TokenAdmission?, _ connection: PostgresConnection) async throws {
+        guard let admission else { return }
+        try await admission.check { try await !connection.all(TokenAdmitsStatement(admission: admission), logger: logger).isEmpty }
     }
 
     /// A constraint failure as a conflict, with what PostgreSQL said; other errors as they are.

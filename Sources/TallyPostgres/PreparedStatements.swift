@@ -79,6 +79,28 @@ struct TokenUserStatement: CredentialStatement {
     var now: Date
 }
 
+/// Whether a known API token still admits its holder: neither revoked nor expired, of an
+/// enabled account (TokenAdmission).
+struct TokenAdmitsStatement: PostgresPreparedStatement {
+    static let sql = """
+        SELECT 1 FROM apiToken JOIN users ON users.id = apiToken.userId
+        WHERE apiToken.tokenHash = $1 AND apiToken.userId = $2 AND apiToken.revokedAt IS NULL
+          AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > $3) AND users.disabledAt IS NULL
+        """
+    typealias Row = Int32
+    var admission: TokenAdmission
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        try bindings.append(admission.tokenHash)
+        bindings.append(admission.user)
+        bindings.append(admission.now)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
+}
+
 /// Who a browser's session belongs to: an unexpired session of an enabled account.
 struct SessionUserStatement: CredentialStatement {
     static let sql = """

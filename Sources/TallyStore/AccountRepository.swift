@@ -149,4 +149,7 @@ public protocol AccountRepository: Sendable {
     /// The user of a token that is neither revoked nor expired, of an enabled account.
     func tokenUser(tokenHash: Data, now: Date) async throws -> Credentialed?
     func touchAPIToken(tokenHash: Data, at: Date) async throws
+    /// Checks a known token in a read of its own, for a request that opened no transaction:
+    /// throws `TokenAdmission.Refused` when it no longer admits its holder.
+    func admit(_ admission: TokenAdmission) async throws
 }

@@ -59,6 +59,41 @@ struct AuthTests {
         }
     }
 
+    @Test("A token seen before is refused at once when it is revoked elsewhere (another instance), expires or its account is disabled; the refusal comes before any other answer and nothing is written")
+    func knownTokenRefusedAtOnce() async throws {
+        let f = try await ServerFixture()
+        let start = f.clock.now
+        let (revokedInfo, revoked) = try await f.accounts.createAPIToken(for: f.ada, name: "old laptop")
+        f.clock.set(start.addingTimeInterval(-86_400 + 120))
+        let (_, brief) = try await f.accounts.createAPIToken(for: f.ada, name: "script", lifetime: 86_400) // ends at start + 120 s
+        f.clock.set(start)
+        let (_, bobs) = try await f.accounts.createAPIToken(for: f.bob, name: "phone")
+        try await f.test { client in
+            for secret in [revoked, brief, bobs, f.adaToken] {
+                #expect(try await client.send(.get, "/api/v1/today", token: secret).status == .ok, "known from now on")
+            }
+            // Revoked by another instance on the same database: this server's memory of it must not count.
+            try await f.accounts.revokeAPIToken(id: revokedInfo.id, of: f.ada)
+            try await client.send(.get, "/api/v1/days/not-a-date", token: revoked).problem(.unauthorized)
+            try await client.send(.get, "/api/v1/today", token: revoked).problem(.unauthorized)
+            try await client.send(.get, "/api/v1/export/csv", token: revoked).problem(.unauthorized)
+            try await client.send(.post, "/api/v1/intakes", token: revoked, json: #"{"volumeMl": 250}"#).problem(.unauthorized)
+
+            f.clock.set(start.addingTimeInterval(180))
+            try await client.send(.get, "/api/v1/today", token: brief).problem(.unauthorized)
+            #expect(try await client.send(.get, "/api/v1/today", token: f.adaToken).status == .ok)
+
+            try await f.accounts.setDisabled("bob", true)
+            try await client.send(.post, "/api/v1/intakes", token: bobs, json: #"{"volumeMl": 250}"#).problem(.unauthorized)
+            try await client.send(.get, "/api/v1/me", token: bobs).problem(.unauthorized)
+            try await f.accounts.setDisabled("bob", false)
+            #expect(try await client.send(.get, "/api/v1/me", token: bobs).status == .ok, "enabled again, the token works again")
+        }
+        let today = LocalDate(containing: start, in: TimeZone(identifier: "Europe/Berlin")!)
+        #expect(try await f.store.entries(from: today, through: today, of: f.ada.id).isEmpty, "no refused drink was written")
+        #expect(try await f.store.entries(from: today, through: today, of: f.bob.id).isEmpty)
+    }
+
     @Test("A session cookie works for reads; changes need the session's CSRF token too")
     func sessionAndCSRF() async throws {
         let f = try await ServerFixture()

@@ -344,4 +344,59 @@ struct AccountContractTests {
             try await f.store.revokeAPIToken(id: bob.user.id, of: ada.user.id, at: used)
         }
     }
+
+    @Test("A known token is checked again in the first transaction of its request: refused once revoked, expired, disabled or another's, before anything is read or written",
+          arguments: StoreKind.allCases)
+    func tokenAdmission(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let ada = try await f.account("ada2")
+        let bob = try await f.account("bob")
+        let start = instant("2025-06-15T10:00:00Z"), expiry = instant("2025-06-16T10:00:00Z")
+        let forever = APITokenInfo(id: UUID(), name: "shortcut", createdAt: start)
+        try await f.store.createAPIToken(forever, tokenHash: hash(1), of: ada.user.id)
+        try await f.store.createAPIToken(APITokenInfo(id: UUID(), name: "script", createdAt: start, expiresAt: expiry),
+                                         tokenHash: hash(2), of: ada.user.id)
+        let store = f.store
+        func asking<T: Sendable>(_ admission: TokenAdmission, _ work: () async throws -> T) async throws -> T {
+            try await TokenAdmission.$current.withValue(admission) { try await work() }
+        }
+
+        let admitted = TokenAdmission(tokenHash: hash(1), user: ada.user.id, now: start)
+        #expect(admitted.checked == .unchecked)
+        #expect(try await asking(admitted) { try await store.settings(of: ada.user.id) } == HydrationSettings(timeZone: "Europe/Berlin"))
+        #expect(admitted.checked == .admitted)
+        #expect(try await asking(TokenAdmission(tokenHash: hash(2), user: ada.user.id, now: start)) { try await store.signUpMode() } == .standard)
+
+        let refusals: [(String, TokenAdmission)] = [
+            ("another's user", TokenAdmission(tokenHash: hash(1), user: bob.user.id, now: start)),
+            ("unknown", TokenAdmission(tokenHash: hash(3), user: ada.user.id, now: start)),
+            ("expired", TokenAdmission(tokenHash: hash(2), user: ada.user.id, now: expiry)),
+        ]
+        for (why, admission) in refusals {
+            await #expect(throws: TokenAdmission.Refused.self, "\(why): a read") {
+                try await asking(admission) { try await store.settings(of: ada.user.id) }
+            }
+            await #expect(throws: TokenAdmission.Refused.self, "\(why): a write") {
+                try await asking(admission) { try await store.setSignUpMode(.closed) }
+            }
+            await #expect(throws: TokenAdmission.Refused.self, "\(why): on its own") { try await store.admit(admission) }
+            #expect(admission.checked == .refused, "\(why)")
+        }
+        #expect(try await store.signUpMode() == .standard, "a refused write wrote nothing")
+
+        try await store.setDisabled(ada.user.id, at: start)
+        await #expect(throws: TokenAdmission.Refused.self, "a disabled account's token") {
+            try await asking(TokenAdmission(tokenHash: hash(1), user: ada.user.id, now: start)) { try await store.setSignUpMode(.closed) }
+        }
+        try await store.setDisabled(ada.user.id, at: nil)
+        try await store.admit(TokenAdmission(tokenHash: hash(1), user: ada.user.id, now: start))
+
+        try await store.revokeAPIToken(id: forever.id, of: ada.user.id, at: start)
+        let revoked = TokenAdmission(tokenHash: hash(1), user: ada.user.id, now: start)
+        await #expect(throws: TokenAdmission.Refused.self) { try await asking(revoked) { try await store.setSignUpMode(.closed) } }
+        await #expect(throws: TokenAdmission.Refused.self, "every later transaction of the request too") {
+            try await asking(revoked) { try await store.signUpMode() }
+        }
+        #expect(try await store.signUpMode() == .standard)
+    }
 }

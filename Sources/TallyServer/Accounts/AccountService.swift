@@ -12,6 +12,7 @@ public struct AccountService: Sendable {
     public let sessionLifetime: TimeInterval
     let hasher: PasswordHasher
     let secrets: ServerSecrets
+    let knownTokens = KnownTokens()
 
     public init(store: any TallyStorage, clock: any WallClock, passwordCost: Int = 12,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600) {

@@ -6,19 +6,33 @@ import TallyStore
 /// Finds who sent a request: a personal API token in the Authorization header, else the session
 /// cookie of the web app. It never refuses a request itself: handlers that need a user ask
 /// `SignedInContext`, which refuses a request without one.
+///
+/// A token seen lately (`KnownTokens`) costs no read of its own: it is checked again in the
+/// first transaction the request opens (`TokenAdmission`), or, when the request opened none,
+/// after it, and the answer is then a 401 whatever the handler said.
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = TallyRequestContext
     let accounts: AccountService
 
+    static let invalidToken = "That API token is not valid: it may have been revoked. Create a new one with `tally token create`."
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         if let authorization = request.headers[.authorization] {
-            guard authorization.hasPrefix("Bearer "),
-                  let user = try await accounts.user(forAPIToken: String(authorization.dropFirst("Bearer ".count))) else {
-                throw HTTPError(.unauthorized, message: "That API token is not valid: it may have been revoked. Create a new one with `tally token create`.")
-            }
-            context.user = user
+            guard authorization.hasPrefix("Bearer ") else { throw HTTPError(.unauthorized, message: Self.invalidToken) }
+            let secret = String(authorization.dropFirst("Bearer ".count))
+            let tokenHash = AccountService.hash(secret)
+            let now = accounts.clock.now
             context.credential = .apiToken
+            if let holder = accounts.knownTokens.holder(of: tokenHash, at: now) {
+                context.user = holder
+                return try await admitted(TokenAdmission(tokenHash: tokenHash, user: holder.id, now: now), request, context, next)
+            }
+            guard let user = try await accounts.user(forAPIToken: secret) else {
+                throw HTTPError(.unauthorized, message: Self.invalidToken)
+            }
+            accounts.knownTokens.remember(tokenHash, holder: user, at: now)
+            context.user = user
         } else if let session = request.cookies[Cookies.session]?.value,
                   let user = try await accounts.user(forSession: session) {
             context.user = user
@@ -27,6 +41,31 @@ struct AuthenticationMiddleware: RouterMiddleware {
             context.csrf = try await accounts.csrfToken(forSession: session)
         }
         return try await next(request, context)
+    }
+
+    /// A known token's request, with its admission for the stores to check.
+    private func admitted(_ admission: TokenAdmission, _ request: Request, _ context: Context,
+                          _ next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response: Response
+        do {
+            response = try await TokenAdmission.$current.withValue(admission) { try await next(request, context) }
+        } catch {
+            try await settle(admission)
+            throw error
+        }
+        try await settle(admission)
+        return response
+    }
+
+    /// Refuses the request if its token no longer admits its holder, checking it now if no
+    /// transaction of the request did.
+    private func settle(_ admission: TokenAdmission) async throws {
+        do {
+            if admission.checked == .unchecked { try await accounts.store.admit(admission) }
+            if admission.checked == .admitted { return }
+        } catch is TokenAdmission.Refused {}
+        accounts.knownTokens.forget(admission.tokenHash)
+        throw HTTPError(.unauthorized, message: Self.invalidToken)
     }
 }
 

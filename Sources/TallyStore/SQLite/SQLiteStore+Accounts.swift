@@ -215,6 +215,22 @@ extension SQLiteStore: AccountRepository {
         }
     }
 
+    /// The request's known token checked again, in the transaction at hand (see TokenAdmission).
+    static func check(_ admission: TokenAdmission?, _ db: Database) throws {
+        guard let admission else { return }
+        try admission.check {
+            try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT 1 FROM apiToken JOIN user ON user.id = apiToken.userId
+                WHERE apiToken.tokenHash = ? AND apiToken.userId = ? AND apiToken.revokedAt IS NULL
+                AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > ?) AND user.disabledAt IS NULL
+                """), arguments: [admission.tokenHash, admission.user, admission.now]) ?? false
+        }
+    }
+
+    public func admit(_ admission: TokenAdmission) async throws {
+        try await TokenAdmission.$current.withValue(admission) { try await read { _ in } }
+    }
+
     public func touchAPIToken(tokenHash: Data, at: Date) async throws {
         try await write { db in try db.execute(sql: "UPDATE apiToken SET lastUsedAt = ? WHERE tokenHash = ?", arguments: [at, tokenHash]) }
     }

@@ -103,8 +103,12 @@ public struct SQLiteStore: Sendable {
     /// Run here on the calling thread instead, behind a lock that tasks await, a write cost more
     /// CPU and fewer requests per second (bench/server.sh: 2.5k against 1.7k expenses a second).
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let admission = TokenAdmission.current
         do {
-            return try await writer.write(body)
+            return try await writer.write { db in
+                try Self.check(admission, db)
+                return try body(db)
+            }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw TallyError.conflict("That change clashes with what is stored: \(error.message ?? "a constraint failed").")
         }
@@ -115,7 +119,11 @@ public struct SQLiteStore: Sendable {
     /// less than GRDB's async read, which hops to the connection's queue and back: two thread
     /// switches per read, more than the SQL of a request (bench/server.sh).
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try readHere(body)
+        let admission = TokenAdmission.current
+        return try readHere { db in
+            try Self.check(admission, db)
+            return try body(db)
+        }
     }
 
     // Not async, so that GRDB's blocking overload is the one called.

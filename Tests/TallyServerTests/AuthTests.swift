@@ -78,6 +78,9 @@ struct AuthTests {
             try await client.send(.get, "/api/v1/today", token: revoked).problem(.unauthorized)
             try await client.send(.get, "/api/v1/export/csv", token: revoked).problem(.unauthorized)
             try await client.send(.post, "/api/v1/intakes", token: revoked, json: #"{"volumeMl": 250}"#).problem(.unauthorized)
+            let upload = "time,amount_ml\n" + String(repeating: "2025-06-14T10:00:00Z,250\n", count: 4_000)
+            try await client.send(.post, "/api/v1/import/csv", token: revoked, json: upload,
+                                  headers: [.contentType: "text/csv"]).problem(.unauthorized)
 
             f.clock.set(start.addingTimeInterval(180))
             try await client.send(.get, "/api/v1/today", token: brief).problem(.unauthorized)

@@ -23,7 +23,8 @@ public struct SignedInContext: ChildRequestContext {
     }
 
     /// API bodies are small: a drink, a setting. Anything bigger is a mistake or an attack.
-    public var maxUploadSize: Int { 64 * 1024 }
+    public var maxUploadSize: Int { Self.maxJSONSize }
+    public static let maxJSONSize = 64 * 1024
 
     public var requestDecoder: JSONDecoder { APICoding.decoder }
     public var responseEncoder: JSONEncoder { APICoding.encoder }

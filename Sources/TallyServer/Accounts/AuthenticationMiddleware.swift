@@ -26,7 +26,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
             context.credential = .apiToken
             if let holder = accounts.knownTokens.holder(of: tokenHash, at: now) {
                 context.user = holder
-                return try await admitted(TokenAdmission(tokenHash: tokenHash, user: holder.id, now: now), request, context, next)
+                let admission = TokenAdmission(tokenHash: tokenHash, user: holder.id, now: now)
+                // An upload is only taken in for a token checked first.
+                if Self.mayBeUpload(request) { try await settle(admission) }
+                return try await admitted(admission, request, context, next)
             }
             guard let user = try await accounts.user(forAPIToken: secret) else {
                 throw HTTPError(.unauthorized, message: Self.invalidToken)
@@ -41,6 +44,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
             context.csrf = try await accounts.csrfToken(forSession: session)
         }
         return try await next(request, context)
+    }
+
+    /// A body bigger than any JSON request's, or of a length not given.
+    static func mayBeUpload(_ request: Request) -> Bool {
+        guard let length = request.headers[.contentLength] else { return request.headers[.transferEncoding] != nil }
+        return Int(length).map { $0 > SignedInContext.maxJSONSize } ?? true
     }
 
     /// A known token's request, with its admission for the stores to check.

@@ -10,14 +10,26 @@ import TallyCore
 /// Tally has migrated is refused, so that an older instance never writes to a schema it does
 /// not know.
 enum PostgresMigrations {
-    struct Migration {
+    struct Migration: Sendable {
         var version: Int
         var name: String
         var sql: String
+        /// What SQL cannot do, after it, in the same transaction.
+        var then: (@Sendable (PostgresConnection, Logger) async throws -> Void)?
     }
 
     static let all: [Migration] = [
         Migration(version: 1, name: "the schema of SQLite's migration 15", sql: PostgresSchema.version1),
+        // SQLite's migration 16.
+        Migration(version: 2, name: "entry search", sql: "ALTER TABLE spendingEntry ADD COLUMN searchKey text;") { connection, logger in
+            let described = try await connection.rows(
+                "SELECT id, description FROM spendingEntry WHERE description IS NOT NULL", logger: logger)
+            for row in described {
+                let (id, description) = try row.decode((UUID, String).self)
+                try await connection.run(
+                    "UPDATE spendingEntry SET searchKey = \(UserText.searchKey(description)) WHERE id = \(id)", logger: logger)
+            }
+        },
     ]
 
     /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.
@@ -72,6 +84,7 @@ enum PostgresMigrations {
                 for statement in statements(of: migration.sql) {
                     try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                try await migration.then?(connection, logger)
                 try await connection.run(
                     "INSERT INTO schemaVersion (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger)
                 try await connection.query("COMMIT", logger: logger)

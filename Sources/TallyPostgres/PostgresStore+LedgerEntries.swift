@@ -76,7 +76,8 @@ extension PostgresStore {
             try await connection.run("""
                 WITH entry AS (
                     UPDATE spendingEntry SET kind = \(entry.kind.rawValue), amount = \(entry.amount.minorUnits), payerId = \(entry.payer),
-                        date = \(entry.date), description = \(entry.description), category = \(entry.category),
+                        date = \(entry.date), description = \(entry.description), searchKey = \(entry.description.map(UserText.searchKey)),
+                        category = \(entry.category),
                         splitMethod = \(entry.split.method.rawValue), createdAt = \(entry.createdAt), deletedAt = \(entry.deletedAt)
                     WHERE id = \(id)),
                 gone AS (DELETE FROM spendingShare WHERE entryId = \(id) AND memberId <> ALL(\(parts.map(\.member))))
@@ -94,9 +95,12 @@ extension PostgresStore {
         try await read { connection in try await entry(id, in: try await details(ledger, of: user, connection), connection) }
     }
 
-    public func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int?, after: UUID?) async throws -> [SpendingEntry] {
+    public func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, matching filter: EntryFilter, limit: Int?,
+                        after: UUID?) async throws -> [SpendingEntry] {
         try await read { connection in
-            try await entries(in: try await details(ledger, of: user, connection), listing, limit: limit, after: after, connection)
+            let details = try await details(ledger, of: user, connection)
+            try filter.check(in: details)
+            return try await entries(in: details, listing, matching: filter, limit: limit, after: after, connection)
         }
     }
 
@@ -114,19 +118,26 @@ extension PostgresStore {
         }
     }
 
-    public func overview(of ledger: UUID, of user: UUID, limit: Int, after: UUID?, deletedLimit: Int) async throws -> LedgerOverview {
+    public func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?,
+                         deletedLimit: Int) async throws -> LedgerOverview {
         try await read { connection in
             let details = try await self.details(ledger, of: user, connection)
+            try filter.check(in: details)
             // One more than the page tells whether there is more.
-            let page = try await entries(in: details, .current, limit: limit + 1, after: after, connection)
+            let page = try await entries(in: details, .current, matching: filter, limit: limit + 1, after: after, connection)
             let deletedCount = try await connection.row("""
                 SELECT count(*) FROM spendingEntry WHERE ledgerId = \(ledger) AND deletedAt IS NOT NULL
                 """, logger: logger)?.decode(Int.self) ?? 0
             return LedgerOverview(
                 standing: LedgerStanding(details: details, totals: try await totals(of: ledger, connection)),
                 entries: Array(page.prefix(limit)), hasMore: page.count > limit,
-                deleted: deletedCount == 0 ? [] : try await entries(in: details, .deleted, limit: deletedLimit, after: nil, connection),
-                deletedCount: deletedCount)
+                deleted: deletedCount == 0 ? [] : try await entries(in: details, .deleted, matching: .everything, limit: deletedLimit,
+                                                                    after: nil, connection),
+                deletedCount: deletedCount,
+                categories: try await connection.rows("""
+                    SELECT DISTINCT category COLLATE "C" FROM spendingEntry
+                    WHERE ledgerId = \(ledger) AND deletedAt IS NULL AND category IS NOT NULL ORDER BY 1
+                    """, logger: logger).map { try $0.decode(String.self) })
         }
     }
 
@@ -134,28 +145,41 @@ extension PostgresStore {
 
     /// A page of entries in the listing's order, after the entry `after`: a keyset on the
     /// history index, so that a page costs the same at the start of a ledger as deep inside it.
-    func entries(in details: LedgerDetails, _ listing: EntryListing, limit: Int?, after: UUID?,
+    func entries(in details: LedgerDetails, _ listing: EntryListing, matching search: EntryFilter, limit: Int?, after: UUID?,
                  _ connection: PostgresConnection) async throws -> [SpendingEntry] {
         let ledger = details.ledger.id
-        let rows = if let after {
+        // The statement is put together with its binds, since which conditions it has varies.
+        var binds = PostgresBindings()
+        func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+        var sql = """
+            SELECT \(Self.entryColumns) FROM spendingEntry WHERE spendingEntry.ledgerId = \(bind(ledger)) AND \(listing.filter)
+            """
+        if let after {
             // Where the page before ended: the cursor entry's place in the listing's order,
             // read once before the scan (as a subquery, not a join, so that the index scan
             // starts there rather than filtering its way to it).
-            try await connection.rows("""
-                SELECT \(unescaped: Self.entryColumns) FROM spendingEntry
-                WHERE spendingEntry.ledgerId = \(ledger) AND \(unescaped: listing.filter)
-                    AND (\(unescaped: listing.key("spendingEntry"))) < (
-                        SELECT \(unescaped: listing.key("cursor")) FROM spendingEntry AS cursor
-                        WHERE cursor.id = \(after) AND cursor.ledgerId = \(ledger))
-                ORDER BY \(unescaped: listing.order) LIMIT \(limit)
-                """, logger: logger)
-        } else {
-            try await connection.rows("""
-                SELECT \(unescaped: Self.entryColumns) FROM spendingEntry
-                WHERE spendingEntry.ledgerId = \(ledger) AND \(unescaped: listing.filter)
-                ORDER BY \(unescaped: listing.order) LIMIT \(limit)
-                """, logger: logger)
+            sql += """
+                 AND (\(listing.key("spendingEntry"))) < (SELECT \(listing.key("cursor")) FROM spendingEntry AS cursor
+                    WHERE cursor.id = \(bind(after)) AND cursor.ledgerId = \(bind(ledger)))
+                """
         }
+        if let words = search.words { sql += " AND strpos(spendingEntry.searchKey, \(bind(words))) > 0" }
+        if let member = search.member {
+            let member = bind(member)
+            sql += """
+                 AND (spendingEntry.payerId = \(member)
+                    OR EXISTS (SELECT 1 FROM spendingShare WHERE entryId = spendingEntry.id AND memberId = \(member)))
+                """
+        }
+        if let category = search.category { sql += " AND spendingEntry.category = \(bind(category))" }
+        if let from = search.from { sql += " AND spendingEntry.date >= \(bind(from))" }
+        if let through = search.through { sql += " AND spendingEntry.date <= \(bind(through))" }
+        sql += " ORDER BY \(listing.order)"
+        if let limit { sql += " LIMIT \(bind(limit))" }
+        let rows = try await connection.rows(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
         // An empty page may be the end, or a cursor that names nothing here.
         if rows.isEmpty, let after,
            try await connection.row("SELECT 1 FROM spendingEntry WHERE id = \(after) AND ledgerId = \(ledger)", logger: logger) == nil {
@@ -180,10 +204,11 @@ extension PostgresStore {
         let parts = entry.split.parts
         return try await connection.row("""
             WITH entry AS (
-                INSERT INTO spendingEntry (id, ledgerId, kind, amount, payerId, date, description, category, splitMethod,
+                INSERT INTO spendingEntry (id, ledgerId, kind, amount, payerId, date, description, searchKey, category, splitMethod,
                     createdAt, deletedAt, importKey)
                 VALUES (\(entry.id), \(ledger), \(entry.kind.rawValue), \(entry.amount.minorUnits), \(entry.payer), \(entry.date),
-                    \(entry.description), \(entry.category), \(entry.split.method.rawValue), \(entry.createdAt), \(entry.deletedAt), \(importKey))
+                    \(entry.description), \(entry.description.map(UserText.searchKey)), \(entry.category), \(entry.split.method.rawValue),
+                    \(entry.createdAt), \(entry.deletedAt), \(importKey))
                 ON CONFLICT DO NOTHING
                 RETURNING id)
             INSERT INTO spendingShare (entryId, memberId, value)

@@ -70,7 +70,7 @@ extension PostgresStore {
 
     /// The totals worked out from every entry of the ledger, as the kept ones must always be.
     func recomputedTotals(of ledger: UUID, _ connection: PostgresConnection) async throws -> LedgerTotals {
-        try LedgerTotals(entries: try await entries(in: try await details(ledger, connection), .current, limit: nil, after: nil, connection))
+        try LedgerTotals(entries: try await entries(in: try await details(ledger, connection), .current, matching: .everything, limit: nil, after: nil, connection))
     }
 }
 

@@ -124,17 +124,59 @@ public protocol LedgerRepository: Sendable {
     func entry(_ id: UUID, in ledger: UUID, of user: UUID) async throws -> SpendingEntry
     /// A page of the entries `listing` names, after the entry `after` (the last of the page
     /// before; the first page when nil). The cost depends on the page, not on the ledger.
-    func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int?, after: UUID?) async throws -> [SpendingEntry]
+    func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, matching filter: EntryFilter, limit: Int?, after: UUID?) async throws -> [SpendingEntry]
     /// The ids of the entries `listing` names that start with `prefix` (hex digits, dashes left
     /// out), at most `limit`: what finds an entry from the first characters of its id.
     func entryIDs(startingWith prefix: String, in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int) async throws -> [UUID]
     /// The ledger and its members' totals (S3), kept up to date with every change.
     func standing(of ledger: UUID, of user: UUID) async throws -> LedgerStanding
     /// What a ledger's page shows, from one read: the standing, the first `limit` entries after
-    /// `after`, and the `deletedLimit` most recently deleted entries with how many there are.
-    func overview(of ledger: UUID, of user: UUID, limit: Int, after: UUID?, deletedLimit: Int) async throws -> LedgerOverview
+    /// `after` that match `filter`, the `deletedLimit` most recently deleted entries with how many
+    /// there are, and the categories in use.
+    func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?, deletedLimit: Int) async throws -> LedgerOverview
     /// Newest first, a page at a time.
     func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity]
+}
+
+/// Which of a listing's entries a search keeps: all of its conditions hold.
+public struct EntryFilter: Sendable, Equatable {
+    /// Found in the description, whatever the case and accents (`UserText.searchKey`).
+    public var words: String?
+    /// A member who paid, sent, received or has a share.
+    public var member: MemberID?
+    /// The category, as it was written.
+    public var category: String?
+    /// The first and last dates, both included.
+    public var from: LocalDate?
+    public var through: LocalDate?
+
+    public init(words: String? = nil, member: MemberID? = nil, category: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil) {
+        self.words = words.map { UserText.searchKey($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.flatMap { $0.isEmpty ? nil : $0 }
+        self.member = member
+        self.category = category
+        self.from = from
+        self.through = through
+    }
+
+    public static let everything = EntryFilter()
+    public var isEverything: Bool { self == .everything }
+
+    /// The most a search's words may be.
+    public static let maximumWords = 100
+
+    /// Refuses a search that cannot be meant: a member of another ledger, dates the wrong way
+    /// round, words too long. Both stores ask it once they have the ledger.
+    public func check(in details: LedgerDetails) throws {
+        if let member, details.members.allSatisfy({ $0.id != member }) {
+            throw TallyError.invalid("This ledger has no member with the id \(member): its members are listed with the ledger.")
+        }
+        if let from, let through, from > through {
+            throw TallyError.invalid("The search starts on \(from), after it ends on \(through): give the earlier date first.")
+        }
+        if let words, words.count > Self.maximumWords {
+            throw TallyError.invalid("A search can be at most \(Self.maximumWords) characters long.")
+        }
+    }
 }
 
 /// Which of a ledger's entries a listing holds.
@@ -169,13 +211,23 @@ public struct LedgerOverview: Sendable {
     public var deleted: [SpendingEntry]
     /// How many entries are deleted in all.
     public var deletedCount: Int
+    /// The categories of the entries that count, each once, in order.
+    public var categories: [String]
 
-    public init(standing: LedgerStanding, entries: [SpendingEntry], hasMore: Bool, deleted: [SpendingEntry], deletedCount: Int) {
+    public init(standing: LedgerStanding, entries: [SpendingEntry], hasMore: Bool, deleted: [SpendingEntry], deletedCount: Int,
+                categories: [String]) {
         self.standing = standing
         self.entries = entries
         self.hasMore = hasMore
         self.deleted = deleted
         self.deletedCount = deletedCount
+        self.categories = categories
+    }
+}
+
+extension LedgerRepository {
+    public func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int?, after: UUID?) async throws -> [SpendingEntry] {
+        try await entries(in: ledger, of: user, listing, matching: .everything, limit: limit, after: after)
     }
 }
 

@@ -54,6 +54,12 @@ public enum UserText {
         return String(String.UnicodeScalarView(folded.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint }))
     }
 
+    /// What a search compares, and what it looks for: the comparison key without accents and
+    /// widths, so that "cafe" finds "Café" and "ＣＡＦＥ".
+    public static func searchKey(_ text: String) -> String {
+        comparisonKey(text).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
     /// Whether two names are the same name to a reader.
     public static func sameName(_ a: String, _ b: String) -> Bool {
         comparisonKey(a) == comparisonKey(b)

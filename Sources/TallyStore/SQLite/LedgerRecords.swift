@@ -80,6 +80,7 @@ struct SpendingEntryRecord: Codable, FetchableRecord, PersistableRecord {
     var createdAt: Date
     var deletedAt: Date?
     var importKey: String?
+    var searchKey: String?
 
     init(_ entry: SpendingEntry, ledger: UUID, importKey: String?) {
         id = entry.id
@@ -94,6 +95,7 @@ struct SpendingEntryRecord: Codable, FetchableRecord, PersistableRecord {
         createdAt = entry.createdAt
         deletedAt = entry.deletedAt
         self.importKey = importKey
+        searchKey = entry.description.map(UserText.searchKey)
     }
 
     /// The stored entry with its split, rebuilt through the same checks it passed when written.

@@ -470,6 +470,19 @@ enum Migrations {
             try db.alter(table: "asleepInterval") { t in t.add(column: "importedAt", .datetime) }
         }
 
+        migrator.registerMigration("16 entry search") { db in
+            // What a search of the descriptions compares: `UserText.searchKey`, kept beside the
+            // description by every write, so that a search is one scan of the ledger's rows
+            // without folding each description again.
+            try db.alter(table: "spendingEntry") { t in t.add(column: "searchKey", .text) }
+            let described = try Row.fetchAll(db, sql: "SELECT id, description FROM spendingEntry WHERE description IS NOT NULL")
+            let update = try db.makeStatement(sql: "UPDATE spendingEntry SET searchKey = ? WHERE id = ?")
+            for row in described {
+                let description: String = row["description"]
+                try update.execute(arguments: [UserText.searchKey(description), row["id"] as DatabaseValue])
+            }
+        }
+
         return migrator
     }
 }

@@ -162,10 +162,12 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
-    public func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int?, after: UUID?) async throws -> [SpendingEntry] {
+    public func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, matching filter: EntryFilter, limit: Int?,
+                        after: UUID?) async throws -> [SpendingEntry] {
         try await read { db in
             let details = try Self.details(ledger, of: user, db)
-            return try Self.entries(in: details, listing, limit: limit, after: after, db)
+            try filter.check(in: details)
+            return try Self.entries(in: details, listing, matching: filter, limit: limit, after: after, db)
         }
     }
 
@@ -191,19 +193,26 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
-    public func overview(of ledger: UUID, of user: UUID, limit: Int, after: UUID?, deletedLimit: Int) async throws -> LedgerOverview {
+    public func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?,
+                         deletedLimit: Int) async throws -> LedgerOverview {
         try await read { db in
             let details = try Self.details(ledger, of: user, db)
+            try filter.check(in: details)
             // One more than the page tells whether there is more.
-            let page = try Self.entries(in: details, .current, limit: limit + 1, after: after, db)
+            let page = try Self.entries(in: details, .current, matching: filter, limit: limit + 1, after: after, db)
             let deletedCount = try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM spendingEntry WHERE ledgerId = ? AND deletedAt IS NOT NULL
                 """, arguments: [ledger]) ?? 0
             return LedgerOverview(
                 standing: LedgerStanding(details: details, totals: try Self.totals(of: ledger, db)),
                 entries: Array(page.prefix(limit)), hasMore: page.count > limit,
-                deleted: deletedCount == 0 ? [] : try Self.entries(in: details, .deleted, limit: deletedLimit, after: nil, db),
-                deletedCount: deletedCount)
+                deleted: deletedCount == 0 ? [] : try Self.entries(in: details, .deleted, matching: .everything, limit: deletedLimit,
+                                                                    after: nil, db),
+                deletedCount: deletedCount,
+                categories: try String.fetchAll(db, sql: """
+                    SELECT DISTINCT category FROM spendingEntry WHERE ledgerId = ? AND deletedAt IS NULL AND category IS NOT NULL
+                    ORDER BY category
+                    """, arguments: [ledger]))
         }
     }
 
@@ -223,7 +232,7 @@ extension SQLiteStore: LedgerRepository {
 
     /// A page of entries in the listing's order, after the entry `after`: a keyset on the
     /// history index, so that a page costs the same at the start of a ledger as deep inside it.
-    static func entries(in details: LedgerDetails, _ listing: EntryListing, limit: Int?, after: UUID?,
+    static func entries(in details: LedgerDetails, _ listing: EntryListing, matching search: EntryFilter, limit: Int?, after: UUID?,
                         _ db: Database) throws -> [SpendingEntry] {
         let ledger = details.ledger.id
         // Same date and instant (an import): the later insert is the newer entry.
@@ -233,6 +242,8 @@ extension SQLiteStore: LedgerRepository {
         case .deleted: ("deletedAt IS NOT NULL", "deletedAt DESC, rowid DESC", "deletedAt, rowid")
         }
         var arguments: StatementArguments = [ledger]
+        let (matching, matchingArguments) = Self.conditions(search)
+        arguments += matchingArguments
         var cursor = ""
         if let after {
             // Where the page before ended: the cursor entry's place in the listing's order.
@@ -245,7 +256,7 @@ extension SQLiteStore: LedgerRepository {
             arguments += StatementArguments(place.databaseValues)
         }
         arguments += [limit ?? -1]
-        let page = "SELECT * FROM spendingEntry WHERE ledgerId = ? AND \(filter) \(cursor) ORDER BY \(order) LIMIT ?"
+        let page = "SELECT * FROM spendingEntry WHERE ledgerId = ? AND \(filter) \(matching) \(cursor) ORDER BY \(order) LIMIT ?"
         let records = try SpendingEntryRecord.fetchAll(db, sql: page, arguments: arguments)
         guard !records.isEmpty else { return [] }
         // The shares of the whole page in one query, however long the page.
@@ -256,6 +267,33 @@ extension SQLiteStore: LedgerRepository {
         return try records.map {
             try $0.entry(currency: details.ledger.currency, shares: byEntry[$0.id] ?? [], members: details.members)
         }
+    }
+
+    /// A search's conditions on spendingEntry, each with its arguments ("" for none).
+    static func conditions(_ search: EntryFilter) -> (sql: String, arguments: StatementArguments) {
+        var sql = ""
+        var arguments: StatementArguments = []
+        if let words = search.words {
+            sql += " AND instr(searchKey, ?) > 0"
+            arguments += [words]
+        }
+        if let member = search.member {
+            sql += " AND (payerId = ? OR EXISTS (SELECT 1 FROM spendingShare WHERE entryId = spendingEntry.id AND memberId = ?))"
+            arguments += [member, member]
+        }
+        if let category = search.category {
+            sql += " AND category = ?"
+            arguments += [category]
+        }
+        if let from = search.from {
+            sql += " AND date >= ?"
+            arguments += [from.number]
+        }
+        if let through = search.through {
+            sql += " AND date <= ?"
+            arguments += [through.number]
+        }
+        return (sql, arguments)
     }
 
     /// The ledger if `user` is one of its members; otherwise not found, whether or not it exists.

@@ -206,8 +206,9 @@ extension SpendingService {
     }
 
     /// The entries `listing` names, a page at a time: `after` is the last entry of the page before.
-    public func entries(in ledger: UUID, _ listing: EntryListing = .current, limit: Int? = nil, after: UUID? = nil) async throws -> [SpendingEntry] {
-        try await store.entries(in: ledger, of: user, listing, limit: limit, after: after)
+    public func entries(in ledger: UUID, _ listing: EntryListing = .current, matching filter: EntryFilter = .everything,
+                        limit: Int? = nil, after: UUID? = nil) async throws -> [SpendingEntry] {
+        try await store.entries(in: ledger, of: user, listing, matching: filter, limit: limit, after: after)
     }
 
     /// The ids of the entries `listing` names that start with `prefix`: two at most, enough to
@@ -248,8 +249,9 @@ extension SpendingService {
 
     /// A ledger's page: the summary, a page of the history after `after`, and the most
     /// recently deleted entries, from one read.
-    public func overview(of ledger: UUID, limit: Int, after: UUID? = nil, deletedLimit: Int = 5) async throws -> (summary: Summary, overview: LedgerOverview) {
-        let overview = try await store.overview(of: ledger, of: user, limit: limit, after: after, deletedLimit: deletedLimit)
+    public func overview(of ledger: UUID, matching filter: EntryFilter = .everything, limit: Int, after: UUID? = nil,
+                         deletedLimit: Int = 5) async throws -> (summary: Summary, overview: LedgerOverview) {
+        let overview = try await store.overview(of: ledger, of: user, matching: filter, limit: limit, after: after, deletedLimit: deletedLimit)
         return (Self.summary(overview.standing), overview)
     }
 

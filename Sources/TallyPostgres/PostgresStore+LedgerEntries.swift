@@ -98,9 +98,8 @@ extension PostgresStore {
     public func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, matching filter: EntryFilter, limit: Int?,
                         after: UUID?) async throws -> [SpendingEntry] {
         try await read { connection in
-            let details = try await details(ledger, of: user, connection)
-            try filter.check(in: details)
-            return try await entries(in: details, listing, matching: filter, limit: limit, after: after, connection)
+            try await entries(in: try await details(ledger, of: user, connection), listing, matching: filter, limit: limit,
+                              after: after, connection)
         }
     }
 
@@ -122,7 +121,6 @@ extension PostgresStore {
                          deletedLimit: Int) async throws -> LedgerOverview {
         try await read { connection in
             let details = try await self.details(ledger, of: user, connection)
-            try filter.check(in: details)
             // One more than the page tells whether there is more.
             let page = try await entries(in: details, .current, matching: filter, limit: limit + 1, after: after, connection)
             let deletedCount = try await connection.row("""

@@ -142,41 +142,34 @@ public protocol LedgerRepository: Sendable {
 public struct EntryFilter: Sendable, Equatable {
     /// Found in the description, whatever the case and accents (`UserText.searchKey`).
     public var words: String?
-    /// A member who paid, sent, received or has a share.
+    /// A member who paid, sent, received or has a share (of another ledger: none).
     public var member: MemberID?
     /// The category, as it was written.
     public var category: String?
-    /// The first and last dates, both included.
+    /// The first and last dates, both included (the wrong way round: none).
     public var from: LocalDate?
     public var through: LocalDate?
 
-    public init(words: String? = nil, member: MemberID? = nil, category: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil) {
-        self.words = words.map { UserText.searchKey($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.flatMap { $0.isEmpty ? nil : $0 }
+    /// Words longer than `maximumWords` are refused.
+    public init(words: String? = nil, member: MemberID? = nil, category: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil) throws {
+        guard (words ?? "").unicodeScalars.count <= Self.maximumWords else {
+            throw TallyError.invalid("A search can be at most \(Self.maximumWords) characters long.")
+        }
+        let words = words?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        self.words = words.isEmpty ? nil : UserText.searchKey(words)
         self.member = member
         self.category = category
         self.from = from
         self.through = through
     }
 
+    private init() {}
+
     public static let everything = EntryFilter()
     public var isEverything: Bool { self == .everything }
 
-    /// The most a search's words may be.
+    /// The most a search's words may be, in Unicode scalars.
     public static let maximumWords = 100
-
-    /// Refuses a search that cannot be meant: a member of another ledger, dates the wrong way
-    /// round, words too long. Both stores ask it once they have the ledger.
-    public func check(in details: LedgerDetails) throws {
-        if let member, details.members.allSatisfy({ $0.id != member }) {
-            throw TallyError.invalid("This ledger has no member with the id \(member): its members are listed with the ledger.")
-        }
-        if let from, let through, from > through {
-            throw TallyError.invalid("The search starts on \(from), after it ends on \(through): give the earlier date first.")
-        }
-        if let words, words.count > Self.maximumWords {
-            throw TallyError.invalid("A search can be at most \(Self.maximumWords) characters long.")
-        }
-    }
 }
 
 /// Which of a ledger's entries a listing holds.

@@ -373,6 +373,59 @@ struct SpendingAPITests {
         }
     }
 
+    @Test("Finding entries: words, a member, a category and dates as query parameters, a page at a time; malformed ones are refused")
+    func search() async throws {
+        let f = try await ServerFixture()
+        let ada = f.adaToken
+        try await f.test { client in
+            let ledger = try await client.makeLedger(ada, #"{"name": "Home", "currency": "EUR"}"#)
+            let base = "/api/v1/ledgers/\(ledger.id)"
+            let (p1, p2) = (ledger.members[0].id, ledger.members[1].id)
+            var ids: [String: UUID] = [:]
+            for (name, json) in [
+                ("café", #"{"amount": 4, "date": "2025-06-01", "description": "Café au lait", "category": "Food"}"#),
+                ("market", #"{"amount": 50, "date": "2025-06-03", "description": "Market", "category": "Food", "payer": \#(p2)}"#),
+                ("cinema", #"{"amount": 20, "date": "2025-06-05", "description": "CAFE cinema", "category": "Fun", "split": {"method": "equal", "parts": [{"member": \#(p1)}]}}"#),
+                ("rent", #"{"amount": 900, "date": "2025-06-07", "description": "Rent"}"#),
+            ] {
+                f.clock.advance(by: 60)
+                ids[name] = try await client.addExpense(ada, "\(base)/expenses", json).id
+            }
+            func found(_ query: String) async throws -> [UUID] {
+                let answer = try await client.send(.get, "\(base)/entries?\(query)", token: ada)
+                #expect(answer.status == .ok, "\(query): \(answer)")
+                return try answer.decode(PageReply.self).items.map(\.id)
+            }
+            #expect(try await found("q=caf%C3%A9") == [ids["cinema"], ids["café"]])
+            #expect(try await found("q=%20%20") == [ids["rent"], ids["cinema"], ids["market"], ids["café"]])
+            #expect(try await found("member=\(p2)") == [ids["rent"], ids["market"], ids["café"]], "the cinema was Person 1's alone")
+            #expect(try await found("category=Food") == [ids["market"], ids["café"]])
+            #expect(try await found("category=") == [ids["rent"], ids["cinema"], ids["market"], ids["café"]])
+            #expect(try await found("from=2025-06-03&through=2025-06-05") == [ids["cinema"], ids["market"]])
+            #expect(try await found("from=2025-06-05&through=2025-06-03").isEmpty)
+            #expect(try await found("member=999999").isEmpty)
+            #expect(try await found("q=cafe&category=Fun&member=\(p1)&from=2025-06-01") == [ids["cinema"]])
+
+            // A page at a time, the search kept.
+            let first = try await client.send(.get, "\(base)/entries?category=Food&limit=1", token: ada).decode(PageReply.self)
+            #expect(first.items.map(\.id) == [ids["market"]])
+            let cursor = try #require(first.nextCursor)
+            let second = try await client.send(.get, "\(base)/entries?category=Food&limit=1&cursor=\(cursor)", token: ada).decode(PageReply.self)
+            #expect(second.items.map(\.id) == [ids["café"]] && second.nextCursor == nil)
+
+            for (query, detail) in [
+                ("member=Ada", "The query parameter member must be a member's id, a whole number; \"Ada\" is not."),
+                ("from=2025-13-01", "The query parameter from must be a date like 2025-03-30; \"2025-13-01\" is not."),
+                ("through=yesterday", "The query parameter through must be a date like 2025-03-30; \"yesterday\" is not."),
+                ("q=" + String(repeating: "a", count: 101), "A search can be at most 100 characters long."),
+            ] {
+                let refused = try await client.send(.get, "\(base)/entries?\(query)", token: ada)
+                #expect(try refused.problem(.badRequest) == detail, "\(query)")
+            }
+            try await client.send(.get, "\(base)/entries?q=cafe", token: f.bobToken).problem(.notFound)
+        }
+    }
+
     @Test("S1, S2: conflicts: the currency once there are entries, a member with entries, a taken name")
     func conflicts() async throws {
         let f = try await ServerFixture()

@@ -37,46 +37,43 @@ struct EntrySearchContractTests {
             try await l.sam.entries(in: id, listing, matching: filter).map(\.id)
         }
         // Newest first, as every listing.
-        #expect(try await found(EntryFilter(words: "cafe")) == [wide, cafe], "case, accents and widths do not count")
-        #expect(try await found(EntryFilter(words: " CAFÉ ")) == [wide, cafe])
-        #expect(try await found(EntryFilter(words: "cafe"), .all) == [deleted, wide, cafe], "deleted ones only when asked")
-        #expect(try await found(EntryFilter(words: "market")) == [groceries])
-        #expect(try await found(EntryFilter(words: "%")).isEmpty, "a LIKE wildcard is a character like any other")
-        #expect(try await found(EntryFilter(words: "   ")) == [blank, payment, wide, cinema, groceries, cafe], "no words: no condition")
-        #expect(try await found(EntryFilter(member: dana)) == [blank, payment, cinema, groceries, cafe], "who sent a payment, and who has a share")
-        #expect(try await found(EntryFilter(member: sam)) == [blank, payment, wide, groceries, cafe], "who paid, received, or shares")
-        #expect(try await found(EntryFilter(category: "Food")) == [blank, groceries, cafe])
-        #expect(try await found(EntryFilter(category: "food")).isEmpty, "a category as it was written")
-        #expect(try await found(EntryFilter(from: day(2), through: day(6))) == [wide, cinema, groceries], "both ends included")
-        #expect(try await found(EntryFilter(through: day(0))) == [cafe])
-        #expect(try await found(EntryFilter(words: "a", member: sam, category: "Food", from: day(1))) == [groceries], "all at once")
+        #expect(try await found(try EntryFilter(words: "cafe")) == [wide, cafe], "case, accents and widths do not count")
+        #expect(try await found(try EntryFilter(words: " CAFÉ ")) == [wide, cafe])
+        #expect(try await found(try EntryFilter(words: "cafe"), .all) == [deleted, wide, cafe], "deleted ones only when asked")
+        #expect(try await found(try EntryFilter(words: "market")) == [groceries])
+        #expect(try await found(try EntryFilter(words: "%")).isEmpty, "a LIKE wildcard is a character like any other")
+        #expect(try await found(try EntryFilter(words: "   ")) == [blank, payment, wide, cinema, groceries, cafe], "no words: no condition")
+        #expect(try await found(try EntryFilter(member: dana)) == [blank, payment, cinema, groceries, cafe], "who sent a payment, and who has a share")
+        #expect(try await found(try EntryFilter(member: sam)) == [blank, payment, wide, groceries, cafe], "who paid, received, or shares")
+        #expect(try await found(try EntryFilter(category: "Food")) == [blank, groceries, cafe])
+        #expect(try await found(try EntryFilter(category: "food")).isEmpty, "a category as it was written")
+        #expect(try await found(try EntryFilter(from: day(2), through: day(6))) == [wide, cinema, groceries], "both ends included")
+        #expect(try await found(try EntryFilter(through: day(0))) == [cafe])
+        #expect(try await found(try EntryFilter(words: "a", member: sam, category: "Food", from: day(1))) == [groceries], "all at once")
 
         // A page at a time: every match once, in order.
         var seen: [UUID] = []
         var after: UUID?
         repeat {
-            let page = try await l.sam.entries(in: id, .current, matching: EntryFilter(category: "Food"), limit: 2, after: after)
+            let page = try await l.sam.entries(in: id, .current, matching: try EntryFilter(category: "Food"), limit: 2, after: after)
             seen += page.map(\.id)
             after = page.count == 2 ? page.last!.id : nil
         } while after != nil
         #expect(seen == [blank, groceries, cafe])
 
-        let (_, overview) = try await l.alex.overview(of: id, matching: EntryFilter(words: "ca"), limit: 1)
+        let (_, overview) = try await l.alex.overview(of: id, matching: try EntryFilter(words: "ca"), limit: 1)
         #expect(overview.entries.map(\.id) == [wide] && overview.hasMore)
         #expect(overview.categories == ["Food", "Fun"], "the categories of the entries that count")
         #expect(overview.standing.totals == (try await l.alex.overview(of: id, limit: 1)).overview.standing.totals,
                 "a search changes no balance")
 
         let other = try await l.sam.createLedger(name: "Sam's", currency: "EUR")
-        await #expect(throws: TallyError.invalid("This ledger has no member with the id \(other.members[0].id): its members are listed with the ledger.")) {
-            try await found(EntryFilter(member: other.members[0].id))
+        #expect(try await found(try EntryFilter(member: other.members[0].id)).isEmpty, "another ledger's member shares nothing here")
+        #expect(try await found(try EntryFilter(from: day(4), through: day(1))).isEmpty, "no day is after its end")
+        #expect(throws: TallyError.invalid("A search can be at most 100 characters long.")) {
+            try EntryFilter(words: String(repeating: "é", count: 101))
         }
-        await #expect(throws: TallyError.invalid("The search starts on 2026-11-05, after it ends on 2026-11-02: give the earlier date first.")) {
-            try await found(EntryFilter(from: day(4), through: day(1)))
-        }
-        await #expect(throws: TallyError.invalid("A search can be at most 100 characters long.")) {
-            try await found(EntryFilter(words: String(repeating: "a", count: 101)))
-        }
+        #expect(try EntryFilter(words: String(repeating: " ", count: 100)).isEverything)
     }
 
     @Test("An edit is found by its new description, not its old one", arguments: StoreKind.allCases)
@@ -85,8 +82,8 @@ struct EntrySearchContractTests {
         let id = try await l.alex.createLedger(name: "Home", currency: "EUR").ledger.id
         let entry = try await l.expense("12", by: l.alex, in: id, "Pizza")
         _ = try await l.alex.editEntry(entry.id, in: id, .init(description: "Sushi"))
-        #expect(try await l.alex.entries(in: id, matching: EntryFilter(words: "pizza")).isEmpty)
-        #expect(try await l.alex.entries(in: id, matching: EntryFilter(words: "sushi")).map(\.id) == [entry.id])
+        #expect(try await l.alex.entries(in: id, matching: try EntryFilter(words: "pizza")).isEmpty)
+        #expect(try await l.alex.entries(in: id, matching: try EntryFilter(words: "sushi")).map(\.id) == [entry.id])
     }
 
     /// Entries written before the search existed, as a database of that time has them.
@@ -112,7 +109,7 @@ struct EntrySearchContractTests {
         let reopened = try SQLiteStore.open(path: path)
         let alex = try #require(try await reopened.user(named: "alex"))
         let spending = SpendingService(store: reopened, clock: FixedClock(instant("2026-11-21T10:00:00Z")), user: alex.id)
-        #expect(try await spending.entries(in: ledger, matching: EntryFilter(words: "CAFE")).map(\.description) == ["Café au lait"])
+        #expect(try await spending.entries(in: ledger, matching: try EntryFilter(words: "CAFE")).map(\.description) == ["Café au lait"])
     }
 
     @Test("PostgreSQL's migration 2 makes the entries already written findable")
@@ -127,6 +124,6 @@ struct EntrySearchContractTests {
         defer { again.close() }
         let alex = try #require(try await again.user(named: "alex"))
         let spending = SpendingService(store: again, clock: FixedClock(instant("2026-11-21T10:00:00Z")), user: alex.id)
-        #expect(try await spending.entries(in: ledger, matching: EntryFilter(words: "cafe")).map(\.description) == ["Café au lait"])
+        #expect(try await spending.entries(in: ledger, matching: try EntryFilter(words: "cafe")).map(\.description) == ["Café au lait"])
     }
 }

@@ -30,15 +30,23 @@ struct SpendingController {
         return JSONBody(try EntryJSON(entry), status: created ? .created : .ok)
     }
 
-    /// Newest first, a page at a time; `deleted=true` includes deleted entries (S5).
+    /// Newest first, a page at a time; `deleted=true` includes deleted entries (S5); the other
+    /// parameters search.
     @Sendable func entries(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryListJSON> {
         let ledger = try context.parameters.ledger
         let limit = try request.pageLimit(default: 50)
         // The cursor is the id of the last entry of the page before.
         let after = try request.query("cursor", UUID.init(uuidString:), form: "the nextCursor of an earlier page")
         let deleted = try request.query("deleted", Bool.init, form: "true or false") ?? false
+        let filter = try EntryFilter(
+            words: request.uri.queryParameters.get("q"),
+            member: try request.query("member", MemberID.init, form: "a member's id, a whole number"),
+            category: request.uri.queryParameters.get("category").flatMap { $0.isEmpty ? nil : $0 },
+            from: try request.query("from", LocalDate.init, form: "a date like 2025-03-30"),
+            through: try request.query("through", LocalDate.init, form: "a date like 2025-03-30"))
         // One more than the page tells whether there is a next page.
-        let page = try await services.spending(context).entries(in: ledger, deleted ? .all : .current, limit: limit + 1, after: after)
+        let page = try await services.spending(context).entries(in: ledger, deleted ? .all : .current, matching: filter,
+                                                                limit: limit + 1, after: after)
         let items = try page.prefix(limit).map(EntryJSON.init)
         return JSONBody(EntryListJSON(items: items, nextCursor: page.count > limit ? items.last?.id.uuidString : nil))
     }

@@ -166,7 +166,6 @@ extension SQLiteStore: LedgerRepository {
                         after: UUID?) async throws -> [SpendingEntry] {
         try await read { db in
             let details = try Self.details(ledger, of: user, db)
-            try filter.check(in: details)
             return try Self.entries(in: details, listing, matching: filter, limit: limit, after: after, db)
         }
     }
@@ -197,7 +196,6 @@ extension SQLiteStore: LedgerRepository {
                          deletedLimit: Int) async throws -> LedgerOverview {
         try await read { db in
             let details = try Self.details(ledger, of: user, db)
-            try filter.check(in: details)
             // One more than the page tells whether there is more.
             let page = try Self.entries(in: details, .current, matching: filter, limit: limit + 1, after: after, db)
             let deletedCount = try Int.fetchOne(db, sql: """

@@ -526,3 +526,44 @@ def test_history_pages_without_javascript(server, browser, unique_name):
     assert not plain.find_elements(By.LINK_TEXT, "Show more")
     click(plain, plain.find_element(By.LINK_TEXT, "Back to the newest"))
     wait(plain, lambda d: len(titles(d)) == 30 and titles(d)[0] == "Bill 32")
+
+
+def search(driver, words):
+    """Opens "Find entries" if it is closed, types the words and sends the search."""
+    box = driver.find_element(By.CSS_SELECTOR, "details.search")
+    if box.get_attribute("open") is None:
+        click(driver, box.find_element(By.TAG_NAME, "summary"))
+    fill(driver, "#search-words", words)
+    page = driver.find_element(By.TAG_NAME, "main")
+    click(driver, button(driver, "Find"))
+    wait(driver, EC.staleness_of(page), message=f"the search for {words!r} did not load its page")
+    wait(driver, lambda d: d.find_element(By.ID, "search-words").get_attribute("value") == words
+         and d.find_element(By.ID, "history-title").text == "Found", message=f"the search for {words!r} did not answer")
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_find_entries(server, browser, unique_name, viewport):
+    driver, ledger = solo_ledger(browser, server, unique_name, viewport)
+    add_expense(driver, "4.20", "Café au lait +1")
+    add_expenses_quickly(driver, 34)
+    wait(driver, lambda d: len(titles(d)) == 30)
+    search(driver, "CAFE")
+    assert titles(driver) == ["Café au lait +1"]
+    assert "q=CAFE" in driver.current_url, "the search is not in the page's address"
+    assert owes(driver) == ["Person 2 owes Person 1 299.60 EUR."], "a search changed the balance"
+    check_page(driver, "spending-search")
+
+    search(driver, "bill")
+    assert len(titles(driver)) == 30 and "Café au lait +1" not in titles(driver)
+    click(driver, driver.find_element(By.CSS_SELECTOR, "a[data-more-entries]"))
+    wait(driver, lambda d: len(titles(d)) == 34, message="Show more did not add the other bills the search found")
+    assert titles(driver) == [f"Bill {n}" for n in range(34, 0, -1)]
+
+    search(driver, "+1")
+    assert titles(driver) == ["Café au lait +1"], "a + in the words is a +, not a space"
+    search(driver, "nothing like it")
+    assert text(driver, "section[aria-labelledby='history-title'] p.empty") == "No entry matches this search."
+    page = driver.find_element(By.TAG_NAME, "main")
+    click(driver, driver.find_element(By.LINK_TEXT, "Show all"))
+    wait(driver, EC.staleness_of(page), message="Show all did not load the page")
+    wait(driver, lambda d: d.find_element(By.ID, "history-title").text == "History" and len(titles(d)) == 30)

@@ -135,10 +135,21 @@ struct SpendingWebController {
         let id = try context.parameters.ledger
         // "Show more" asks for the page after the last entry shown.
         let after = request.uri.queryParameters.get("after").flatMap(UUID.init(uuidString:))
-        let (summary, overview) = try await spending.overview(of: id, limit: LedgerPage.pageSize, after: after)
+        // A search that cannot be read is said at the top, and the page shows everything.
+        var error = error
+        let search: LedgerSearch
+        do {
+            // The search form's fields, encoded as a form is (a space is a +).
+            let fields = FormFields(request.uri.query ?? "").all
+            search = try LedgerSearch { fields[$0] }
+        } catch let refused as TallyError where error == nil {
+            (search, error) = (.none, refused)
+        }
+        let (summary, overview) = try await spending.overview(of: id, matching: try search.filter, limit: LedgerPage.pageSize,
+                                                               after: after)
         let zone = try await services.hydration(for: user).settings().zone
         let page = LedgerPage(
-            summary: summary, overview: overview, after: after,
+            summary: summary, overview: overview, search: search, after: after,
             today: LocalDate(containing: services.clock.now, in: zone), user: user.id,
             justDeleted: justDeleted.flatMap { id in overview.deleted.first { $0.id == id } },
             retry: retry?.all ?? [:], refusedField: field)

@@ -10,6 +10,8 @@ struct LedgerPage {
     var summary: SpendingService.Summary
     /// A page of the history and the most recently deleted entries.
     var overview: LedgerOverview
+    /// What the history is searched for; `.none` shows all of it.
+    var search: LedgerSearch = .none
     /// The entry the page of history starts after ("Show more"); nil for the newest.
     var after: UUID?
     var today: LocalDate
@@ -163,12 +165,49 @@ struct LedgerPage {
         return (entry.description ?? "Expense", "paid by \(summary.name(entry.payer))\(shared)")
     }
 
+    /// Find entries by words, member, category and dates: a form that works without the
+    /// script, its fields in the page's address. Open while a search is shown.
+    private var searchForm: HTML {
+        let members = details.members.map { member -> HTML in
+            "<option value=\"\(member.id)\"\(HTML.flag("selected", search.member == member.id))>\(member.name)</option>"
+        }
+        let categories = overview.categories.map { category -> HTML in
+            "<option\(HTML.flag("selected", search.category == category))>\(category)</option>"
+        }
+        let clear: HTML = search.isActive
+            ? "<a href=\"\(SitePath.ledger.link(ledger))#history-title\" class=\"button\">Show all</a>" : ""
+        return """
+        <details class="more search"\(HTML.flag("open", search.isActive))>
+        <summary>Find entries</summary>
+        <form method="get" action="\(SitePath.ledger.link(ledger))#history-title" class="stack" role="search">
+        <label for="search-words">Words in the description</label>
+        <input id="search-words" name="q" type="search" maxlength="\(EntryFilter.maximumWords)" value="\(search.words)">
+        <label for="search-member">Who paid, received or shares</label>
+        <select id="search-member" name="member"><option value="">Anyone</option>\(members)</select>
+        <label for="search-category">Category</label>
+        <select id="search-category" name="category"><option value="">Any</option>\(categories)</select>
+        <div class="row dates">
+        <span><label for="search-from">From</label><input id="search-from" name="from" type="date" value="\(search.from?.description ?? "")"></span>
+        <span><label for="search-through">Through</label><input id="search-through" name="through" type="date" value="\(search.through?.description ?? "")"></span>
+        </div>
+        <div class="row"><button type="submit" class="primary">Find</button>\(clear)</div>
+        </form>
+        </details>
+        """
+    }
+
     private func history(_ context: PageContext) -> HTML {
         let entries = overview.entries
+        let title: HTML = search.isActive ? "Found" : "History"
         guard !entries.isEmpty else {
+            let empty = search.isActive ? (after == nil ? "No entry matches this search." : "No older entry matches.")
+                : after == nil ? "Nothing yet: add the first expense above." : "Nothing older."
             return """
-            <h2 id="history-title">History</h2>
-            <p class="empty">\(after == nil ? "Nothing yet: add the first expense above." : "Nothing older.")</p>
+            <section aria-labelledby="history-title">
+            <h2 id="history-title">\(title)</h2>
+            \(searchForm)
+            <p class="empty" role="status">\(empty)</p>
+            </section>
             """
         }
         let items = entries.map { entry -> HTML in
@@ -187,12 +226,13 @@ struct LedgerPage {
         // Without the script "Show more" opens the next page; with it, the next page's entries
         // join this list.
         let more: HTML = overview.hasMore
-            ? "<p class=\"more-entries\"><a href=\"\(SitePath.ledger.link(ledger))?after=\(entries.last!.id)#history-title\" class=\"button\" data-more-entries>Show more</a></p>"
+            ? "<p class=\"more-entries\"><a href=\"\(SitePath.ledger.link(ledger))\(search.query(after: entries.last!.id))#history-title\" class=\"button\" data-more-entries>Show more</a></p>"
             : ""
-        let newest: HTML = after == nil ? "" : "<p><a href=\"\(SitePath.ledger.link(ledger))#history-title\">Back to the newest</a></p>"
+        let newest: HTML = after == nil ? "" : "<p><a href=\"\(SitePath.ledger.link(ledger))\(search.query())#history-title\">Back to the newest</a></p>"
         return """
         <section aria-labelledby="history-title">
-        <h2 id="history-title">History</h2>
+        <h2 id="history-title">\(title)</h2>
+        \(searchForm)
         \(newest)<ul class="entries ledger-entries">\(items)</ul>
         \(more)
         </section>

@@ -118,7 +118,7 @@ extension PostgresStore {
     }
 
     public func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?,
-                         deletedLimit: Int) async throws -> LedgerOverview {
+                         deletedLimit: Int, spentSince: YearMonth) async throws -> LedgerOverview {
         try await read { connection in
             let details = try await self.details(ledger, of: user, connection)
             // One more than the page tells whether there is more.
@@ -135,7 +135,16 @@ extension PostgresStore {
                 categories: try await connection.rows("""
                     SELECT DISTINCT category COLLATE "C" FROM spendingEntry
                     WHERE ledgerId = \(ledger) AND deletedAt IS NULL AND category IS NOT NULL ORDER BY 1
-                    """, logger: logger).map { try $0.decode(String.self) })
+                    """, logger: logger).map { try $0.decode(String.self) },
+                spent: try await connection.rows("""
+                    SELECT extract(year FROM date)::int * 100 + extract(month FROM date)::int AS month,
+                        category COLLATE "C", sum(amount)::bigint FROM spendingEntry
+                    WHERE ledgerId = \(ledger) AND deletedAt IS NULL AND kind = 'expense' AND date >= \(spentSince.firstDay)
+                    GROUP BY 1, 2 ORDER BY 1, 2 NULLS FIRST
+                    """, logger: logger).map { row in
+                        let (month, category, amount) = try row.decode((Int, String?, Int64).self)
+                        return MonthlySpending(month: YearMonth(year: month / 100, month: month % 100)!, category: category, amount: amount)
+                    })
         }
     }
 

@@ -132,8 +132,9 @@ public protocol LedgerRepository: Sendable {
     func standing(of ledger: UUID, of user: UUID) async throws -> LedgerStanding
     /// What a ledger's page shows, from one read: the standing, the first `limit` entries after
     /// `after` that match `filter`, the `deletedLimit` most recently deleted entries with how many
-    /// there are, and the categories in use.
-    func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?, deletedLimit: Int) async throws -> LedgerOverview
+    /// there are, the categories in use, and what was spent since `spentSince` began.
+    func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?, deletedLimit: Int,
+                  spentSince: YearMonth) async throws -> LedgerOverview
     /// Newest first, a page at a time.
     func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity]
 }
@@ -206,15 +207,32 @@ public struct LedgerOverview: Sendable {
     public var deletedCount: Int
     /// The categories of the entries that count, each once, in order.
     public var categories: [String]
+    /// The expenses that count (payments are no spending), summed by month and category.
+    public var spent: [MonthlySpending]
 
     public init(standing: LedgerStanding, entries: [SpendingEntry], hasMore: Bool, deleted: [SpendingEntry], deletedCount: Int,
-                categories: [String]) {
+                categories: [String], spent: [MonthlySpending]) {
         self.standing = standing
         self.entries = entries
         self.hasMore = hasMore
         self.deleted = deleted
         self.deletedCount = deletedCount
         self.categories = categories
+        self.spent = spent
+    }
+}
+
+/// What a ledger's expenses of one category came to in one month, in minor units.
+public struct MonthlySpending: Sendable, Equatable {
+    public var month: YearMonth
+    /// Nil for the expenses without one.
+    public var category: String?
+    public var amount: Int64
+
+    public init(month: YearMonth, category: String?, amount: Int64) {
+        self.month = month
+        self.category = category
+        self.amount = amount
     }
 }
 

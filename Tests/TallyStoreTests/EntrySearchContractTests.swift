@@ -61,10 +61,10 @@ struct EntrySearchContractTests {
         } while after != nil
         #expect(seen == [blank, groceries, cafe])
 
-        let (_, overview) = try await l.alex.overview(of: id, matching: try EntryFilter(words: "ca"), limit: 1)
+        let (_, overview) = try await l.alex.overview(of: id, matching: try EntryFilter(words: "ca"), limit: 1, spentSince: YearMonth("2026-01")!)
         #expect(overview.entries.map(\.id) == [wide] && overview.hasMore)
         #expect(overview.categories == ["Food", "Fun"], "the categories of the entries that count")
-        #expect(overview.standing.totals == (try await l.alex.overview(of: id, limit: 1)).overview.standing.totals,
+        #expect(overview.standing.totals == (try await l.alex.overview(of: id, limit: 1, spentSince: YearMonth("2026-01")!)).overview.standing.totals,
                 "a search changes no balance")
 
         let other = try await l.sam.createLedger(name: "Sam's", currency: "EUR")
@@ -74,6 +74,32 @@ struct EntrySearchContractTests {
             try EntryFilter(words: String(repeating: "é", count: 101))
         }
         #expect(try EntryFilter(words: String(repeating: " ", count: 100)).isEverything)
+    }
+
+    @Test("A ledger's spending by month and category: expenses only, deleted ones left out, from the month asked on",
+          arguments: StoreKind.allCases)
+    func spentByMonth(_ kind: StoreKind) async throws {
+        let l = try await LedgerFixture(kind)
+        let ledger = try await l.shared()
+        let id = ledger.ledger.id
+        func add(_ amount: String, _ category: String?, _ date: String) async throws -> UUID {
+            try await l.alex.addExpense(to: id, .init(amount: .text(amount), date: LocalDate(date)!, category: category)).entry.id
+        }
+        _ = try await add("100", "Rent", "2025-12-31")
+        _ = try await add("10.50", "Food", "2026-01-01")
+        _ = try await add("4.25", "Food", "2026-01-31")
+        _ = try await add("7", nil, "2026-01-15")
+        _ = try await add("800", "Rent", "2026-02-01")
+        let gone = try await add("99", "Food", "2026-02-02")
+        _ = try await l.alex.deleteEntry(gone, in: id)
+        _ = try await l.alex.recordPayment(in: id, from: .id(ledger.members[1].id), to: .id(ledger.members[0].id), amount: .text("50"),
+                                           date: LocalDate("2026-02-03")!)
+        let (_, overview) = try await l.sam.overview(of: id, limit: 1, spentSince: YearMonth("2026-01")!)
+        #expect(overview.spent == [
+            MonthlySpending(month: YearMonth("2026-01")!, category: nil, amount: 700),
+            MonthlySpending(month: YearMonth("2026-01")!, category: "Food", amount: 1475),
+            MonthlySpending(month: YearMonth("2026-02")!, category: "Rent", amount: 80000),
+        ])
     }
 
     @Test("An edit is found by its new description, not its old one", arguments: StoreKind.allCases)

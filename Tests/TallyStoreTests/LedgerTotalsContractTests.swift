@@ -152,7 +152,7 @@ struct LedgerTotalsContractTests {
             _ = try await l.alex.deleteEntry(entryID, in: id)
         }
         #expect(try await l.alex.entries(in: id, .deleted).map(\.id) == added.prefix(3).reversed())
-        let (summary, overview) = try await l.alex.overview(of: id, limit: 10, deletedLimit: 2)
+        let (summary, overview) = try await l.alex.overview(of: id, limit: 10, deletedLimit: 2, spentSince: YearMonth("2026-01")!)
         #expect(overview.entries.count == 10 && overview.hasMore)
         #expect(overview.deleted.map(\.id) == added.prefix(3).reversed().prefix(2).map { $0 })
         #expect(overview.deletedCount == 3)

@@ -74,6 +74,12 @@ enum Layout {
     }
 
     /// "12.50 EUR" that never wraps between the number and the currency, with a true minus sign.
+    /// A coordinate with at most one decimal, as SVG reads it.
+    static func svgNumber(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
     static func money(_ money: Money) -> String {
         money.plain.replacingOccurrences(of: "-", with: "−") + "\u{00A0}" + money.currency.code
     }

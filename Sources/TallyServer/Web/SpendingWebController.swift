@@ -145,12 +145,13 @@ struct SpendingWebController {
         } catch let refused as TallyError where error == nil {
             (search, error) = (.none, refused)
         }
-        let (summary, overview) = try await spending.overview(of: id, matching: try search.filter, limit: LedgerPage.pageSize,
-                                                               after: after)
         let zone = try await services.hydration(for: user).settings().zone
+        let today = LocalDate(containing: services.clock.now, in: zone)
+        let (summary, overview) = try await spending.overview(of: id, matching: try search.filter, limit: LedgerPage.pageSize,
+                                                               after: after, spentSince: SpendingChart.firstMonth(endingWith: today.yearMonth))
         let page = LedgerPage(
             summary: summary, overview: overview, search: search, after: after,
-            today: LocalDate(containing: services.clock.now, in: zone), user: user.id,
+            today: today, user: user.id,
             justDeleted: justDeleted.flatMap { id in overview.deleted.first { $0.id == id } },
             retry: retry?.all ?? [:], refusedField: field)
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))

@@ -193,7 +193,7 @@ extension SQLiteStore: LedgerRepository {
     }
 
     public func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?,
-                         deletedLimit: Int) async throws -> LedgerOverview {
+                         deletedLimit: Int, spentSince: YearMonth) async throws -> LedgerOverview {
         try await read { db in
             let details = try Self.details(ledger, of: user, db)
             // One more than the page tells whether there is more.
@@ -210,7 +210,16 @@ extension SQLiteStore: LedgerRepository {
                 categories: try String.fetchAll(db, sql: """
                     SELECT DISTINCT category FROM spendingEntry WHERE ledgerId = ? AND deletedAt IS NULL AND category IS NOT NULL
                     ORDER BY category
-                    """, arguments: [ledger]))
+                    """, arguments: [ledger]),
+                spent: try Row.fetchAll(db, sql: """
+                    SELECT date / 100 AS month, category, sum(amount) AS amount FROM spendingEntry
+                    WHERE ledgerId = ? AND deletedAt IS NULL AND kind = 'expense' AND date >= ?
+                    GROUP BY date / 100, category ORDER BY date / 100, category
+                    """, arguments: [ledger, spentSince.firstDay.number]).map { row in
+                        let month: Int = row["month"]
+                        return MonthlySpending(month: YearMonth(year: month / 100, month: month % 100)!, category: row["category"],
+                                               amount: row["amount"])
+                    })
         }
     }
 

@@ -249,9 +249,11 @@ extension SpendingService {
 
     /// A ledger's page: the summary, a page of the history after `after`, and the most
     /// recently deleted entries, from one read.
+    /// The spending it sums starts with the month `spentSince`.
     public func overview(of ledger: UUID, matching filter: EntryFilter = .everything, limit: Int, after: UUID? = nil,
-                         deletedLimit: Int = 5) async throws -> (summary: Summary, overview: LedgerOverview) {
-        let overview = try await store.overview(of: ledger, of: user, matching: filter, limit: limit, after: after, deletedLimit: deletedLimit)
+                         deletedLimit: Int = 5, spentSince: YearMonth) async throws -> (summary: Summary, overview: LedgerOverview) {
+        let overview = try await store.overview(of: ledger, of: user, matching: filter, limit: limit, after: after, deletedLimit: deletedLimit,
+                                                spentSince: spentSince)
         return (Self.summary(overview.standing), overview)
     }
 

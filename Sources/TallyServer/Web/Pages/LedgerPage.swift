@@ -39,6 +39,7 @@ struct LedgerPage {
         \(plan(context))
         \(history(context))
         \(recentlyDeleted(context))
+        \(SpendingChart(spent: overview.spent, thisMonth: today.yearMonth, currency: currency).render())
         """)
     }
 

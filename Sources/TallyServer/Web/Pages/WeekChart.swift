@@ -106,9 +106,5 @@ struct WeekChart {
         """
     }
 
-    /// A coordinate with at most one decimal, as SVG reads it.
-    private static func format(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
+    private static func format(_ value: Double) -> String { Layout.svgNumber(value) }
 }

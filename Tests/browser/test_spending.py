@@ -474,6 +474,44 @@ def test_split_refusal_points_at_the_split(server, browser, unique_name):
         "the boxes to tick are hidden in a closed disclosure"
 
 
+def type_into(field, value):
+    field.clear()
+    field.send_keys(value)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_split_by_shares_exact_and_percent(server, browser, unique_name, viewport):
+    driver, ledger = solo_ledger(browser, server, unique_name, viewport)
+    fill(driver, "#amount", "12.00")
+    fill(driver, "#description", "Dinner")
+    click(driver, driver.find_element(By.CSS_SELECTOR, "details.more summary"))
+    part = lambda n: driver.find_element(By.CSS_SELECTOR, f"ul.among li:nth-child({n}) input.part")
+    left = lambda: text(driver, "#split-left")  # the browser's text has plain spaces for the no-break ones
+    assert not part(1).is_displayed(), "equal shares show numbers to fill in"
+    click(driver, driver.find_element(By.CSS_SELECTOR, "label[for=split-exact]"))
+    assert part(1).is_displayed() and not driver.find_element(By.ID, part(1).get_attribute("id").replace("part", "among")).is_displayed()
+    type_into(part(1), "5")
+    wait(driver, lambda d: left() == "7.00 EUR left to share.", message=f"the remainder says {left()!r}")
+    type_into(part(2), "8")
+    wait(driver, lambda d: left() == "1.00 EUR too much.", message=f"the remainder says {left()!r}")
+    click(driver, driver.find_element(By.CSS_SELECTOR, "label[for=split-percent]"))
+    type_into(part(1), "25")
+    type_into(part(2), "50")
+    wait(driver, lambda d: left() == "25 % left to share.", message=f"the remainder says {left()!r}")
+    check_page(driver, "spending-split")
+    # Sent as it is, the server refuses it at the split, and keeps what was typed.
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
+    wait(driver, lambda d: text(d, "#split-error") == "The percentages add up to 75%, not 100%: change them by 25 so they add up.")
+    assert part(1).get_attribute("value") == "25" and driver.find_element(By.ID, "split-percent").is_selected()
+    click(driver, driver.find_element(By.CSS_SELECTOR, "label[for=split-shares]"))
+    type_into(part(1), "2")
+    type_into(part(2), "1")
+    wait(driver, lambda d: left() == "Person 1 about 8.00 EUR, Person 2 about 4.00 EUR.", message=f"the remainder says {left()!r}")
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
+    wait(driver, lambda d: titles(d) == ["Dinner"], message="the expense split by shares was not added")
+    assert owes(driver) == ["Person 2 owes Person 1 4.00 EUR."]
+
+
 def add_expenses_quickly(driver, count):
     """Posts the quick entry form `count` times from the page (each with a new id), then reloads."""
     driver.execute_async_script("""

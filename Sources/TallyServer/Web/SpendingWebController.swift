@@ -165,13 +165,7 @@ struct SpendingWebController {
                 _ = try TransactionAmount.parse(try form.require("amount", "the amount"), currency: details.ledger.currency, what: "An expense")
             }
             try Web.FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(form["description"]) }
-            let among = details.members.filter { form["among-\($0.id)"] != nil }
-            guard !among.isEmpty else {
-                throw Web.FieldRefusal(field: "among", error: .invalid("Tick at least one member to share the expense."))
-            }
-            let split = among.count == details.members.count
-                ? SpendingService.SplitInput()
-                : .init(method: .equal, parts: among.map { .init(member: .id($0.id)) })
+            let split = try Self.split(form, details)
             _ = try await spending.addExpense(to: ledger, .init(
                 amount: .text(try form.require("amount", "the amount")),
                 payer: form["payer"].flatMap(MemberID.init).map { .id($0) },
@@ -185,6 +179,35 @@ struct SpendingWebController {
                 // The form's id, new on every page: a second tap (or a resent form) adds nothing twice.
                 id: form["id"].flatMap(UUID.init(uuidString:))))
         }
+    }
+
+    /// The quick entry's split, checked against the amount here so that a refusal is shown at
+    /// the split: equally among the ticked members, or each member's share count, amount or
+    /// percentage (empty: not sharing).
+    private static func split(_ form: FormFields, _ details: LedgerDetails) throws -> SpendingService.SplitInput {
+        let method = form["split"].flatMap(SplitMethod.init(rawValue:)) ?? .equal
+        let split: SpendingService.SplitInput
+        if method == .equal {
+            let among = details.members.filter { form["among-\($0.id)"] != nil }
+            guard !among.isEmpty else {
+                throw Web.FieldRefusal(field: "split", error: .invalid("Tick at least one member to share the expense."))
+            }
+            split = among.count == details.members.count
+                ? SpendingService.SplitInput()
+                : .init(method: .equal, parts: among.map { .init(member: .id($0.id)) })
+        } else {
+            let parts = details.members.compactMap { member in
+                form["part-\(member.id)"].map { SpendingService.SplitInput.Part(member: .id(member.id), value: .text($0)) }
+            }
+            guard !parts.isEmpty else {
+                throw Web.FieldRefusal(field: "split", error: .invalid("Give at least one member's \(method.valueName)."))
+            }
+            split = .init(method: method, parts: parts)
+        }
+        if let amount = try? TransactionAmount.parse(form["amount"] ?? "", currency: details.ledger.currency) {
+            try Web.FieldRefusal.at("split") { _ = try split.split(among: details.members).shares(of: amount) }
+        }
+        return split
     }
 
     @Sendable func recordPayment(_ request: Request, context: SignedInPageContext) async throws -> Response {

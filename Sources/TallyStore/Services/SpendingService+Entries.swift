@@ -68,7 +68,8 @@ extension SpendingService {
             return value
         }
 
-        func split(among members: [LedgerMember]) throws -> Split {
+        /// The split among `members`, its values checked.
+        public func split(among members: [LedgerMember]) throws -> Split {
             if parts.isEmpty {
                 guard method == .equal else {
                     throw TallyError.invalid("A split by \(method.rawValue) needs each member's \(method.valueName).")
@@ -275,7 +276,7 @@ extension SpendingService {
 
 extension SplitMethod {
     /// What each member's value is called in this method.
-    var valueName: String {
+    public var valueName: String {
         switch self {
         case .equal: "member"
         case .shares: "share count"

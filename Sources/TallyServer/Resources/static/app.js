@@ -298,6 +298,48 @@ function enhanceGoalPreview(root) {
   }
 }
 
+// The quick entry's split: only the chosen method's fields show (ticks for equal shares, numbers
+// for the others), and what is left to share is said as you type. The server checks it again.
+function enhanceSplit(root) {
+  for (const fieldset of root.querySelectorAll("fieldset[data-split]")) {
+    const form = fieldset.form;
+    const left = fieldset.querySelector(".left");
+    const decimals = Number(fieldset.dataset.decimals);
+    const currency = fieldset.dataset.currency;
+    const scale = 10 ** decimals;
+    const number = (text) => Number(String(text).trim().replace(",", "."));
+    const money = (units) => `${(units / scale).toFixed(decimals)}\u00a0${currency}`;
+    const update = () => {
+      const method = fieldset.querySelector("input[name=split]:checked")?.value ?? "equal";
+      fieldset.dataset.method = method;
+      const parts = [...fieldset.querySelectorAll("input.part")].filter((input) => input.value.trim() !== "");
+      const values = parts.map((input) => number(input.value));
+      const amount = Math.round(number(form.elements.amount.value) * scale);
+      let text = "";
+      if (method !== "equal" && parts.length > 0 && !values.some((value) => Number.isNaN(value) || value < 0)) {
+        const sum = values.reduce((total, value) => total + value, 0);
+        if (method === "percent") {
+          const rest = Math.round((100 - sum) * 10000) / 10000;
+          text = rest === 0 ? "The percentages add up to 100 %." : rest > 0 ? `${rest} % left to share.` : `${-rest} % too many.`;
+        } else if (!(amount > 0)) {
+          text = "Type the amount to see how it is shared.";
+        } else if (method === "exact") {
+          const rest = amount - Math.round(sum * scale);
+          text = rest === 0 ? "The amounts add up." : rest > 0 ? `${money(rest)} left to share.` : `${money(-rest)} too much.`;
+        } else if (sum > 0) {
+          const name = (input) => input.closest("li").querySelector("label").textContent;
+          text = parts.map((input, index) => `${name(input)} about ${money(Math.round(amount * values[index] / sum))}`).join(", ") + ".";
+        }
+      }
+      left.textContent = text;
+    };
+    fieldset.addEventListener("input", update);
+    fieldset.addEventListener("change", update);
+    form.elements.amount.addEventListener("input", update);
+    update();
+  }
+}
+
 // A money amount must match the field's pattern (the currency's decimals), be above 0 and at
 // most 1,000,000 before it is sent; the field says why not.
 function checkMoney(form) {
@@ -555,6 +597,7 @@ function enhance(root) {
   enhanceSwapForms(root);
   enhanceMoreEntries(root);
   enhanceGoalPreview(root);
+  enhanceSplit(root);
   enhanceUploads(root);
 }
 

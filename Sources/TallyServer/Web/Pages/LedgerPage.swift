@@ -20,7 +20,7 @@ struct LedgerPage {
     var justDeleted: SpendingEntry?
     /// What was typed in the quick entry form when the server refused it.
     var retry: [String: String] = [:]
-    /// The field the refusal is about: amount, description, date or among.
+    /// The field the refusal is about: amount, description, date or split.
     var refusedField: String?
 
     var details: LedgerDetails { summary.details }
@@ -61,21 +61,14 @@ struct LedgerPage {
             guard let error, refusedField == field else { return ("", "") }
             return (error, HTML(unsafe: #" aria-invalid="true""#))
         }
-        let amount = refusal("amount"), description = refusal("description"), date = refusal("date"), among = refusal("among")
+        let amount = refusal("amount"), description = refusal("description"), date = refusal("date"), split = refusal("split")
         let toggles = details.members.map { member -> HTML in
             """
             <input type="radio" name="payer" id="payer-\(member.id)" value="\(member.id)"\(HTML.flag("checked", member.id == payer))>\
             <label for="payer-\(member.id)">\(member.name)\(member.id == you ? " (you)" : "")</label>
             """
         }
-        let boxes = details.members.map { member -> HTML in
-            let checked = retry.isEmpty || retry["among-\(member.id)"] != nil
-            return """
-            <li><input type="checkbox" name="among-\(member.id)" id="among-\(member.id)" value="yes"\(HTML.flag("checked", checked))>\
-            <label for="among-\(member.id)">\(member.name)</label></li>
-            """
-        }
-        let open = !date.message.isEmpty || !among.message.isEmpty
+        let open = !date.message.isEmpty || !split.message.isEmpty
         return """
         <section class="card quick" aria-labelledby="add-title">
         <h2 id="add-title">Add an expense</h2>
@@ -101,12 +94,46 @@ struct LedgerPage {
         <p class="field-error" id="date-error">\(date.message)</p>
         <label for="category">Category <span class="help">(optional)</span></label>
         <input id="category" name="category" maxlength="50" value="\(retry["category"] ?? "")">
-        <fieldset aria-describedby="among-error"\(among.invalid)><legend>Split equally among</legend><ul class="among">\(boxes)</ul>
-        <p class="field-error" id="among-error">\(among.message)</p></fieldset>
+        \(splitFields(split))
         </details>
         <button type="submit" class="primary add">Add expense</button>
         </form>
         </section>
+        """
+    }
+
+    /// Who shares the expense, and how: equally among the ticked members, or by each member's
+    /// share count, exact amount or percentage (a member left empty does not share). Without the
+    /// script every field shows; with it, the method's own, and what is left to share as you type.
+    private func splitFields(_ refusal: (message: String, invalid: HTML)) -> HTML {
+        let chosen = retry["split"].flatMap(SplitMethod.init(rawValue:)) ?? .equal
+        let methods = [(SplitMethod.equal, "Equally"), (.shares, "By shares"), (.exact, "Exact amounts"), (.percent, "Percentages")]
+            .map { method, label -> HTML in
+                """
+                <input type="radio" name="split" id="split-\(method.rawValue)" value="\(method.rawValue)"\(HTML.flag("checked", method == chosen))>\
+                <label for="split-\(method.rawValue)">\(label)</label>
+                """
+            }
+        let rows = details.members.map { member -> HTML in
+            let checked = retry.isEmpty || retry["among-\(member.id)"] != nil
+            return """
+            <li><input type="checkbox" name="among-\(member.id)" id="among-\(member.id)" value="yes"\(HTML.flag("checked", checked))>\
+            <label for="among-\(member.id)" id="member-\(member.id)">\(member.name)</label>\
+            <input class="part" name="part-\(member.id)" id="part-\(member.id)" inputmode="decimal" autocomplete="off" \
+            value="\(retry["part-\(member.id)"] ?? "")" aria-labelledby="member-\(member.id)"></li>
+            """
+        }
+        return """
+        <fieldset class="split" aria-describedby="split-help split-left split-error"\(refusal.invalid) data-split data-currency="\(currency.code)" \
+        data-decimals="\(currency.minorUnits)">
+        <legend>Who shares it</legend>
+        <div class="toggles methods">\(methods)</div>
+        <p class="help" id="split-help">Equally: tick who shares it. By shares, exact amounts or percentages: \
+        give each member's; leave a member empty to leave them out.</p>
+        <ul class="among">\(rows)</ul>
+        <p class="left" id="split-left" aria-live="polite"></p>
+        <p class="field-error" id="split-error">\(refusal.message)</p>
+        </fieldset>
         """
     }
 

@@ -70,4 +70,61 @@ struct QuickEntrySplitWebTests {
             #expect(entries.items.isEmpty)
         }
     }
+
+    @Test("S5: an expense is edited on its own page, filled in with it, split included; a refused edit changes nothing; a payment keeps who; a stranger finds nothing")
+    func editPage() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Trip", "currency": "EUR"}"#)
+            let (ada, sam) = (ledger.members[0].id, ledger.members[1].id)
+            let base = "/api/v1/ledgers/\(ledger.id)"
+            let dinner = try await client.addExpense(f.adaToken, "\(base)/expenses",
+                                                     #"{"amount": 12, "description": "Dinner", "category": "Food", "date": "2025-06-14"}"#)
+            let browser = WebTests.Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let ledgerPage = try await browser.get("/spending/\(ledger.id)")
+            #expect(ledgerPage.text.contains(#"href="/spending/\#(ledger.id)/entries/\#(dinner.id)/edit""#))
+
+            let page = try await browser.get("/spending/\(ledger.id)/entries/\(dinner.id)/edit")
+            #expect(page.status == .ok)
+            for filled in [#"name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required value="12.00""#,
+                           #"value="Dinner""#, #"value="Food""#, #"value="2025-06-14""#, #"id="split-equal" value="equal" checked"#,
+                           #"id="payer-\#(ada)" value="\#(ada)" checked"#] {
+                #expect(page.text.contains(filled), "\(filled)")
+            }
+
+            let refused = try await browser.post("/spending/\(ledger.id)/entries/\(dinner.id)/edit", [
+                "amount": "15", "payer": "\(sam)", "date": "2025-06-14", "description": "Dinner out", "split": "percent",
+                "part-\(ada)": "50", "part-\(sam)": "40"])
+            #expect(refused.status == .badRequest)
+            #expect(refused.text.contains(#"id="split-error">The percentages add up to 90%, not 100%: change them by 10 so they add up.</p>"#))
+            #expect(refused.text.contains(#"value="Dinner out""#) && refused.text.contains(#"value="40""#), "as typed")
+            let unchanged = try await client.send(.get, "\(base)/entries/\(dinner.id)", token: f.adaToken).decode(EntryReply.self)
+            #expect(unchanged == dinner)
+
+            let saved = try await browser.post("/spending/\(ledger.id)/entries/\(dinner.id)/edit", [
+                "amount": "15", "payer": "\(sam)", "date": "2025-06-15", "description": "Dinner out", "category": "",
+                "split": "shares", "part-\(ada)": "2", "part-\(sam)": "1"])
+            #expect(saved.status == .seeOther && saved.headers[.location] == "/spending/\(ledger.id)", "\(saved)")
+            let edited = try await client.send(.get, "\(base)/entries/\(dinner.id)", token: f.adaToken).decode(EntryReply.self)
+            #expect(edited.amount == "15.00" && edited.payer == sam && edited.date == "2025-06-15" && edited.description == "Dinner out")
+            #expect(edited.category == nil && edited.split == "shares" && edited.parts.map(\.share) == ["10.00", "5.00"])
+            let again = try await browser.get("/spending/\(ledger.id)/entries/\(dinner.id)/edit")
+            #expect(again.text.contains(#"id="split-shares" value="shares" checked"#) && again.text.contains(#"name="part-\#(ada)" id="part-\#(ada)" inputmode="decimal" autocomplete="off" value="2""#))
+
+            let paid = try await client.send(.post, "\(base)/payments", token: f.adaToken, json: #"{"from": \#(sam), "to": \#(ada), "amount": 5}"#)
+            let payment = try paid.decode(EntryReply.self)
+            let paymentPage = try await browser.get("/spending/\(ledger.id)/entries/\(payment.id)/edit")
+            #expect(paymentPage.text.contains("Edit the payment") && !paymentPage.text.contains("data-split"))
+            _ = try await browser.post("/spending/\(ledger.id)/entries/\(payment.id)/edit", ["amount": "7", "date": payment.date, "description": "cash"])
+            let changedPayment = try await client.send(.get, "\(base)/entries/\(payment.id)", token: f.adaToken).decode(EntryReply.self)
+            #expect(changedPayment.amount == "7.00" && changedPayment.description == "cash" && changedPayment.payer == sam && changedPayment.recipient == ada)
+
+            let stranger = WebTests.Browser(client)
+            _ = try await stranger.get("/signin")
+            _ = try await stranger.post("/signin", ["name": "bob", "password": "battery staple"])
+            #expect(try await stranger.get("/spending/\(ledger.id)/entries/\(dinner.id)/edit").status == .notFound)
+        }
+    }
 }

@@ -511,6 +511,19 @@ def test_split_by_shares_exact_and_percent(server, browser, unique_name, viewpor
     wait(driver, lambda d: titles(d) == ["Dinner"], message="the expense split by shares was not added")
     assert owes(driver) == ["Person 2 owes Person 1 4.00 EUR."]
 
+    # The same split when editing: the page opens with it, and a new one replaces it.
+    click(driver, driver.find_element(By.CSS_SELECTOR, "a.edit[aria-label^='Edit Dinner']"))
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Edit the expense")
+    assert driver.find_element(By.ID, "split-shares").is_selected() and part(1).get_attribute("value") == "2"
+    click(driver, driver.find_element(By.CSS_SELECTOR, "label[for=split-percent]"))
+    type_into(part(1), "30")
+    type_into(part(2), "70")
+    wait(driver, lambda d: left() == "The percentages add up to 100 %.", message=f"the remainder says {left()!r}")
+    check_page(driver, "spending-edit")
+    click(driver, button(driver, "Save"))
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "section.summary") and owes(d) == ["Person 2 owes Person 1 8.40 EUR."],
+         message="the edited split did not change the balance")
+
 
 def add_expenses_quickly(driver, count):
     """Posts the quick entry form `count` times from the page (each with a new id), then reloads."""

@@ -103,6 +103,7 @@ enum SitePath {
     static let ledger = Pattern<UUID>("spending/:ledger")
     static let expenses = Pattern<UUID>("spending/:ledger/expenses")
     static let payments = Pattern<UUID>("spending/:ledger/payments")
+    static let editLedgerEntry = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/edit")
     static let deleteLedgerEntry = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/delete")
     static let restoreLedgerEntry = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/restore")
     static let ledgerSettings = Pattern<UUID>("spending/:ledger/settings")

@@ -19,6 +19,8 @@ struct SpendingWebController {
         web.get(SitePath.ledger, use: ledger)
         web.post(SitePath.expenses, use: addExpense)
         web.post(SitePath.payments, use: recordPayment)
+        web.get(SitePath.editLedgerEntry, use: editPage)
+        web.post(SitePath.editLedgerEntry, use: edit)
         web.post(SitePath.deleteLedgerEntry, use: delete)
         web.post(SitePath.restoreLedgerEntry, use: restore)
         web.get(SitePath.ledgerSettings, use: settings)
@@ -165,7 +167,7 @@ struct SpendingWebController {
                 _ = try TransactionAmount.parse(try form.require("amount", "the amount"), currency: details.ledger.currency, what: "An expense")
             }
             try Web.FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(form["description"]) }
-            let split = try Self.split(form, details)
+            let split = try SplitFields.input(form, details)
             _ = try await spending.addExpense(to: ledger, .init(
                 amount: .text(try form.require("amount", "the amount")),
                 payer: form["payer"].flatMap(MemberID.init).map { .id($0) },
@@ -181,35 +183,6 @@ struct SpendingWebController {
         }
     }
 
-    /// The quick entry's split, checked against the amount here so that a refusal is shown at
-    /// the split: equally among the ticked members, or each member's share count, amount or
-    /// percentage (empty: not sharing).
-    private static func split(_ form: FormFields, _ details: LedgerDetails) throws -> SpendingService.SplitInput {
-        let method = form["split"].flatMap(SplitMethod.init(rawValue:)) ?? .equal
-        let split: SpendingService.SplitInput
-        if method == .equal {
-            let among = details.members.filter { form["among-\($0.id)"] != nil }
-            guard !among.isEmpty else {
-                throw Web.FieldRefusal(field: "split", error: .invalid("Tick at least one member to share the expense."))
-            }
-            split = among.count == details.members.count
-                ? SpendingService.SplitInput()
-                : .init(method: .equal, parts: among.map { .init(member: .id($0.id)) })
-        } else {
-            let parts = details.members.compactMap { member in
-                form["part-\(member.id)"].map { SpendingService.SplitInput.Part(member: .id(member.id), value: .text($0)) }
-            }
-            guard !parts.isEmpty else {
-                throw Web.FieldRefusal(field: "split", error: .invalid("Give at least one member's \(method.valueName)."))
-            }
-            split = .init(method: method, parts: parts)
-        }
-        if let amount = try? TransactionAmount.parse(form["amount"] ?? "", currency: details.ledger.currency) {
-            try Web.FieldRefusal.at("split") { _ = try split.split(among: details.members).shares(of: amount) }
-        }
-        return split
-    }
-
     @Sendable func recordPayment(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await ledgerAction(request, context) { form, spending, ledger in
             guard let from = form["from"].flatMap(MemberID.init), let to = form["to"].flatMap(MemberID.init) else {
@@ -217,6 +190,42 @@ struct SpendingWebController {
             }
             _ = try await spending.recordPayment(in: ledger, from: .id(from), to: .id(to), amount: .text(try form.require("amount", "the amount")),
                                                  id: form["id"].flatMap(UUID.init(uuidString:)))
+        }
+    }
+
+    @Sendable func editPage(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let spending = services.spending(for: context.user)
+        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
+        let (details, entry) = (try await spending.ledger(ledger), try await spending.entry(id, in: ledger))
+        return Web.html(EntryEditPage(details: details, entry: entry, values: EntryEditPage.values(of: entry))
+            .render(Web.pageContext(request, context)))
+    }
+
+    /// An edit from its page: saved, back to the ledger; refused, the page again as typed, with
+    /// the reason at its field.
+    @Sendable func edit(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let spending = services.spending(for: context.user)
+        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
+        let (details, entry) = (try await spending.ledger(ledger), try await spending.entry(id, in: ledger))
+        return try await Web.formAction(request, context) { form in
+            let typed = try form.require("amount", "the amount")
+            try Web.FieldRefusal.at("amount") { _ = try TransactionAmount.parse(typed, currency: details.ledger.currency) }
+            let description = form.all["description"] ?? ""
+            try Web.FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(description) }
+            let date = try Web.FieldRefusal.at("date") { () throws -> LocalDate in
+                let text = try form.require("date", "the date")
+                guard let date = LocalDate(text) else { throw TallyError.invalid("\(UserText.quoted(text)) is not a date such as \(LocalDate.example).") }
+                return date
+            }
+            let expense = entry.kind == .expense
+            _ = try await spending.editEntry(id, in: ledger, .init(
+                amount: .text(typed), payer: expense ? form["payer"].flatMap(MemberID.init).map { .id($0) } : nil, date: date,
+                description: description, category: expense ? form.all["category"] ?? "" : nil,
+                split: expense ? try SplitFields.input(form, details) : nil))
+            return Web.redirect(SitePath.ledger.link(ledger))
+        } refused: { form, refusal in
+            Web.html(EntryEditPage(details: details, entry: entry, values: form.all, refusal: refusal).render(Web.pageContext(request, context)),
+                     status: Web.status(of: refusal.error))
         }
     }
 

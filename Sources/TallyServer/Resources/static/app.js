@@ -320,7 +320,7 @@ function enhanceSplit(root) {
         const sum = values.reduce((total, value) => total + value, 0);
         if (method === "percent") {
           const rest = Math.round((100 - sum) * 10000) / 10000;
-          text = rest === 0 ? "The percentages add up to 100 %." : rest > 0 ? `${rest} % left to share.` : `${-rest} % too many.`;
+          text = rest === 0 ? "The percentages add up to 100\u00a0%." : rest > 0 ? `${rest}\u00a0% left to share.` : `${-rest}\u00a0% too many.`;
         } else if (!(amount > 0)) {
           text = "Type the amount to see how it is shared.";
         } else if (method === "exact") {

@@ -94,46 +94,11 @@ struct LedgerPage {
         <p class="field-error" id="date-error">\(date.message)</p>
         <label for="category">Category <span class="help">(optional)</span></label>
         <input id="category" name="category" maxlength="50" value="\(retry["category"] ?? "")">
-        \(splitFields(split))
+        \(SplitFields(members: details.members, currency: currency, values: retry, refusal: split).render())
         </details>
         <button type="submit" class="primary add">Add expense</button>
         </form>
         </section>
-        """
-    }
-
-    /// Who shares the expense, and how: equally among the ticked members, or by each member's
-    /// share count, exact amount or percentage (a member left empty does not share). Without the
-    /// script every field shows; with it, the method's own, and what is left to share as you type.
-    private func splitFields(_ refusal: (message: String, invalid: HTML)) -> HTML {
-        let chosen = retry["split"].flatMap(SplitMethod.init(rawValue:)) ?? .equal
-        let methods = [(SplitMethod.equal, "Equally"), (.shares, "By shares"), (.exact, "Exact amounts"), (.percent, "Percentages")]
-            .map { method, label -> HTML in
-                """
-                <input type="radio" name="split" id="split-\(method.rawValue)" value="\(method.rawValue)"\(HTML.flag("checked", method == chosen))>\
-                <label for="split-\(method.rawValue)">\(label)</label>
-                """
-            }
-        let rows = details.members.map { member -> HTML in
-            let checked = retry.isEmpty || retry["among-\(member.id)"] != nil
-            return """
-            <li><input type="checkbox" name="among-\(member.id)" id="among-\(member.id)" value="yes"\(HTML.flag("checked", checked))>\
-            <label for="among-\(member.id)" id="member-\(member.id)">\(member.name)</label>\
-            <input class="part" name="part-\(member.id)" id="part-\(member.id)" inputmode="decimal" autocomplete="off" \
-            value="\(retry["part-\(member.id)"] ?? "")" aria-labelledby="member-\(member.id)"></li>
-            """
-        }
-        return """
-        <fieldset class="split" aria-describedby="split-help split-left split-error"\(refusal.invalid) data-split data-currency="\(currency.code)" \
-        data-decimals="\(currency.minorUnits)">
-        <legend>Who shares it</legend>
-        <div class="toggles methods">\(methods)</div>
-        <p class="help" id="split-help">Equally: tick who shares it. By shares, exact amounts or percentages: \
-        give each member's; leave a member empty to leave them out.</p>
-        <ul class="among">\(rows)</ul>
-        <p class="left" id="split-left" aria-live="polite"></p>
-        <p class="field-error" id="split-error">\(refusal.message)</p>
-        </fieldset>
         """
     }
 
@@ -246,9 +211,11 @@ struct LedgerPage {
             <span class="what"><strong>\(title)</strong>
             <span class="help"><time datetime="\(entry.date)">\(entry.date)</time> · \(detail)</span></span>
             <span class="amount">\(amount)</span>
+            <span class="actions"><a href="\(SitePath.editLedgerEntry.link(ledger, entry.id))" class="button edit" \
+            aria-label="Edit \(title), \(entry.amount), \(entry.date)">Edit</a>
             <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-confirm="Delete \(title), \(entry.amount)?">
             \(Layout.csrfField(context))<button type="submit" class="delete" aria-label="Delete \(title), \(entry.amount), \(entry.date)">Delete</button>
-            </form></li>
+            </form></span></li>
             """
         }
         // Without the script "Show more" opens the next page; with it, the next page's entries

@@ -1,0 +1,75 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// Editing an expense or a payment (S5): the quick entry's fields, filled in with the entry, the
+/// split included. A payment keeps who sent and who received it (delete it and record a new one
+/// to change them); its amount, date and note change.
+struct EntryEditPage {
+    var details: LedgerDetails
+    var entry: SpendingEntry
+    /// The form's fields: the entry's, or as typed when the change was refused.
+    var values: [String: String]
+    var refusal: Web.Refusal?
+
+    /// The fields that show `entry` as it stands.
+    static func values(of entry: SpendingEntry) -> [String: String] {
+        var values = ["amount": entry.amount.plain, "payer": String(entry.payer), "date": entry.date.description,
+                      "description": entry.description ?? "", "category": entry.category ?? ""]
+        if entry.kind == .expense { values.merge(SplitFields.values(of: entry.split)) { $1 } }
+        return values
+    }
+
+    private var isPayment: Bool { entry.kind == .payment }
+    private var currency: Currency { details.ledger.currency }
+
+    func render(_ context: PageContext) -> HTML {
+        let name = { (member: MemberID) in details.members.first { $0.id == member }?.name ?? "a former member" }
+        let title = isPayment ? "Edit the payment" : "Edit the expense"
+        func refused(_ field: String) -> (message: String, invalid: HTML) {
+            guard let refusal, refusal.field == field else { return ("", "") }
+            return (refusal.error.message, HTML(unsafe: #" aria-invalid="true""#))
+        }
+        let amount = refused("amount"), description = refused("description"), date = refused("date")
+        let payers = details.members.map { member -> HTML in
+            """
+            <input type="radio" name="payer" id="payer-\(member.id)" value="\(member.id)"\(HTML.flag("checked", values["payer"] == String(member.id)))>\
+            <label for="payer-\(member.id)">\(member.name)</label>
+            """
+        }
+        let expenseFields: HTML = isPayment ? "" : """
+            <fieldset class="payers"><legend>Paid by</legend><div class="toggles">\(payers)</div></fieldset>
+            """
+        let categoryField: HTML = isPayment ? "" : """
+            <label for="category">Category <span class="help">(optional)</span></label>
+            <input id="category" name="category" maxlength="50" value="\(values["category"] ?? "")">
+            \(SplitFields(members: details.members, currency: currency, values: values, refusal: refused("split")).render())
+            """
+        let who: HTML = isPayment
+            ? "<p class=\"help\">\(name(entry.payer)) paid \(entry.recipient.map(name) ?? ""); to change who, delete it and record a new one.</p>"
+            : ""
+        return Layout.page(title, context, error: refusal?.field == nil ? refusal?.error.message : nil, """
+        <h1>\(title)</h1>
+        <p>\(entry.description ?? (isPayment ? "A payment" : "An expense")), \(Layout.money(entry.amount)) on \(entry.date), in \(details.ledger.name).</p>
+        \(who)
+        <form method="post" action="\(SitePath.editLedgerEntry.link(details.ledger.id, entry.id))" class="stack card quick" novalidate>
+        \(Layout.csrfField(context))
+        <label for="amount">Amount (\(currency.code))</label>
+        <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required \
+        value="\(values["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)>
+        <p class="field-error" id="amount-error">\(amount.message)</p>
+        \(expenseFields)
+        <label for="description">\(isPayment ? "Note" : "What for") <span class="help">(optional)</span></label>
+        <input id="description" name="description" maxlength="200" value="\(values["description"] ?? "")" autocomplete="off" \
+        aria-describedby="description-error"\(description.invalid)>
+        <p class="field-error" id="description-error">\(description.message)</p>
+        <label for="date">Date</label>
+        <input id="date" name="date" type="date" value="\(values["date"] ?? "")" aria-describedby="date-error"\(date.invalid)>
+        <p class="field-error" id="date-error">\(date.message)</p>
+        \(categoryField)
+        <div class="row"><button type="submit" class="primary">Save</button>\
+        <a href="\(SitePath.ledger.link(details.ledger.id))#history-title" class="button">Cancel</a></div>
+        </form>
+        """)
+    }
+}

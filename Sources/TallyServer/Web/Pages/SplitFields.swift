@@ -1,0 +1,91 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// Who shares an expense, and how, as a form asks it (the quick entry and the edit page): equally
+/// among the ticked members, or by each member's share count, exact amount or percentage (a
+/// member left empty does not share). Without the script every field shows; with it, the
+/// method's own, and what is left to share as you type.
+struct SplitFields {
+    var members: [LedgerMember]
+    var currency: Currency
+    /// The fields as typed (`split`, `among-ID`, `part-ID`); none: equally among everyone.
+    var values: [String: String]
+    /// Why the split was refused, when it was, and the attribute that marks it.
+    var refusal: (message: String, invalid: HTML) = ("", "")
+
+    /// The fields that show `split` as it stands.
+    static func values(of split: Split) -> [String: String] {
+        var values = ["split": split.method.rawValue]
+        for part in split.parts {
+            if split.method == .equal {
+                values["among-\(part.member)"] = "yes"
+            } else {
+                values["part-\(part.member)"] = part.storedValue
+            }
+        }
+        return values
+    }
+
+    func render() -> HTML {
+        let chosen = values["split"].flatMap(SplitMethod.init(rawValue:)) ?? .equal
+        let methods = [(SplitMethod.equal, "Equally"), (.shares, "By shares"), (.exact, "Exact amounts"), (.percent, "Percentages")]
+            .map { method, label -> HTML in
+                """
+                <input type="radio" name="split" id="split-\(method.rawValue)" value="\(method.rawValue)"\(HTML.flag("checked", method == chosen))>\
+                <label for="split-\(method.rawValue)">\(label)</label>
+                """
+            }
+        // Ticked: as sent, or everyone when nothing says otherwise (a new form, a split by numbers).
+        let noneTicked = !values.keys.contains { $0.hasPrefix("among-") }
+        let rows = members.map { member -> HTML in
+            let checked = values["among-\(member.id)"] != nil || (noneTicked && (values.isEmpty || chosen != .equal))
+            return """
+            <li><input type="checkbox" name="among-\(member.id)" id="among-\(member.id)" value="yes"\(HTML.flag("checked", checked))>\
+            <label for="among-\(member.id)" id="member-\(member.id)">\(member.name)</label>\
+            <input class="part" name="part-\(member.id)" id="part-\(member.id)" inputmode="decimal" autocomplete="off" \
+            value="\(values["part-\(member.id)"] ?? "")" aria-labelledby="member-\(member.id)"></li>
+            """
+        }
+        return """
+        <fieldset class="split" aria-describedby="split-help split-left split-error"\(refusal.invalid) data-split data-currency="\(currency.code)" \
+        data-decimals="\(currency.minorUnits)">
+        <legend>Who shares it</legend>
+        <div class="toggles methods">\(methods)</div>
+        <p class="help" id="split-help">Equally: tick who shares it. By shares, exact amounts or percentages: \
+        give each member's; leave a member empty to leave them out.</p>
+        <ul class="among">\(rows)</ul>
+        <p class="left" id="split-left" aria-live="polite"></p>
+        <p class="field-error" id="split-error">\(refusal.message)</p>
+        </fieldset>
+        """
+    }
+
+    /// The split a form asks for, checked against its amount here so that a refusal is shown
+    /// at the split.
+    static func input(_ form: FormFields, _ details: LedgerDetails) throws -> SpendingService.SplitInput {
+        let method = form["split"].flatMap(SplitMethod.init(rawValue:)) ?? .equal
+        let split: SpendingService.SplitInput
+        if method == .equal {
+            let among = details.members.filter { form["among-\($0.id)"] != nil }
+            guard !among.isEmpty else {
+                throw Web.FieldRefusal(field: "split", error: .invalid("Tick at least one member to share the expense."))
+            }
+            split = among.count == details.members.count
+                ? SpendingService.SplitInput()
+                : .init(method: .equal, parts: among.map { .init(member: .id($0.id)) })
+        } else {
+            let parts = details.members.compactMap { member in
+                form["part-\(member.id)"].map { SpendingService.SplitInput.Part(member: .id(member.id), value: .text($0)) }
+            }
+            guard !parts.isEmpty else {
+                throw Web.FieldRefusal(field: "split", error: .invalid("Give at least one member's \(method.valueName)."))
+            }
+            split = .init(method: method, parts: parts)
+        }
+        if let amount = try? TransactionAmount.parse(form["amount"] ?? "", currency: details.ledger.currency) {
+            try Web.FieldRefusal.at("split") { _ = try split.split(among: details.members).shares(of: amount) }
+        }
+        return split
+    }
+}

@@ -143,6 +143,8 @@ public protocol LedgerRepository: Sendable {
 public struct EntryFilter: Sendable, Equatable {
     /// Found in the description, whatever the case and accents (`UserText.searchKey`).
     public var words: String?
+    /// The words as they were typed, trimmed: what a client sends a server, which folds them.
+    public var typedWords: String?
     /// A member who paid, sent, received or has a share (of another ledger: none).
     public var member: MemberID?
     /// The category, as it was written.
@@ -157,6 +159,7 @@ public struct EntryFilter: Sendable, Equatable {
             throw TallyError.invalid("A search can be at most \(Self.maximumWords) characters long.")
         }
         let words = words?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        typedWords = words.isEmpty ? nil : words
         self.words = words.isEmpty ? nil : UserText.searchKey(words)
         self.member = member
         self.category = category

@@ -168,6 +168,36 @@ struct SpendingCommandTests {
     }
 
     // A5 remote mode: the same commands through a server give the same JSON.
+    // Finding entries: the same search and the same lines locally and through a server.
+    @Test func search() throws {
+        let local = try sandbox()
+        let server = try ServeProcess.start()
+        defer { server.stop() }
+        try server.ok(["ledger", "create", "Home", "--member", "Alex", "--member", "Sam"])
+        for run in [{ try local.ok($0) }, { try server.ok($0) }] as [([String]) throws -> CLIResult] {
+            _ = try run(["spend", "4.20", "Café au lait", "--category", "Food", "--date", "2026-11-01"])
+            _ = try run(["spend", "52", "Market", "--category", "Food", "--payer", "Sam", "--among", "Sam", "--date", "2026-11-03"])
+            _ = try run(["spend", "24", "CAFE cinema", "--category", "Fun", "--among", "Alex", "--date", "2026-11-05"])
+        }
+        for arguments in [["--search", "cafe"], ["--member", "sam"], ["--category", "Food"], ["--from", "2026-11-02", "--through", "2026-11-04"],
+                          ["--search", "café", "--category", "Fun", "--member", "Alex"]] {
+            // Each line as "2026-11-01  ce0bedaf  Café au lait …": the ids differ between the two databases.
+            func withoutIDs(_ text: String) -> String { text.replacing(/\s\s[0-9a-f]{8}\s\s/, with: "  ") }
+            let here = try local.ok(["expenses"] + arguments).stdout
+            #expect(withoutIDs(here) == withoutIDs(try server.ok(["expenses"] + arguments).stdout), "\(arguments)")
+            let found = here.split(separator: "\n").filter { $0.contains("EUR") }.map { $0.contains("Café") ? "café" : $0.contains("Market") ? "market" : "cinema" }
+            let expected: [String] = switch arguments[0] {
+            case "--search": arguments.count == 2 ? ["cinema", "café"] : ["cinema"]
+            case "--member": ["market", "café"]
+            case "--category": ["market", "café"]
+            default: ["market"]
+            }
+            #expect(found == expected, "\(arguments): \(here)")
+        }
+        #expect(try local.refused(["expenses", "--member", "Kim"]).contains("Kim"))
+        #expect(try local.refused(["expenses", "--from", "yesterday"]) == "--from \"yesterday\" is not a date such as 2025-03-30.")
+    }
+
     @Test func remoteMode() throws {
         let server = try ServeProcess.start()
         defer { server.stop() }

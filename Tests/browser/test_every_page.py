@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from conftest import ADMIN
 from test_account import sign_in
 from test_spending import button, create_ledger, load, without_javascript
-from test_web import browser_today, check_page, click, dark, sign_up, wait
+from test_web import browser_today, check_page, click, dark, fill, sign_up, wait
 
 CONTROLLERS = Path(__file__).resolve().parents[2] / "Sources" / "TallyServer" / "Web"
 ROUTE = re.compile(r'\b\w+\.get\(SitePath\.(\w+)\b')
@@ -53,10 +53,15 @@ def test_every_page_passes_the_checks(server, browser, unique_name, viewport, sc
     sign_up(driver, server, unique_name)
     load(driver, server + "/spending")
     ledger = create_ledger(driver, "Flat")
+    # An expense, for the pages of an entry.
+    fill(driver, "#amount", "12.50")
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
+    edit = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "a.edit"))
+    entry = re.search(r"/entries/([0-9A-Fa-f-]{36})/edit", edit.get_attribute("href")).group(1)
     load(driver, ledger + "/settings")
     click(driver, button(driver, "Create an invite"))
     code = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "strong.code")).text.strip()
-    values = {"ledger": ledger.rsplit("/", 1)[1], "code": code, "date": browser_today(driver).isoformat(), "button": "1"}
+    values = {"ledger": ledger.rsplit("/", 1)[1], "id": entry, "code": code, "date": browser_today(driver).isoformat(), "button": "1"}
     routes = web_pages() + ["/no-such-page"]
 
     def visit_all(who):

@@ -52,13 +52,20 @@ struct RemoteSpending: SpendingBackend {
         try await client.send(API.recordPayment, ledger, body: payment)
     }
 
-    func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON] {
+    func entries(in ledger: UUID, includeDeleted: Bool, matching search: EntryFilter, limit: Int) async throws -> [EntryJSON] {
         var items: [EntryJSON] = []
         var cursor: String?
+        var searched: [URLQueryItem] = []
+        // The words as typed: the server folds them itself.
+        if let words = search.typedWords { searched.append(URLQueryItem(name: "q", value: words)) }
+        if let member = search.member { searched.append(URLQueryItem(name: "member", value: String(member))) }
+        if let category = search.category { searched.append(URLQueryItem(name: "category", value: category)) }
+        if let from = search.from { searched.append(URLQueryItem(name: "from", value: from.description)) }
+        if let through = search.through { searched.append(URLQueryItem(name: "through", value: through.description)) }
         // The server pages at 500 at most: follow the cursor until `limit` entries are in.
         repeat {
             var query = [URLQueryItem(name: "limit", value: String(min(500, limit - items.count))),
-                         URLQueryItem(name: "deleted", value: String(includeDeleted))]
+                         URLQueryItem(name: "deleted", value: String(includeDeleted))] + searched
             if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
             let page = try await client.send(API.ledgerEntries, ledger, query: query)
             items += page.items
@@ -70,7 +77,7 @@ struct RemoteSpending: SpendingBackend {
     /// The API finds entries by whole ids only: the pages are read until two match.
     func entryIDs(startingWith prefix: String, in ledger: UUID, _ listing: EntryListing) async throws -> [UUID] {
         let wanted = prefix.lowercased()
-        return try await entries(in: ledger, includeDeleted: listing != .current, limit: .max)
+        return try await entries(in: ledger, includeDeleted: listing != .current, matching: .everything, limit: .max)
             .filter { entry in
                 switch listing {
                 case .current, .all: true

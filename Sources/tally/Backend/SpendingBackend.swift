@@ -24,8 +24,8 @@ protocol SpendingBackend: Sendable {
 
     func addExpense(to ledger: UUID, _ expense: NewExpense) async throws -> EntryJSON
     func recordPayment(in ledger: UUID, _ payment: NewPayment) async throws -> EntryJSON
-    /// Newest first.
-    func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON]
+    /// Newest first, those `search` finds.
+    func entries(in ledger: UUID, includeDeleted: Bool, matching search: EntryFilter, limit: Int) async throws -> [EntryJSON]
     /// The ids of the entries `listing` names that start with `prefix`, two at most.
     func entryIDs(startingWith prefix: String, in ledger: UUID, _ listing: EntryListing) async throws -> [UUID]
     func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeBody) async throws -> EntryJSON
@@ -86,8 +86,8 @@ struct LocalSpending: SpendingBackend {
         try EntryJSON(try await service.recordPayment(in: ledger, payment).entry)
     }
 
-    func entries(in ledger: UUID, includeDeleted: Bool, limit: Int) async throws -> [EntryJSON] {
-        try await service.entries(in: ledger, includeDeleted ? .all : .current, limit: limit).map(EntryJSON.init)
+    func entries(in ledger: UUID, includeDeleted: Bool, matching search: EntryFilter, limit: Int) async throws -> [EntryJSON] {
+        try await service.entries(in: ledger, includeDeleted ? .all : .current, matching: search, limit: limit).map(EntryJSON.init)
     }
 
     func entryIDs(startingWith prefix: String, in ledger: UUID, _ listing: EntryListing) async throws -> [UUID] {

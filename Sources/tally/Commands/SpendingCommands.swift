@@ -145,13 +145,31 @@ struct ExpensesCommand: AsyncParsableCommand {
         var limit = 30
         @Flag(help: "Include deleted ones, which can be restored.")
         var deleted = false
+        @Option(help: ArgumentHelp("Only those whose description has these words, whatever the case and accents.", valueName: "words"))
+        var search: String?
+        @Option(help: ArgumentHelp("Only those this member paid, sent, received or shares.", valueName: "name"))
+        var member: String?
+        @Option(help: ArgumentHelp("Only those of this category, as it was written.", valueName: "name"))
+        var category: String?
+        @Option(help: ArgumentHelp("Only those on or after this day, YYYY-MM-DD.", valueName: "date"))
+        var from: String?
+        @Option(help: ArgumentHelp("Only those on or before this day, YYYY-MM-DD.", valueName: "date"))
+        var through: String?
         @OptionGroup var ledger: LedgerOption
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
             guard limit > 0 else { throw TallyError.invalid("--limit must be at least 1.") }
             let ledger = try await context.ledger(ledger)
-            let entries = try await context.spending.entries(in: ledger.id, includeDeleted: deleted, limit: limit)
+            func day(_ text: String?, _ option: String) throws -> LocalDate? {
+                try text.map { text in
+                    guard let date = LocalDate(text) else { throw TallyError.invalid("--\(option) \(UserText.quoted(text)) is not a date such as \(LocalDate.example).") }
+                    return date
+                }
+            }
+            let search = try EntryFilter(words: search, member: try member.map(ledger.member(named:)), category: category,
+                                         from: try day(from, "from"), through: try day(through, "through"))
+            let entries = try await context.spending.entries(in: ledger.id, includeDeleted: deleted, matching: search, limit: limit)
             try emit(entries, context) { SpendingText.entries(entries, ledger) }
         }
     }

@@ -132,10 +132,6 @@ extension PostgresStore {
                 deleted: deletedCount == 0 ? [] : try await entries(in: details, .deleted, matching: .everything, limit: deletedLimit,
                                                                     after: nil, connection),
                 deletedCount: deletedCount,
-                categories: try await connection.rows("""
-                    SELECT DISTINCT category COLLATE "C" FROM spendingEntry
-                    WHERE ledgerId = \(ledger) AND deletedAt IS NULL AND category IS NOT NULL ORDER BY 1
-                    """, logger: logger).map { try $0.decode(String.self) },
                 spent: try await connection.rows("""
                     SELECT extract(year FROM date)::int * 100 + extract(month FROM date)::int AS month,
                         category COLLATE "C", sum(amount)::bigint FROM spendingEntry

@@ -132,7 +132,8 @@ public protocol LedgerRepository: Sendable {
     func standing(of ledger: UUID, of user: UUID) async throws -> LedgerStanding
     /// What a ledger's page shows, from one read: the standing, the first `limit` entries after
     /// `after` that match `filter`, the `deletedLimit` most recently deleted entries with how many
-    /// there are, the categories in use, and what was spent since `spentSince` began.
+    /// there are, and what was spent since `spentSince` began: all of it costing what the page
+    /// and the months hold, not what the whole ledger does.
     func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?, deletedLimit: Int,
                   spentSince: YearMonth) async throws -> LedgerOverview
     /// Newest first, a page at a time.
@@ -208,21 +209,23 @@ public struct LedgerOverview: Sendable {
     public var deleted: [SpendingEntry]
     /// How many entries are deleted in all.
     public var deletedCount: Int
-    /// The categories of the entries that count, each once, in order.
-    public var categories: [String]
     /// The expenses that count (payments are no spending), summed by month and category.
     public var spent: [MonthlySpending]
 
     public init(standing: LedgerStanding, entries: [SpendingEntry], hasMore: Bool, deleted: [SpendingEntry], deletedCount: Int,
-                categories: [String], spent: [MonthlySpending]) {
+                spent: [MonthlySpending]) {
         self.standing = standing
         self.entries = entries
         self.hasMore = hasMore
         self.deleted = deleted
         self.deletedCount = deletedCount
-        self.categories = categories
         self.spent = spent
     }
+}
+
+extension LedgerOverview {
+    /// The categories of what was spent in the months `spent` covers, each once, in order.
+    public var recentCategories: [String] { Set(spent.compactMap(\.category)).sorted() }
 }
 
 /// What a ledger's expenses of one category came to in one month, in minor units.

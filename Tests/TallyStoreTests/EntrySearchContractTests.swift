@@ -63,7 +63,7 @@ struct EntrySearchContractTests {
 
         let (_, overview) = try await l.alex.overview(of: id, matching: try EntryFilter(words: "ca"), limit: 1, spentSince: YearMonth("2026-01")!)
         #expect(overview.entries.map(\.id) == [wide] && overview.hasMore)
-        #expect(overview.categories == ["Food", "Fun"], "the categories of the entries that count")
+        #expect(overview.recentCategories == ["Food", "Fun"], "the categories of the expenses that count")
         #expect(overview.standing.totals == (try await l.alex.overview(of: id, limit: 1, spentSince: YearMonth("2026-01")!)).overview.standing.totals,
                 "a search changes no balance")
 

@@ -207,10 +207,6 @@ extension SQLiteStore: LedgerRepository {
                 deleted: deletedCount == 0 ? [] : try Self.entries(in: details, .deleted, matching: .everything, limit: deletedLimit,
                                                                     after: nil, db),
                 deletedCount: deletedCount,
-                categories: try String.fetchAll(db, sql: """
-                    SELECT DISTINCT category FROM spendingEntry WHERE ledgerId = ? AND deletedAt IS NULL AND category IS NOT NULL
-                    ORDER BY category
-                    """, arguments: [ledger]),
                 spent: try Row.fetchAll(db, sql: """
                     SELECT date / 100 AS month, category, sum(amount) AS amount FROM spendingEntry
                     WHERE ledgerId = ? AND deletedAt IS NULL AND kind = 'expense' AND date >= ?

@@ -164,9 +164,7 @@ struct LedgerPage {
         let members = details.members.map { member -> HTML in
             "<option value=\"\(member.id)\"\(HTML.flag("selected", search.member == member.id))>\(member.name)</option>"
         }
-        let categories = overview.categories.map { category -> HTML in
-            "<option\(HTML.flag("selected", search.category == category))>\(category)</option>"
-        }
+        let categories = overview.recentCategories.map { category -> HTML in "<option value=\"\(category)\"></option>" }
         let clear: HTML = search.isActive
             ? "<a href=\"\(SitePath.ledger.link(ledger))#history-title\" class=\"button\">Show all</a>" : ""
         return """
@@ -178,7 +176,8 @@ struct LedgerPage {
         <label for="search-member">Who paid, received or shares</label>
         <select id="search-member" name="member"><option value="">Anyone</option>\(members)</select>
         <label for="search-category">Category</label>
-        <select id="search-category" name="category"><option value="">Any</option>\(categories)</select>
+        <input id="search-category" name="category" maxlength="50" value="\(search.category)" list="search-categories">
+        <datalist id="search-categories">\(categories)</datalist>
         <div class="row dates">
         <span><label for="search-from">From</label><input id="search-from" name="from" type="date" value="\(search.from?.description ?? "")"></span>
         <span><label for="search-through">Through</label><input id="search-through" name="through" type="date" value="\(search.through?.description ?? "")"></span>

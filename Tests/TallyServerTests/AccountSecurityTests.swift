@@ -86,18 +86,14 @@ struct AccountSecurityTests {
     func adminPage() async throws {
         let f = try await ServerFixture()
         try await f.test { client in
-            let bob = WebTests.Browser(client)
-            _ = try await bob.get("/signin")
-            _ = try await bob.post("/signin", ["name": "bob", "password": "battery staple"])
+            let bob = try await WebTests.Browser.signedIn(client, "bob", "battery staple")
             #expect(try await bob.get("/admin").status == .notFound)
             #expect(try await bob.post("/admin/signup", ["mode": "open"]).status == .notFound)
             #expect(try await bob.post("/admin/accounts/ada/disable", [:]).status == .notFound)
             let stranger = WebTests.Browser(client)
             #expect(try await stranger.get("/admin").status == .notFound)
 
-            let ada = WebTests.Browser(client)
-            _ = try await ada.get("/signin")
-            _ = try await ada.post("/signin", ["name": "ada", "password": "correct horse"])
+            let ada = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             #expect(try await ada.get("/admin").text.contains("Server administration"))
             #expect(try await ada.post("/admin/signup", ["mode": "closed"]).text.contains("Sign-up is now closed"))
             #expect(try await f.store.signUpMode() == .closed)
@@ -176,9 +172,7 @@ struct AccountSecurityTests {
     func sessionRotates() async throws {
         let f = try await ServerFixture()
         try await f.test { client in
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let first = try #require(browser.cookies["tally_session"])
             _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
             let second = try #require(browser.cookies["tally_session"])
@@ -193,9 +187,7 @@ struct AccountSecurityTests {
         let f = try await ServerFixture()
         let phone = try await f.accounts.signIn(name: "ada", password: "correct horse").session
         try await f.test { client in
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let wrong = try await browser.post("/account/password", ["current": "not it", "new": "a new password"])
             #expect(wrong.status == .badRequest && wrong.text.contains("current password is wrong"))
             #expect(try await f.accounts.user(forSession: phone) == f.ada)
@@ -213,9 +205,7 @@ struct AccountSecurityTests {
         _ = try await f.accounts.signIn(name: "ada", password: "correct horse", device: "Safari on iPhone")
         try await f.test { client in
             #expect(try await client.send(.get, "/api/v1/today", token: f.adaToken).status == .ok)
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let page = try await browser.get("/account")
             #expect(page.text.contains("Safari on iPhone") && page.text.contains("(this browser)"))
             #expect(page.text.contains("<strong>test</strong>") && !page.text.contains("last used never"), "the token's use is shown")

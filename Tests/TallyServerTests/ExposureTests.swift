@@ -42,9 +42,7 @@ struct ExposureTests {
         let f = try await ServerFixture()
         try await f.test { client in
             let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Ada's", "currency": "EUR"}"#)
-            let bob = WebTests.Browser(client)
-            _ = try await bob.get("/signin")
-            _ = try await bob.post("/signin", ["name": "bob", "password": "battery staple"])
+            let bob = try await WebTests.Browser.signedIn(client, "bob", "battery staple")
             var bodies: Set<String> = []
             for path in ["/spending/\(ledger.id)", "/spending/\(ledger.id)/settings", "/spending/\(UUID())", "/spending/not-an-id",
                          "/spending/\(ledger.id)/export.csv", "/no/such/address"] {

@@ -88,9 +88,7 @@ struct HostileTextTests {
             let code = try #require(try invite.decode(LedgerReply.self).inviteCode)
             #expect(expected.count > 20, "too few of the hostile texts were accepted to test anything: \(expected.count)")
 
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             var shown: [String] = []
             for page in ["/", "/history", "/settings", "/account", "/spending?all", "/spending/\(ledger.id)", "/spending/\(ledger.id)/settings",
                          "/join/\(code)"] {

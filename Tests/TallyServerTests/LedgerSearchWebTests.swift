@@ -21,9 +21,7 @@ struct LedgerSearchWebTests {
                 _ = try await client.addExpense(f.adaToken, "\(base)/expenses",
                                                 #"{"amount": 3, "description": "\#(what)", "category": "\#(category)"}"#)
             }
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
 
             let everything = try await browser.get("/spending/\(ledger.id)")
             #expect(everything.text.contains(#"<h2 id="history-title">History</h2>"#))
@@ -56,9 +54,7 @@ struct LedgerSearchWebTests {
         try await f.test { client in
             let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR"}"#)
             _ = try await client.addExpense(f.adaToken, "/api/v1/ledgers/\(ledger.id)/expenses", #"{"amount": 3, "description": "Tea"}"#)
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let hostile = "\"><script>alert(1)</script>\u{202E}e\u{301}\u{0007}"
             let encoded = hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             let page = try await browser.get("/spending/\(ledger.id)?q=\(encoded)")

@@ -16,9 +16,7 @@ struct QuickEntrySplitWebTests {
         try await f.test { client in
             let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Trip", "currency": "EUR", "members": ["Ada", "Sam", "Kim"]}"#)
             let (ada, sam, kim) = (ledger.members[0].id, ledger.members[1].id, ledger.members[2].id)
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let page = try await browser.get("/spending/\(ledger.id)")
             #expect(page.text.contains(#"<input type="radio" name="split" id="split-equal" value="equal" checked>"#))
             #expect(page.text.contains(#"name="part-\#(kim)""#))
@@ -44,9 +42,7 @@ struct QuickEntrySplitWebTests {
         try await f.test { client in
             let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Trip", "currency": "EUR"}"#)
             let (ada, sam) = (ledger.members[0].id, ledger.members[1].id)
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             for (fields, message) in [
                 (["split": "exact", "part-\(ada)": "5", "part-\(sam)": "5"],
                  "The exact amounts add up to 10.00, not 12.00: change them by 2.00 so they match the expense."),
@@ -80,9 +76,7 @@ struct QuickEntrySplitWebTests {
             let base = "/api/v1/ledgers/\(ledger.id)"
             let dinner = try await client.addExpense(f.adaToken, "\(base)/expenses",
                                                      #"{"amount": 12, "description": "Dinner", "category": "Food", "date": "2025-06-14"}"#)
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let ledgerPage = try await browser.get("/spending/\(ledger.id)")
             #expect(ledgerPage.text.contains(#"href="/spending/\#(ledger.id)/entries/\#(dinner.id)/edit""#))
 
@@ -121,9 +115,7 @@ struct QuickEntrySplitWebTests {
             let changedPayment = try await client.send(.get, "\(base)/entries/\(payment.id)", token: f.adaToken).decode(EntryReply.self)
             #expect(changedPayment.amount == "7.00" && changedPayment.description == "cash" && changedPayment.payer == sam && changedPayment.recipient == ada)
 
-            let stranger = WebTests.Browser(client)
-            _ = try await stranger.get("/signin")
-            _ = try await stranger.post("/signin", ["name": "bob", "password": "battery staple"])
+            let stranger = try await WebTests.Browser.signedIn(client, "bob", "battery staple")
             #expect(try await stranger.get("/spending/\(ledger.id)/entries/\(dinner.id)/edit").status == .notFound)
         }
     }

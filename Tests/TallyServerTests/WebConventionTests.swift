@@ -64,9 +64,7 @@ struct WebConventionTests {
     func refusalAtItsField() async throws {
         let f = try await ServerFixture()
         try await f.test { client in
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
 
             let tooBig = try await browser.post("/bottle/settings", ["capacity": "6000", "sip": "100"])
 
@@ -87,9 +85,7 @@ struct WebConventionTests {
         let f = try await ServerFixture()
         try await f.test { client in
             let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR", "members": ["Sam"]}"#)
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let among = Dictionary(uniqueKeysWithValues: ledger.members.map { ("among-\($0.id)", "on") })
 
             let refused = try await browser.post("/spending/\(ledger.id)/expenses",
@@ -114,9 +110,7 @@ struct WebConventionTests {
         try await f.test { client in
             let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR", "members": ["Sam"]}"#)
             _ = try await client.send(.post, "/api/v1/intakes", token: f.adaToken, json: #"{"volumeMl": 250}"#)
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let values = ["ledger": ledger.id.uuidString, "date": "2025-06-15", "code": "AAAA-BBBB-CCCC"]
             var links = 0
             for (method, pattern) in routes where method == .get && !pattern.hasSuffix(".csv") && !pattern.hasSuffix(".json") {

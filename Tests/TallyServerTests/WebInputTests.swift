@@ -23,9 +23,7 @@ struct WebInputTests {
         try await f.test { client in
             let mine = try await client.makeLedger(f.adaToken, #"{"name": "Mine", "currency": "EUR"}"#)
             let foreign = try await client.makeLedger(f.bobToken, #"{"name": "Bob's", "currency": "EUR"}"#)
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
 
             let routes = buildRouter(services: APIServices(store: f.store, clock: f.clock, accounts: f.accounts,
                                                            push: PushCenter(store: f.store, contact: "mailto:tally@localhost")))

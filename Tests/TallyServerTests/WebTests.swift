@@ -17,6 +17,14 @@ struct WebTests {
 
         init(_ client: TestClientProtocol) { self.client = client }
 
+        /// A browser that has opened the sign-in page and signed in as `name`.
+        static func signedIn(_ client: TestClientProtocol, _ name: String, _ password: String) async throws -> Browser {
+            let browser = Browser(client)
+            _ = try await browser.get("/signin")
+            _ = try await browser.post("/signin", ["name": name, "password": password])
+            return browser
+        }
+
         /// The CSRF token of the last page read, and the session it was read under: signed in, the
         /// token is the session's (in the page), not the cookie's.
         private var pageCSRF: (token: String, session: String?)?
@@ -106,9 +114,7 @@ struct WebTests {
             let opened = try await client.send(.post, "/api/v1/ledgers/\(ledger.id)/invite", token: f.adaToken)
             let code = try #require(try opened.decode(LedgerReply.self).inviteCode)
             let kim = ledger.members[2].id
-            let browser = Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "bob", "password": "battery staple"])
+            let browser = try await Browser.signedIn(client, "bob", "battery staple")
 
             // act: the link
             let page = try await browser.get("/join/\(code)")
@@ -142,9 +148,7 @@ struct WebTests {
         let f = try await ServerFixture()
         try await f.test { client in
             let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR"}"#)
-            let browser = Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await Browser.signedIn(client, "ada", "correct horse")
             let before = try await browser.get("/spending/\(ledger.id)/settings")
             #expect(before.text.contains("By default an invite lasts 7 days and lets one person join"), "\(before.text)")
 
@@ -197,9 +201,7 @@ struct WebTests {
     func todayForms() async throws {
         let f = try await ServerFixture()
         try await f.test { client in
-            let browser = Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await Browser.signedIn(client, "ada", "correct horse")
             #expect(try await browser.post("/drinks", ["volumeMl": "250"]).headers[.location] == "/")
             _ = try await browser.post("/entries", ["mode": "add", "amount": "200", "kind": "coffee"])
             _ = try await browser.post("/entries", ["mode": "remove", "amount": "100"])
@@ -227,9 +229,7 @@ struct WebTests {
     func csrf() async throws {
         let f = try await ServerFixture()
         try await f.test { client in
-            let browser = Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await Browser.signedIn(client, "ada", "correct horse")
             let forged = try await browser.post("/drinks", ["volumeMl": "250"], csrf: "forged")
             #expect(forged.status == .forbidden)
             #expect(try await f.store.entries(on: LocalDate("2025-06-15")!, of: f.ada.id).isEmpty)
@@ -255,9 +255,7 @@ struct WebTests {
         _ = try await hydration.addDrinkKind(name: "<script>x</script>", factor: 1)
         _ = try await hydration.logDrink(.init(volumeMl: 100, kindName: "<script>x</script>"))
         try await f.test { client in
-            let browser = Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await Browser.signedIn(client, "ada", "correct horse")
             for path in ["/", "/settings"] {
                 let page = try await browser.get(path)
                 #expect(!page.text.contains("<script>x"), "\(path)")
@@ -274,9 +272,7 @@ struct WebTests {
             _ = try await hydration.logDrink(.init(volumeMl: 2500, at: ISO8601DateFormatter().date(from: date + "T10:00:00Z")))
         }
         try await f.test { client in
-            let browser = Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await Browser.signedIn(client, "ada", "correct horse")
             let history = try await browser.get("/history")
             #expect(history.text.contains("aria-label=\"13 June, goal met\"") && history.text.contains("aria-label=\"15 June, goal not met\""))
             #expect(history.text.contains("<span class=\"big\">2</span> days in a row"))
@@ -303,9 +299,7 @@ struct WebTests {
             _ = try await hydration.logDrink(.init(volumeMl: ml, at: ISO8601DateFormatter().date(from: date + "T10:00:00Z")))
         }
         try await f.test { client in
-            let browser = Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await Browser.signedIn(client, "ada", "correct horse")
             let page = try await browser.get("/history").text
             let svg = try #require(page.firstRange(of: /<svg class="chart"[\s\S]*?<\/svg>/).map { String(page[$0]) })
             // The drawing is for the eyes; the table says the same to a screen reader.
@@ -347,9 +341,7 @@ struct WebTests {
         let f = try await ServerFixture()
         let today = LocalDate("2025-06-15")!
         try await f.test { client in
-            let browser = Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await Browser.signedIn(client, "ada", "correct horse")
             let ask = try await browser.get("/quick/2")
             #expect(ask.status == .ok && ask.text.contains("Log 250 ml of water?"), "\(ask.text)")
             #expect(try await f.store.entries(on: today, of: f.ada.id).isEmpty, "a GET logged a drink")
@@ -405,9 +397,7 @@ struct WebTests {
         _ = try await hydration.addDrinkKind(name: "<img src=x onerror=alert(1)>", factor: 1)
         let (intake, _) = try await hydration.logDrink(.init(volumeMl: 100, kindName: "<img src=x onerror=alert(1)>"))
         try await f.test { client in
-            let browser = Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await Browser.signedIn(client, "ada", "correct horse")
             for path in ["/quick/1?logged=\(intake.id)", "/history"] {
                 let page = try await browser.get(path).text
                 #expect(!page.contains("<img src=x"), "\(path)")
@@ -420,9 +410,7 @@ struct WebTests {
     func settingsSections() async throws {
         let f = try await ServerFixture()
         try await f.test { client in
-            let browser = Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await Browser.signedIn(client, "ada", "correct horse")
             let page = try await browser.get("/settings").text
             let index = try #require(page.firstRange(of: /<nav class="settings-index"[\s\S]*?<\/nav>/).map { String(page[$0]) })
             for section in SettingsSection.allCases {
@@ -455,9 +443,7 @@ struct OunceWebTests {
         let f = try await ServerFixture()
         _ = try await HydrationService(store: f.store, clock: f.clock, user: f.ada.id).setUnit(.oz)
         try await f.test { client in
-            let browser = WebTests.Browser(client)
-            _ = try await browser.get("/signin")
-            _ = try await browser.post("/signin", ["name": "ada", "password": "correct horse"])
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let page = try await browser.get("/").text
             let maximum = try #require(page.firstMatch(of: /id="amount"[^>]*max="([0-9.]+)"/)?.1)
             let ml = try #require(Double(maximum)) * VolumeUnit.mlPerFluidOunce

@@ -22,8 +22,9 @@ struct SpendingChart {
         (1..<months).reduce(month) { earlier, _ in earlier.previous }
     }
 
+    /// The months shown, oldest first: the ones the page's read sums.
     private var shownMonths: [YearMonth] {
-        (1..<Self.months).reduce(into: [thisMonth]) { months, _ in months.insert(months[0].previous, at: 0) }
+        (1..<Self.months).reduce(into: [Self.firstMonth(endingWith: thisMonth)]) { months, _ in months.append(months.last!.next) }
     }
 
     private var monthTotals: [(month: YearMonth, amount: Int64)] {

@@ -30,6 +30,25 @@ enum PostgresMigrations {
                     "UPDATE spendingEntry SET searchKey = \(UserText.searchKey(description)) WHERE id = \(id)", logger: logger)
             }
         },
+        // SQLite's migration 17. A ledger's revision is a column that every change updates
+        // rather than its activity log's latest id: identities are handed out before commit, so
+        // a later id may commit first. The drinks' triggers run per statement, not per row: an
+        // import of thousands of drinks moves the number once.
+        Migration(version: 3, name: "revisions", sql: """
+            ALTER TABLE ledger ADD COLUMN revision bigint NOT NULL DEFAULT 0;
+            ALTER TABLE userSettings ADD COLUMN drinkRevision bigint NOT NULL DEFAULT 0;
+            CREATE FUNCTION drinks_moveRevision() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE userSettings SET drinkRevision = drinkRevision + 1 WHERE userId IN (SELECT userId FROM changed);
+                RETURN NULL;
+            END $$;
+            \(["intake", "removal"].flatMap { table in
+                [("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")].map { event, row in """
+                    CREATE TRIGGER \(table)_\(event.lowercased())_revision AFTER \(event) ON \(table)
+                        REFERENCING \(row) TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION drinks_moveRevision();
+                    """ }
+            }.joined(separator: "\n"))
+            """),
     ]
 
     /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.
@@ -72,13 +91,13 @@ enum PostgresMigrations {
             CREATE TABLE IF NOT EXISTS schemaVersion (
                 version integer PRIMARY KEY, name text NOT NULL, appliedAt timestamptz NOT NULL DEFAULT now())
             """, logger: logger)
-        let current = try await connection.row("SELECT coalesce(max(version), 0) FROM schemaVersion", logger: logger)?
-            .decode(Int.self) ?? 0
-        if current > latest {
+        let applied = Set(try await connection.rows("SELECT version FROM schemaVersion", logger: logger).map { try $0.decode(Int.self) })
+        if let current = applied.max(), current > latest {
             throw TallyError.conflict(
                 "This database was written by a newer version of Tally (schema \(current), this one knows \(latest)); update Tally to open it.")
         }
-        for migration in all where migration.version > current {
+        // Each one not yet applied, in order (in a database Tally wrote, those after the last applied).
+        for migration in all where !applied.contains(migration.version) {
             try await connection.query("BEGIN", logger: logger)
             do {
                 for statement in statements(of: migration.sql) {

@@ -172,9 +172,19 @@ extension PostgresStore: EntryRepository {
     /// Four round trips: the transaction, the settings with the goals, the day's entries.
     public func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot {
         try await read { connection in
-            let (settings, goals) = try await settingsAndGoals(user, connection)
+            let (settings, goals, revision) = try await settingsAndGoals(user, connection)
             let date = day(settings)
-            return DaySnapshot(settings: settings, day: date, entries: try await entries(on: date, of: user, connection), goals: goals)
+            return DaySnapshot(settings: settings, day: date, entries: try await entries(on: date, of: user, connection), goals: goals,
+                               revision: revision)
+        }
+    }
+
+    /// Kept by the triggers of migration 3.
+    public func drinkRevision(of user: UUID) async throws -> Int64 {
+        try await connection { connection in
+            guard let row = try await connection.row("SELECT drinkRevision FROM userSettings WHERE userId = \(user)", logger: logger)
+            else { throw Self.noSuchUser }
+            return try row.decode(Int64.self)
         }
     }
 

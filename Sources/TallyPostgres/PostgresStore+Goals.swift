@@ -55,10 +55,11 @@ extension PostgresStore: GoalRepository {
     }
 
     /// The settings and the goal history in one statement: what a day's screen reads first.
-    func settingsAndGoals(_ user: UUID, _ connection: PostgresConnection) async throws -> (HydrationSettings, GoalHistory) {
+    func settingsAndGoals(_ user: UUID, _ connection: PostgresConnection) async throws
+        -> (settings: HydrationSettings, goals: GoalHistory, revision: Int64) {
         let rows = try await connection.all(SettingsAndGoalsStatement(user: user), logger: logger)
         guard let first = rows.first else { throw Self.noSuchUser }
-        return (first.settings, GoalHistory(periods: rows.compactMap(\.period)))
+        return (first.settings, GoalHistory(periods: rows.compactMap(\.period)), first.revision)
     }
 
     func goalHistory(_ user: UUID, _ connection: PostgresConnection) async throws -> GoalHistory {

@@ -140,7 +140,8 @@ extension PostgresStore {
                     """, logger: logger).map { row in
                         let (month, category, amount) = try row.decode((Int, String?, Int64).self)
                         return MonthlySpending(month: YearMonth(year: month / 100, month: month % 100)!, category: category, amount: amount)
-                    })
+                    },
+                revision: try await revision(of: ledger, connection))
         }
     }
 

@@ -87,6 +87,22 @@ extension PostgresStore: LedgerRepository {
         }
     }
 
+    public func revision(of ledger: UUID, of user: UUID) async throws -> Int64 {
+        try await connection { connection in
+            guard let row = try await connection.row("""
+                SELECT revision FROM ledger
+                WHERE id = \(ledger) AND EXISTS (SELECT 1 FROM ledgerMember WHERE ledgerId = \(ledger) AND userId = \(user))
+                """, logger: logger)
+            else { throw Self.noLedger(ledger) }
+            return try row.decode(Int64.self)
+        }
+    }
+
+    /// Moved on by `log`, which every change calls in its transaction.
+    func revision(of ledger: UUID, _ connection: PostgresConnection) async throws -> Int64 {
+        try await connection.row("SELECT revision FROM ledger WHERE id = \(ledger)", logger: logger)?.decode(Int64.self) ?? 0
+    }
+
     public func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity] {
         try await read { connection in
             _ = try await details(ledger, of: user, connection)
@@ -222,8 +238,12 @@ extension PostgresStore: LedgerRepository {
 
     /// Writes a line of the activity log, in the transaction of the change it tells of.
     func log(_ note: ActivityNote, ledger: UUID, user: UUID, at: Date, _ connection: PostgresConnection) async throws {
+        // One round trip: the line, and the ledger's revision moved on.
         try await connection.run("""
-            INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text) VALUES (\(ledger), \(at), \(user), \(note.entryID), \(note.text))
+            WITH noted AS (
+                INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text) VALUES (\(ledger), \(at), \(user), \(note.entryID), \(note.text))
+            )
+            UPDATE ledger SET revision = revision + 1 WHERE id = \(ledger)
             """, logger: logger)
     }
 

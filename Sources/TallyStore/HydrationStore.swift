@@ -109,6 +109,9 @@ public protocol EntryRepository: Sendable {
     /// In one read, what a day's screen shows: the settings, the day that `day` picks with
     /// them (today in the user's zone, say), its entries and the goal history.
     func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot
+    /// A number that every change to the user's drinks and removals moves on, whichever
+    /// instance made it: what tells an open page that its day may have changed.
+    func drinkRevision(of user: UUID) async throws -> Int64
     /// Each day's total between the two days (inclusive; nil for open), summed by the database.
     /// Days with no entries are absent.
     func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double]
@@ -139,12 +142,15 @@ public struct DaySnapshot: Sendable {
     public var day: LocalDate
     public var entries: [DayEntry]
     public var goals: GoalHistory
+    /// The user's drink revision when this was read (see `drinkRevision(of:)`).
+    public var revision: Int64
 
-    public init(settings: HydrationSettings, day: LocalDate, entries: [DayEntry], goals: GoalHistory) {
+    public init(settings: HydrationSettings, day: LocalDate, entries: [DayEntry], goals: GoalHistory, revision: Int64) {
         self.settings = settings
         self.day = day
         self.entries = entries
         self.goals = goals
+        self.revision = revision
     }
 }
 

@@ -136,6 +136,9 @@ public protocol LedgerRepository: Sendable {
     /// and the months hold, not what the whole ledger does.
     func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?, deletedLimit: Int,
                   spentSince: YearMonth) async throws -> LedgerOverview
+    /// A number that every change to the ledger moves on, whichever instance made it (its
+    /// activity log's latest line): what tells an open page that the ledger changed.
+    func revision(of ledger: UUID, of user: UUID) async throws -> Int64
     /// Newest first, a page at a time.
     func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity]
 }
@@ -211,15 +214,18 @@ public struct LedgerOverview: Sendable {
     public var deletedCount: Int
     /// The expenses that count (payments are no spending), summed by month and category.
     public var spent: [MonthlySpending]
+    /// The ledger's revision when this was read (see `revision(of:of:)`).
+    public var revision: Int64
 
     public init(standing: LedgerStanding, entries: [SpendingEntry], hasMore: Bool, deleted: [SpendingEntry], deletedCount: Int,
-                spent: [MonthlySpending]) {
+                spent: [MonthlySpending], revision: Int64) {
         self.standing = standing
         self.entries = entries
         self.hasMore = hasMore
         self.deleted = deleted
         self.deletedCount = deletedCount
         self.spent = spent
+        self.revision = revision
     }
 }
 

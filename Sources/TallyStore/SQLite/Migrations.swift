@@ -483,6 +483,23 @@ enum Migrations {
             }
         }
 
+        migrator.registerMigration("17 revisions") { db in
+            // A number per ledger and one per person's drinks, moved on by every change in the
+            // change's own transaction: how an open page learns, from any instance, that what it
+            // shows changed. A ledger's moves with each line of its activity log.
+            try db.alter(table: "ledger") { t in t.add(column: "revision", .integer).notNull().defaults(to: 0) }
+            try db.alter(table: "userSettings") { t in t.add(column: "drinkRevision", .integer).notNull().defaults(to: 0) }
+            for table in ["intake", "removal"] {
+                for (event, row) in [("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")] {
+                    try db.execute(sql: """
+                        CREATE TRIGGER \(table)_\(event.lowercased())_revision AFTER \(event) ON \(table) BEGIN
+                        UPDATE userSettings SET drinkRevision = drinkRevision + 1 WHERE userId = \(row).userId;
+                        END;
+                        """)
+                }
+            }
+        }
+
         return migrator
     }
 }

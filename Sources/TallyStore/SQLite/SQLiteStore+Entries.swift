@@ -190,8 +190,20 @@ extension SQLiteStore: EntryRepository {
             let settings = try Self.settings(user, db)
             let date = day(settings)
             return DaySnapshot(settings: settings, day: date, entries: try Self.entries(on: date, of: user, db),
-                               goals: try Self.goalHistory(user, db))
+                               goals: try Self.goalHistory(user, db), revision: try Self.drinkRevision(of: user, db))
         }
+    }
+
+    public func drinkRevision(of user: UUID) async throws -> Int64 {
+        try await read { db in try Self.drinkRevision(of: user, db) }
+    }
+
+    /// Kept by the triggers of migration 17.
+    static func drinkRevision(of user: UUID, _ db: Database) throws -> Int64 {
+        guard let revision = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT drinkRevision FROM userSettings WHERE userId = ?"), arguments: [user])
+        else { throw noSuchUser }
+        return revision
     }
 
     // The queries every page and API call makes use cached statements: prepared once per

@@ -215,8 +215,23 @@ extension SQLiteStore: LedgerRepository {
                         let month: Int = row["month"]
                         return MonthlySpending(month: YearMonth(year: month / 100, month: month % 100)!, category: row["category"],
                                                amount: row["amount"])
-                    })
+                    },
+                revision: try Self.revision(of: ledger, db))
         }
+    }
+
+    public func revision(of ledger: UUID, of user: UUID) async throws -> Int64 {
+        try await read { db in
+            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ledgerMember WHERE ledgerId = ? AND userId = ?)"),
+                                    arguments: [ledger, user]) == true
+            else { throw Self.noLedger(ledger) }
+            return try Self.revision(of: ledger, db)
+        }
+    }
+
+    /// Moved on by `log`, which every change calls in its transaction.
+    static func revision(of ledger: UUID, _ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM ledger WHERE id = ?"), arguments: [ledger]) ?? 0
     }
 
     public func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity] {
@@ -361,6 +376,7 @@ extension SQLiteStore: LedgerRepository {
     private static func log(_ note: ActivityNote, ledger: UUID, user: UUID, at: Date, _ db: Database) throws {
         try db.cachedStatement(sql: "INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [ledger, at, user, note.entryID, note.text])
+        try db.cachedStatement(sql: "UPDATE ledger SET revision = revision + 1 WHERE id = ?").execute(arguments: [ledger])
     }
 
     static func noLedger(_ id: UUID) -> TallyError {

@@ -165,9 +165,11 @@ extension SpendingService {
     }
 
     /// Edits an expense or payment; the activity log says what changed from what (S5).
-    public func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChange) async throws -> SpendingEntry {
+    /// `seen`, the entry's fingerprint as the person saw it, refuses the edit if it changed since.
+    public func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChange, seen: String? = nil) async throws -> SpendingEntry {
         let user = self.user
         return try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
+            try entry.check(seen: seen, describedAs: EntryWording(details).describe(entry))
             let before = entry
             let amount = try change.amount?.money(in: details.ledger.currency, what: entry.kind == .payment ? "A payment" : "An expense") ?? entry.amount
             var split = try change.split.map { try $0.split(among: details.members) } ?? entry.split
@@ -189,10 +191,17 @@ extension SpendingService {
     }
 
     /// Moves an entry to the deleted ones, from where `restoreEntry` brings it back (S5).
-    public func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> SpendingEntry {
+    /// `seen`, the entry's fingerprint as the person saw it, refuses the delete if it changed since.
+    /// A delete sent again with what was seen (a page's, offline, whose first answer was lost)
+    /// finds it done and changes nothing.
+    public func deleteEntry(_ id: UUID, in ledger: UUID, seen: String? = nil) async throws -> SpendingEntry {
+        if let seen, let entry = try? await entry(id, in: ledger), entry.deletedAt != nil, entry.fingerprint == seen {
+            return entry
+        }
         let now = clock.now
         return try await store.changeEntry(id, in: ledger, by: user, at: now) { entry, details in
             guard entry.deletedAt == nil else { throw TallyError.conflict("This entry is already deleted; restore it to bring it back.") }
+            try entry.check(seen: seen, describedAs: EntryWording(details).describe(entry))
             entry.deletedAt = now
             return ActivityNote("Deleted \(EntryWording(details).describe(entry)).", entryID: id)
         }
@@ -246,6 +255,11 @@ extension SpendingService {
     /// the ledger's kept totals: the same cost at ten entries or ten thousand.
     public func summary(of ledger: UUID) async throws -> Summary {
         Self.summary(try await store.standing(of: ledger, of: user))
+    }
+
+    /// Moves on with every change to the ledger, from any instance.
+    public func revision(of ledger: UUID) async throws -> Int64 {
+        try await store.revision(of: ledger, of: user)
     }
 
     /// A ledger's page: the summary, a page of the history after `after`, and the most

@@ -18,6 +18,8 @@ public enum API {
     public static let day = Route<NoBody, DaySummary>(.get, "days/{date}")
     /// Query: `days`, `month`.
     public static let history = Route<NoBody, HydrationHistory>(.get, "history")
+    /// The person's drink revision; with `Accept: text/event-stream`, a stream of it as it moves.
+    public static let drinkChanges = Route<NoBody, Revision>(.get, "drinks/changes")
 
     // MARK: Goal and profile (H7, H8)
     public static let goal = Route<NoBody, GoalStatus>(.get, "goal")
@@ -100,6 +102,8 @@ public enum API {
     public static let summary = Route<NoBody, SummaryJSON>(.get, "ledgers/{ledger}/summary")
     /// Query: `limit`, `cursor`.
     public static let activity = Route<NoBody, ActivityList>(.get, "ledgers/{ledger}/activity")
+    /// The ledger's revision; with `Accept: text/event-stream`, a stream of it as it moves.
+    public static let ledgerChanges = Route<NoBody, Revision>(.get, "ledgers/{ledger}/changes")
 
     // MARK: Moving ledgers in and out (S6)
     /// Query: `format` (csv or json); the answer is the file.

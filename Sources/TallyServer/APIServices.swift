@@ -12,6 +12,8 @@ struct APIServices: Sendable {
     let push: PushCenter
     /// Shared by every copy: the Apple Health imports under way on this server.
     var healthImports = HealthImports()
+    /// How open pages hear of changes.
+    var changes = ChangeFeed()
 
     func hydration(_ context: SignedInContext) -> HydrationService { hydration(for: context.user) }
 

@@ -18,8 +18,9 @@ public func buildApplication(
                                   sessionLifetime: configuration.sessionLifetime)
     _ = ServerMetrics.registry // bootstraps swift-metrics before the first request is counted
     let push = PushCenter(store: store, contact: configuration.pushContact, endpoints: configuration.pushEndpoints)
-    let router = buildRouter(services: APIServices(store: store, clock: clock, accounts: accounts, push: push),
-                             address: configuration.publicAddress)
+    var services = APIServices(store: store, clock: clock, accounts: accounts, push: push)
+    services.changes = ChangeFeed(pollInterval: configuration.changeCheckInterval, lifetime: configuration.changeStreamLifetime)
+    let router = buildRouter(services: services, address: configuration.publicAddress)
     let idle = configuration.idleTimeout.components
     var application = Application(
         router: router,

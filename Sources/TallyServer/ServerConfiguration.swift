@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable {
     public var pushEndpoints = PushEndpointPolicy.publicHTTPS
     /// How long a connection may stay open with nothing to do.
     public var idleTimeout: Duration = .seconds(60)
+    /// How often a stream of changes (an open page's) reads the revision it watches, and how
+    /// long one stream lasts before the browser opens the next (see `ChangeFeed`).
+    public var changeCheckInterval: Duration = .milliseconds(300)
+    public var changeStreamLifetime: Duration = .seconds(60)
 
     public init(host: String = "127.0.0.1", port: Int = 8080, passwordCost: Int = 12,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600, pushContact: String = "mailto:tally@localhost",

@@ -17,6 +17,8 @@ struct ServerFixture {
     let bob: User
     let adaToken: String
     let bobToken: String
+    /// What the server is built with.
+    var configuration = ServerConfiguration(passwordCost: 4)
 
     init(now: String = "2025-06-15T10:00:00Z") async throws {
         store = try SQLiteStore.inMemory()
@@ -31,7 +33,7 @@ struct ServerFixture {
     }
 
     var application: some ApplicationProtocol {
-        buildApplication(configuration: ServerConfiguration(passwordCost: 4), store: store, clock: clock)
+        buildApplication(configuration: configuration, store: store, clock: clock)
     }
 
     /// Runs `body` against the router, without a network.

@@ -12,6 +12,13 @@ struct DayController {
         group.on(API.today, use: today)
         group.on(API.day, use: day)
         group.on(API.history, use: history)
+        group.on(API.drinkChanges, use: drinkChanges)
+    }
+
+    /// The person's drink revision, or a stream of it while a page that shows drinks is open.
+    @Sendable func drinkChanges(_ request: Request, context: SignedInContext) async throws -> Response {
+        let hydration = services.hydration(context)
+        return try await services.changes.response(to: request, context: context) { try await hydration.drinkRevision() }
     }
 
     @Sendable func today(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<DaySummary> {

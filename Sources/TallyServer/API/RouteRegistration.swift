@@ -27,9 +27,10 @@ extension RouterMethods where Context == SignedInContext {
         on(route.routerPath, method: route.httpMethod, use: handle)
     }
 
-    /// A route whose answer is a file (an export to save).
+    /// A route that makes its answer itself: a file (an export to save), or a revision that may
+    /// come as a stream of events.
     @discardableResult
-    func on(_ route: Route<NoBody, FileBody>, use handle: @escaping @Sendable (Request, SignedInContext) async throws -> Response) -> Self {
+    func on<Answer>(_ route: Route<NoBody, Answer>, use handle: @escaping @Sendable (Request, SignedInContext) async throws -> Response) -> Self {
         on(route.routerPath, method: route.httpMethod, use: handle)
     }
 }

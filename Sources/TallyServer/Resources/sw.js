@@ -1,7 +1,8 @@
 // Tally's service worker: the app shell from the cache when the network is gone, so that the
 // installed app opens offline. Pages come from the network first (they are the user's data) and
-// fall back to the copy kept from the last visit; the API is never cached: drinks logged offline
-// wait in the page's queue (app.js) until the connection returns.
+// fall back to the copy kept from the last visit; the API is never cached (its streams of
+// changes included): drinks and expenses added offline wait in the page's queue (app.js) until
+// the connection returns.
 //
 // Pages belong to one person. The server names whose page an answer is (Tally-Page-Owner, an
 // opaque value per person), and the kept pages live in a cache named for that person: a page of
@@ -9,9 +10,10 @@
 // shared device never shows one person's pages (with their invite codes) to the next.
 "use strict";
 
-const SHELL = "tally-shell-v2";
+const SHELL = "tally-shell-v3";
 const PAGES = "tally-pages-v2-"; // + the owner
-const SHELL_FILES = ["/static/app.css", "/static/app.js", "/static/icon.svg", "/static/icon-192.png", "/manifest.webmanifest"];
+const SHELL_FILES = ["/static/app.css", "/static/app.js", "/static/spending.js", "/static/icon.svg", "/static/icon-192.png",
+  "/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(SHELL_FILES)).then(() => self.skipWaiting()));

@@ -38,8 +38,9 @@ struct HydrationWebController {
         let hydration = services.hydration(for: context.user)
         let settings = try await hydration.settings()
         let today = LocalDate(containing: services.clock.now, in: settings.zone)
-        let page = TodayPage(day: try await hydration.daySummary(on: date ?? today), settings: settings,
-                             kinds: try await hydration.drinkKinds(), isToday: (date ?? today) == today)
+        let (day, revision) = try await hydration.day(on: date ?? today)
+        let page = TodayPage(day: day, settings: settings, kinds: try await hydration.drinkKinds(), isToday: (date ?? today) == today,
+                             revision: revision)
         return Web.html(page.render(Web.pageContext(request, context), error: error?.message, custom: custom), status: Web.status(of: error))
     }
 

@@ -27,6 +27,7 @@ enum Layout {
         <title>\(title) · Tally</title>
         <link rel="stylesheet" href="/static/app.css">
         <script src="/static/app.js" defer></script>
+        <script src="/static/spending.js" defer></script>
         </head>
         <body>
         <a class="skip" href="#main">Skip to content</a>

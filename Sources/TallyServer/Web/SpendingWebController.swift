@@ -221,7 +221,7 @@ struct SpendingWebController {
             _ = try await spending.editEntry(id, in: ledger, .init(
                 amount: .text(typed), payer: expense ? form["payer"].flatMap(MemberID.init).map { .id($0) } : nil, date: date,
                 description: description, category: expense ? form.all["category"] ?? "" : nil,
-                split: expense ? try SplitFields.input(form, details) : nil))
+                split: expense ? try SplitFields.input(form, details) : nil), seen: form["seen"])
             return Web.redirect(SitePath.ledger.link(ledger))
         } refused: { form, refusal in
             Web.html(EntryEditPage(details: details, entry: entry, values: form.all, refusal: refusal).render(Web.pageContext(request, context)),
@@ -240,7 +240,7 @@ struct SpendingWebController {
             return Web.html(LedgerPage.confirmDelete(Web.pageContext(request, context), ledger: details, entry: entry))
         }
         do {
-            _ = try await spending.deleteEntry(id, in: ledger)
+            _ = try await spending.deleteEntry(id, in: ledger, seen: form["seen"])
         } catch let error as TallyError {
             return try await ledgerPage(request, context, error: error)
         }

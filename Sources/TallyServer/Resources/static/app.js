@@ -177,7 +177,9 @@ const me = {
 // are sent when the connection returns: the server records an id once, so a drink is neither
 // lost nor counted twice, however often the sending is tried. Each drink names who logged it
 // and is sent only while that person is signed in: on a shared device, one person's drinks are
-// never counted as another's.
+// never counted as another's. A ledger page's expenses, payments and deletes wait here too, as
+// the forms they were (spending.js); one the server refuses stays, with its reason, until the
+// person has seen it.
 const outbox = {
   key: "tally-outbox",
   all() {
@@ -197,30 +199,55 @@ const outbox = {
     try {
       // Asked again: another tab may have signed someone else in since this page was opened.
       const owner = await me.ask();
-      for (const item of this.all().filter((item) => owner && item.owner === owner)) {
+      for (const item of this.all().filter((item) => owner && item.owner === owner && !item.refused)) {
         try {
-          await api(item.method, item.path, item.body);
+          if (item.form) await sendForm(item);
+          else await api(item.method, item.path, item.body);
         } catch (error) {
-          // Still no network: keep it for later. A refusal (4xx) would never succeed: drop it.
+          // Still no network: keep it for later.
           if (error instanceof TypeError) break;
+          // A refused form stays, with the reason, for its page to show; a refused drink
+          // would never succeed: it goes.
+          if (item.form) {
+            this.save(this.all().map((other) => (this.key(other) === this.key(item) ? { ...other, refused: error.message } : other)));
+            continue;
+          }
         }
-        this.save(this.all().filter((other) => other.body.id !== item.body.id));
+        this.save(this.all().filter((other) => this.key(other) !== this.key(item)));
         sent += 1;
       }
     } finally {
       this.sending = false;
     }
     if (sent > 0 && document.querySelector(".today")) await refresh(sent === 1 ? "1 drink sent." : `${sent} drinks sent.`);
+    if (sent > 0 && document.querySelector(".live[data-changes]")) await live.update();
   },
+  key(item) { return item.form ? item.id : item.body.id; },
+  drop(key) { this.save(this.all().filter((item) => this.key(item) !== key)); },
 };
+
+// Sends a form kept in the outbox as its page would have, with the session's CSRF token now.
+// A refusal throws an Error with the server's reason; no answer (or a sign-in page: the
+// session ended) throws a TypeError, which keeps the form for later.
+async function sendForm(item) {
+  const body = new URLSearchParams(item.fields);
+  body.set("csrf", csrf());
+  const response = await fetch(item.action, { method: "POST", body, credentials: "same-origin" });
+  if (response.redirected && new URL(response.url).pathname === "/signin") throw new TypeError("signed out");
+  if (response.ok) return;
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const reason = page.querySelector("main .message.error")?.textContent.trim();
+  if (response.status >= 500 || !reason) throw new TypeError("no answer");
+  throw new Error(reason);
+}
 
 function showConnection() {
   const banner = document.getElementById("offline");
   if (!banner) return;
-  const waiting = outbox.mine().length;
-  const drinks = waiting === 1 ? "1 drink waits" : `${waiting} drinks wait`;
+  const waiting = outbox.mine().filter((item) => !item.refused).length;
+  const drinks = waiting === 1 ? "1 change waits" : `${waiting} changes wait`;
   if (!navigator.onLine) {
-    banner.textContent = "You are offline." + (waiting ? ` ${drinks} to be sent.` : " Drinks you log are kept and sent later.");
+    banner.textContent = "You are offline." + (waiting ? ` ${drinks} to be sent.` : " What you add is kept and sent later.");
   } else if (waiting) {
     banner.textContent = `Sending: ${drinks}.`;
   }
@@ -370,6 +397,7 @@ function enhanceSwapForms(root) {
       const body = new URLSearchParams(new FormData(form, event.submitter));
       if (form.dataset.confirm) body.set("confirm", "yes");
       const added = money ? money.value.trim() : null;
+      if (form.dataset.offline && !navigator.onLine) { keepForLater(form, body); return; }
       form.dataset.pending = "yes";
       try {
         const response = await fetch(form.action, { method: "POST", body, credentials: "same-origin" });
@@ -394,7 +422,9 @@ function enhanceSwapForms(root) {
           (same ?? main).focus({ preventScroll: true });
         }
       } catch (error) {
-        say("The server did not answer; check the connection and try again.", true);
+        // The connection went on the way: a ledger's form waits for it, with its id.
+        if (form.dataset.offline) keepForLater(form, body);
+        else say("The server did not answer; check the connection and try again.", true);
       } finally {
         delete form.dataset.pending;
       }
@@ -588,17 +618,66 @@ function enhanceUploads(root) {
   }
 }
 
+// Another member's change, or this person's on another device, shows without a reload: the
+// server names the revision of what the page shows each time it moves (server-sent events read
+// from the database, so a change made through any instance counts), and the page reads itself
+// again. Only the part that shows the data is replaced: what is being typed stays.
+const live = {
+  source: null,
+  watch() {
+    const shown = document.querySelector("[data-changes]");
+    const url = shown ? new URL(shown.dataset.changes, location.href).href : null;
+    if (this.source?.url === url) return;
+    this.source?.close();
+    this.source = null;
+    if (!url || !("EventSource" in window)) return;
+    this.source = new EventSource(url);
+    this.source.addEventListener("message", (event) => {
+      let revision;
+      try { ({ revision } = JSON.parse(event.data)); } catch (_) { return; }
+      if (String(revision) !== document.querySelector("[data-changes]")?.dataset.revision) this.update();
+    });
+  },
+  reading: null,
+  again: false,
+  // One read at a time; a change named during a read gets one more.
+  async update() {
+    if (this.reading) { this.again = true; return this.reading; }
+    this.reading = (async () => {
+      try {
+        do { this.again = false; await this.read(); } while (this.again);
+      } catch (_) {
+        // Offline again, or the page is gone: the next event tries again.
+      } finally {
+        this.reading = null;
+      }
+    })();
+    return this.reading;
+  },
+  async read() {
+    const shown = document.querySelector("[data-changes]");
+    if (!shown) return;
+    // An open dialog (a custom amount being typed) waits until it closes.
+    const dialog = document.querySelector("dialog[open]");
+    if (dialog) { dialog.addEventListener("close", () => this.update(), { once: true }); return; }
+    if (shown.matches(".today")) { await refresh(null); return; }
+    const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const fresh = new DOMParser().parseFromString(await response.text(), "text/html").querySelector("[data-changes]");
+    if (!fresh || !document.contains(shown)) return;
+    const focus = focusKey(shown);
+    shown.replaceWith(fresh);
+    enhance(fresh);
+    if (focus?.selector) fresh.querySelector(focus.selector)?.focus({ preventScroll: true });
+  },
+};
+
+// What makes a page's controls work in place; other scripts add theirs (spending.js).
+const enhancers = [enhancePush, enhanceLevelSliders, enhanceFileFields, enhanceCustomDialog, enhanceForms, enhanceSwapForms,
+  enhanceMoreEntries, enhanceGoalPreview, enhanceSplit, enhanceUploads];
+
 function enhance(root) {
-  enhancePush(root);
-  enhanceLevelSliders(root);
-  enhanceFileFields(root);
-  enhanceCustomDialog(root);
-  enhanceForms(root);
-  enhanceSwapForms(root);
-  enhanceMoreEntries(root);
-  enhanceGoalPreview(root);
-  enhanceSplit(root);
-  enhanceUploads(root);
+  for (const enhancer of enhancers) enhancer(root);
 }
 
 window.addEventListener("online", () => { showConnection(); outbox.flush(); });
@@ -606,10 +685,10 @@ window.addEventListener("offline", showConnection);
 
 document.addEventListener("DOMContentLoaded", () => {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
-  // A page for nobody (signed out) forgets who was signed in; a page where drinks can be logged
-  // asks, so that a drink logged after the connection goes knows whose it is.
+  // A page for nobody (signed out) forgets who was signed in; a page where drinks or expenses
+  // can be added asks, so that what is added after the connection goes knows whose it is.
   if (!document.querySelector('form[action="/signout"]')) localStorage.removeItem(me.key);
-  else if (document.querySelector("form[data-api]") && navigator.onLine) me.now();
+  else if (document.querySelector("form[data-api], form[data-offline]") && navigator.onLine) me.now();
   showConnection();
   outbox.flush();
   enhanceSignOut(document);
@@ -617,6 +696,7 @@ document.addEventListener("DOMContentLoaded", () => {
     field.value = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
   }
   enhance(document);
+  live.watch();
   autoSubmit(document);
   // The browser opens a page at its #section (a settings form's answer), except a page the
   // service worker answered after a redirect: that one opens at the top. Go there.

@@ -53,7 +53,7 @@ struct EntryEditPage {
         <p>\(entry.description ?? (isPayment ? "A payment" : "An expense")), \(Layout.money(entry.amount)) on \(entry.date), in \(details.ledger.name).</p>
         \(who)
         <form method="post" action="\(SitePath.editLedgerEntry.link(details.ledger.id, entry.id))" class="stack card quick" novalidate>
-        \(Layout.csrfField(context))
+        \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)">
         <label for="amount">Amount (\(currency.code))</label>
         <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required \
         value="\(values["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)>

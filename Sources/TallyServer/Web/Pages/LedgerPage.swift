@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -35,11 +36,13 @@ struct LedgerPage {
         </div>
         \(undoNotice(context) ?? notice.map { "<p class=\"message notice\" role=\"status\">\($0)</p>" } ?? "")
         \(quickEntry(context, error: error))
+        <div class="live" data-changes="/api/v1/\(API.ledgerChanges.path(ledger))" data-revision="\(overview.revision)">
         \(balance)
         \(plan(context))
         \(history(context))
         \(recentlyDeleted(context))
         \(SpendingChart(spent: overview.spent, thisMonth: today.yearMonth, currency: currency).render())
+        </div>
         """)
     }
 
@@ -72,7 +75,7 @@ struct LedgerPage {
         return """
         <section class="card quick" aria-labelledby="add-title">
         <h2 id="add-title">Add an expense</h2>
-        <form method="post" action="\(SitePath.expenses.link(ledger))" data-swap class="stack" novalidate>
+        <form method="post" action="\(SitePath.expenses.link(ledger))" data-swap data-offline="expense" class="stack" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
         <label for="amount">Amount (\(currency.code))</label>
         <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required
@@ -107,13 +110,14 @@ struct LedgerPage {
         let rows = summary.balances.members.map { member -> HTML in
             let state = member.balance > 0 ? "owed" : member.balance < 0 ? "owes" : ""
             return """
-            <tr><th scope="row">\(summary.name(member.member))</th><td>\(money(member.paid))</td>\
+            <tr data-member="\(member.member)" data-paid="\(member.paid)" data-balance="\(member.balance)">\
+            <th scope="row">\(summary.name(member.member))</th><td>\(money(member.paid))</td>\
             <td class="\(state)">\(money(member.balance, signed: true))</td></tr>
             """
         }
         let sentences = summary.sentences.map { HTML("<p class=\"owes\">\(Layout.keepingAmountsWhole($0, currency))</p>") }
         return """
-        <section class="card summary" aria-labelledby="balance-title">
+        <section class="card summary" aria-labelledby="balance-title" data-currency="\(currency.code)" data-decimals="\(currency.minorUnits)">
         <h2 id="balance-title">Balance</h2>
         \(sentences)
         <table class="balances">
@@ -132,7 +136,7 @@ struct LedgerPage {
             let text = "\(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(Layout.money(transfer.amount))"
             return """
             <li><span class="what">\(text)</span>
-            <form method="post" action="\(SitePath.payments.link(ledger))" data-swap>
+            <form method="post" action="\(SitePath.payments.link(ledger))" data-swap data-offline="payment">
             \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
             <input type="hidden" name="from" value="\(transfer.from)"><input type="hidden" name="to" value="\(transfer.to)">
             <input type="hidden" name="amount" value="\(transfer.amount.plain)">
@@ -206,14 +210,14 @@ struct LedgerPage {
             let (title, detail) = describe(entry)
             let amount = Layout.money(entry.amount)
             return """
-            <li class="\(entry.kind.rawValue)">
+            <li class="\(entry.kind.rawValue)" \(figures(entry))>
             <span class="what"><strong>\(title)</strong>
             <span class="help"><time datetime="\(entry.date)">\(entry.date)</time> · \(detail)</span></span>
             <span class="amount">\(amount)</span>
             <span class="actions"><a href="\(SitePath.editLedgerEntry.link(ledger, entry.id))" class="button edit" \
             aria-label="Edit \(title), \(entry.amount), \(entry.date)">Edit</a>
-            <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-confirm="Delete \(title), \(entry.amount)?">
-            \(Layout.csrfField(context))<button type="submit" class="delete" aria-label="Delete \(title), \(entry.amount), \(entry.date)">Delete</button>
+            <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-offline="delete" data-confirm="Delete \(title), \(entry.amount)?">
+            \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)"><button type="submit" class="delete" aria-label="Delete \(title), \(entry.amount), \(entry.date)">Delete</button>
             </form></span></li>
             """
         }
@@ -230,6 +234,16 @@ struct LedgerPage {
         \(newest)<ul class="entries ledger-entries">\(items)</ul>
         \(more)
         </section>
+        """
+    }
+
+    /// What an entry does to the balances, for the page to take it back when it is deleted
+    /// offline: the entry, who paid, how much, and each member's share in minor units.
+    private func figures(_ entry: SpendingEntry) -> HTML {
+        let shares = ((try? entry.shares) ?? []).map { "\($0.member):\($0.share.minorUnits)" }.joined(separator: " ")
+        return """
+        data-entry="\(entry.id)" data-kind="\(entry.kind.rawValue)" data-payer="\(entry.payer)" data-amount="\(entry.amount.minorUnits)" \
+        data-shares="\(shares)"
         """
     }
 

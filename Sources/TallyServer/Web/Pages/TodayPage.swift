@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyStore
 
@@ -8,6 +9,8 @@ struct TodayPage {
     var settings: HydrationSettings
     var kinds: [DrinkKind]
     var isToday: Bool
+    /// The person's drink revision the day was read at: the page reads itself again when it moves.
+    var revision: Int64?
 
     var unit: VolumeUnit { settings.unit }
 
@@ -21,7 +24,8 @@ struct TodayPage {
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil, custom: CustomInput? = nil) -> HTML {
         Layout.page(isToday ? "Today" : day.date.description, context, notice: notice, error: error, """
-        <section class="today" aria-labelledby="day-title" data-day="\(day.date)">
+        <section class="today" aria-labelledby="day-title" data-day="\(day.date)"\
+        \(revision.map { HTML(unsafe: " data-changes=\"/api/v1/\(API.drinkChanges.path())\" data-revision=\"\($0)\"") } ?? "")>
         <h1 id="day-title">\(isToday ? "Today" : "\(day.date)")</h1>
         \(progress)
         \(presets(context))

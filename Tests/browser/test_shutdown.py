@@ -4,6 +4,7 @@ A sign-up is the slow request: bcrypt at cost 12 takes a noticeable time on purp
 """
 
 import http.client
+import json
 import signal
 import subprocess
 import threading
@@ -70,6 +71,40 @@ def test_sigterm_finishes_the_request_in_flight(tmp_path):
         assert code == 0, (tmp_path / "serve.log").read_text()
         # The answer came after the signal: the request was still in flight when it arrived.
         assert answer["at"] > signalled, answer
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_sigterm_ends_the_open_streams_of_changes(tmp_path):
+    """A page's stream of changes (a long answer) does not hold the server up: on SIGTERM it
+    ends at its next look at the database, and the server exits 0 at once, not a minute later."""
+    database = str(tmp_path / "t.sqlite")
+    tally = str(tally_process.binary())
+    subprocess.run([tally, "user", "create", "ada", "--database", database], input="correct horse\n",
+                   text=True, check=True, capture_output=True, env=tally_process.environment())
+    token = subprocess.run([tally, "token", "create", "--user", "ada", "--name", "shutdown", "--database", database, "--json"],
+                           text=True, check=True, capture_output=True, env=tally_process.environment())
+    secret = json.loads(token.stdout)["secret"]
+    process, port = _start(tmp_path)
+    try:
+        # setup: an open stream, its first event read
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        stream.request("GET", "/api/v1/drinks/changes", headers={"Authorization": f"Bearer {secret}", "Accept": "text/event-stream"})
+        response = stream.getresponse()
+        assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
+        assert response.readline() == b"retry: 1000\n"
+
+        # act
+        process.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        rest = response.read()
+        code = process.wait(timeout=30)
+
+        # check: the stream ended with its events whole, and the server stopped cleanly, at once
+        assert rest.startswith(b"\ndata: {\"revision\":"), rest
+        assert time.monotonic() - signalled < 5, "the open stream held the server up"
+        assert code == 0, (tmp_path / "serve.log").read_text()
     finally:
         if process.poll() is None:
             process.kill()

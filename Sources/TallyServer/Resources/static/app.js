@@ -195,7 +195,7 @@ const outbox = {
   async flush() {
     if (this.sending || !navigator.onLine || this.all().length === 0) return;
     this.sending = true;
-    let sent = 0;
+    let sent = 0, refused = 0;
     try {
       // Asked again: another tab may have signed someone else in since this page was opened.
       const owner = await me.ask();
@@ -209,21 +209,25 @@ const outbox = {
           // A refused form stays, with the reason, for its page to show; a refused drink
           // would never succeed: it goes.
           if (item.form) {
-            this.save(this.all().map((other) => (this.key(other) === this.key(item) ? { ...other, refused: error.message } : other)));
+            this.save(this.all().map((other) => (this.idOf(other) === this.idOf(item) ? { ...other, refused: error.message } : other)));
+            refused += 1;
             continue;
           }
         }
-        this.save(this.all().filter((other) => this.key(other) !== this.key(item)));
+        this.save(this.all().filter((other) => this.idOf(other) !== this.idOf(item)));
         sent += 1;
       }
     } finally {
       this.sending = false;
     }
     if (sent > 0 && document.querySelector(".today")) await refresh(sent === 1 ? "1 drink sent." : `${sent} drinks sent.`);
-    if (sent > 0 && document.querySelector(".live[data-changes]")) await live.update();
+    if (sent + refused > 0 && document.querySelector(".live[data-changes]")) {
+      await live.update();
+      if (refused > 0) say(`${refused === 1 ? "A change" : `${refused} changes`} made offline could not be made: the reason is at the entry.`, true);
+    }
   },
-  key(item) { return item.form ? item.id : item.body.id; },
-  drop(key) { this.save(this.all().filter((item) => this.key(item) !== key)); },
+  idOf(item) { return item.form ? item.id : item.body.id; },
+  drop(id) { this.save(this.all().filter((item) => this.idOf(item) !== id)); },
 };
 
 // Sends a form kept in the outbox as its page would have, with the session's CSRF token now.
@@ -244,10 +248,13 @@ async function sendForm(item) {
 function showConnection() {
   const banner = document.getElementById("offline");
   if (!banner) return;
-  const waiting = outbox.mine().filter((item) => !item.refused).length;
-  const drinks = waiting === 1 ? "1 change waits" : `${waiting} changes wait`;
+  const items = outbox.mine().filter((item) => !item.refused);
+  const waiting = items.length;
+  const what = items.every((item) => !item.form) ? ["drink", "drinks"] : ["change", "changes"];
+  const drinks = waiting === 1 ? `1 ${what[0]} waits` : `${waiting} ${what[1]} wait`;
   if (!navigator.onLine) {
-    banner.textContent = "You are offline." + (waiting ? ` ${drinks} to be sent.` : " What you add is kept and sent later.");
+    const later = document.querySelector("form[data-offline]") ? " Expenses you add are kept and sent later." : " Drinks you log are kept and sent later.";
+    banner.textContent = "You are offline." + (waiting ? ` ${drinks} to be sent.` : later);
   } else if (waiting) {
     banner.textContent = `Sending: ${drinks}.`;
   }

@@ -58,7 +58,8 @@ function effectOf(fields, ledger) {
   const payer = Number(get(fields.some(([key]) => key === "from") ? "from" : "payer"));
   if (get("to")) return { payer, amount, kind: "payment", shares: new Map([[Number(get("to")), amount]]) };
   const method = get("split") ?? "equal";
-  const ids = ledger.members.map((member) => member.id);
+  // In member order, as the server's split keeps them: the order ties are broken in.
+  const ids = ledger.members.map((member) => member.id).sort((a, b) => a - b);
   let members, weights;
   if (method === "equal") {
     members = ids.filter((id) => get("among-" + id) !== undefined);
@@ -123,9 +124,8 @@ function showWaiting(root) {
   const history = root.querySelector("section[aria-labelledby=history-title]");
   for (const old of root.querySelectorAll("li[data-waiting], .waiting-note")) old.remove();
   for (const item of root.querySelectorAll("li.deleting")) {
-    item.classList.remove("deleting");
-    item.querySelector(".waiting")?.remove();
-    item.querySelector(".actions")?.removeAttribute("hidden");
+    item.classList.remove("deleting", "refused");
+    for (const added of item.querySelectorAll(".waiting, .waiting-actions")) added.remove();
   }
   const name = (id) => ledger.members.find((member) => member.id === id)?.name ?? "a former member";
   const effects = [];
@@ -134,7 +134,7 @@ function showWaiting(root) {
       const shown = root.querySelector(`li[data-entry="${CSS.escape(item.entry)}"]`);
       if (!shown) continue;
       shown.classList.add("deleting");
-      shown.querySelector(".actions")?.setAttribute("hidden", "");
+      shown.classList.toggle("refused", Boolean(item.refused));
       shown.querySelector(".what").append(waitingLine(item, "Deleted here; waits to be sent."));
       shown.append(dropButton(item, item.refused ? "Dismiss" : "Keep it", shown.querySelector("strong").textContent));
       if (!item.refused) effects.push({ ...effectOfEntry(shown), sign: -1 });
@@ -206,7 +206,7 @@ function waitingEntry(item, effect, ledger, name) {
 // Takes a waiting form out of the outbox: it will not be sent.
 function dropButton(item, label, what) {
   const actions = document.createElement("span");
-  actions.className = "actions waiting";
+  actions.className = "actions waiting-actions";
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = label;

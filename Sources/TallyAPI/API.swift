@@ -18,8 +18,8 @@ public enum API {
     public static let day = Route<NoBody, DaySummary>(.get, "days/{date}")
     /// Query: `days`, `month`.
     public static let history = Route<NoBody, HydrationHistory>(.get, "history")
-    /// The person's drink revision; with `Accept: text/event-stream`, a stream of it as it moves.
-    public static let drinkChanges = Route<NoBody, Revision>(.get, "drinks/changes")
+    /// The day's revision; with `Accept: text/event-stream`, a stream of it as it moves.
+    public static let dayChanges = Route<NoBody, Revision>(.get, "days/{date}/changes")
 
     // MARK: Goal and profile (H7, H8)
     public static let goal = Route<NoBody, GoalStatus>(.get, "goal")

@@ -30,24 +30,22 @@ enum PostgresMigrations {
                     "UPDATE spendingEntry SET searchKey = \(UserText.searchKey(description)) WHERE id = \(id)", logger: logger)
             }
         },
-        // SQLite's migration 17. A ledger's revision is a column that every change updates
-        // rather than its activity log's latest id: identities are handed out before commit, so
-        // a later id may commit first. The drinks' triggers run per statement, not per row: an
-        // import of thousands of drinks moves the number once.
+        // SQLite's migration 17, and a ledger's revision: a column that every change updates
+        // (see `log`) rather than its activity log's latest id, since identities are handed out
+        // before commit and a later id may commit first.
         Migration(version: 3, name: "revisions", sql: """
             ALTER TABLE ledger ADD COLUMN revision bigint NOT NULL DEFAULT 0;
-            ALTER TABLE userSettings ADD COLUMN drinkRevision bigint NOT NULL DEFAULT 0;
-            CREATE FUNCTION drinks_moveRevision() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                UPDATE userSettings SET drinkRevision = drinkRevision + 1 WHERE userId IN (SELECT userId FROM changed);
-                RETURN NULL;
-            END $$;
-            \(["intake", "removal"].flatMap { table in
-                [("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")].map { event, row in """
-                    CREATE TRIGGER \(table)_\(event.lowercased())_revision AFTER \(event) ON \(table)
-                        REFERENCING \(row) TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION drinks_moveRevision();
-                    """ }
-            }.joined(separator: "\n"))
+            ALTER TABLE dayTotal ADD COLUMN revision bigint NOT NULL DEFAULT 0;
+            CREATE OR REPLACE FUNCTION dayTotal_add(who uuid, onDay date, ml double precision) RETURNS void LANGUAGE sql AS $$
+                INSERT INTO dayTotal (userId, day, totalMl, entryCount, revision) VALUES (who, onDay, ml, 1, 1)
+                ON CONFLICT (userId, day) DO UPDATE
+                SET totalMl = dayTotal.totalMl + excluded.totalMl, entryCount = dayTotal.entryCount + 1, revision = dayTotal.revision + 1;
+            $$;
+            CREATE OR REPLACE FUNCTION dayTotal_subtract(who uuid, onDay date, ml double precision) RETURNS void LANGUAGE sql AS $$
+                UPDATE dayTotal SET totalMl = CASE WHEN entryCount = 1 THEN 0 ELSE totalMl - ml END,
+                    entryCount = entryCount - 1, revision = revision + 1
+                WHERE userId = who AND day = onDay;
+            $$;
             """),
     ]
 

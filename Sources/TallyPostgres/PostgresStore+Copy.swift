@@ -44,8 +44,9 @@ extension PostgresStore {
                                                  from: source, batchSize: batchSize, connection)
                 counts.append(copied)
             }
-            counts.append(CopiedTable(table: "dayTotal", source: try await source.rowCount(of: "dayTotal"),
-                                      target: try await count("dayTotal", connection)))
+            // Days whose entries all went keep a row (with their revision) where they were deleted only.
+            counts.append(CopiedTable(table: "dayTotal", source: try await source.rowCount(of: "dayTotal", where: "entryCount > 0"),
+                                      target: try await count("dayTotal", where: "entryCount > 0", connection)))
             try await connection.run("SET CONSTRAINTS ALL IMMEDIATE", logger: logger)
             if let wrong = counts.first(where: { $0.source != $0.target }) {
                 throw TallyError.conflict(
@@ -99,8 +100,9 @@ extension PostgresStore {
         return CopiedTable(table: table, source: try await source.rowCount(of: table), target: try await count(target, connection))
     }
 
-    private func count(_ table: String, _ connection: PostgresConnection) async throws -> Int {
-        try await connection.row(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger)?.decode(Int.self) ?? 0
+    private func count(_ table: String, where condition: String = "true", _ connection: PostgresConnection) async throws -> Int {
+        try await connection.row(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) WHERE \(condition)"), logger: logger)?
+            .decode(Int.self) ?? 0
     }
 
     /// Each column's type as a cast (`uuid`, `timestamptz`, `date`…).

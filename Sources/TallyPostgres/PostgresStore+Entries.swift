@@ -172,19 +172,17 @@ extension PostgresStore: EntryRepository {
     /// Four round trips: the transaction, the settings with the goals, the day's entries.
     public func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot {
         try await read { connection in
-            let (settings, goals, revision) = try await settingsAndGoals(user, connection)
+            let (settings, goals) = try await settingsAndGoals(user, connection)
             let date = day(settings)
-            return DaySnapshot(settings: settings, day: date, entries: try await entries(on: date, of: user, connection), goals: goals,
-                               revision: revision)
+            return DaySnapshot(settings: settings, day: date, entries: try await entries(on: date, of: user, connection), goals: goals)
         }
     }
 
-    /// Kept by the triggers of migration 3.
-    public func drinkRevision(of user: UUID) async throws -> Int64 {
+    /// Kept beside the day's total by the functions of migration 3.
+    public func dayRevision(of user: UUID, on day: LocalDate) async throws -> Int64 {
         try await connection { connection in
-            guard let row = try await connection.row("SELECT drinkRevision FROM userSettings WHERE userId = \(user)", logger: logger)
-            else { throw Self.noSuchUser }
-            return try row.decode(Int64.self)
+            try await connection.row("SELECT revision FROM dayTotal WHERE userId = \(user) AND day = \(day)", logger: logger)?
+                .decode(Int64.self) ?? 0
         }
     }
 
@@ -194,6 +192,7 @@ extension PostgresStore: EntryRepository {
             for row in try await connection.rows("""
                 SELECT day, totalMl FROM dayTotal
                 WHERE userId = \(user) AND day BETWEEN COALESCE(\(from)::date, '-infinity') AND COALESCE(\(through)::date, 'infinity')
+                    AND entryCount > 0
                 """, logger: logger) {
                 let (day, total) = try row.decode((LocalDate, Double).self)
                 totals[day] = total

@@ -55,11 +55,10 @@ extension PostgresStore: GoalRepository {
     }
 
     /// The settings and the goal history in one statement: what a day's screen reads first.
-    func settingsAndGoals(_ user: UUID, _ connection: PostgresConnection) async throws
-        -> (settings: HydrationSettings, goals: GoalHistory, revision: Int64) {
+    func settingsAndGoals(_ user: UUID, _ connection: PostgresConnection) async throws -> (HydrationSettings, GoalHistory) {
         let rows = try await connection.all(SettingsAndGoalsStatement(user: user), logger: logger)
         guard let first = rows.first else { throw Self.noSuchUser }
-        return (first.settings, GoalHistory(periods: rows.compactMap(\.period)), first.revision)
+        return (first.settings, GoalHistory(periods: rows.compactMap(\.period)))
     }
 
     func goalHistory(_ user: UUID, _ connection: PostgresConnection) async throws -> GoalHistory {

@@ -145,19 +145,17 @@ struct ProgressStatement: UserDayStatement {
     }
 }
 
-/// The user's settings and drink revision beside each goal period (one row with NULL goal
-/// columns when there is none).
+/// The user's settings beside each goal period (one row with NULL goal columns when there is none).
 struct SettingsAndGoalsStatement: UserStatement {
     static let sql = """
-        SELECT \(PostgresStore.settingsColumns), goal.startDay, goal.endDay, goal.mode, goal.targetMl, userSettings.drinkRevision
+        SELECT \(PostgresStore.settingsColumns), goal.startDay, goal.endDay, goal.mode, goal.targetMl
         FROM userSettings LEFT JOIN goal ON goal.userId = userSettings.userId WHERE userSettings.userId = $1
         """
     var user: UUID
 
-    func decodeRow(_ row: PostgresRow) throws -> (settings: HydrationSettings, period: GoalPeriod?, revision: Int64) {
-        let (_, _, _, start, end, mode, targetMl, revision) = try row.decode(
-            (String, String, String?, LocalDate?, LocalDate?, String?, Double?, Int64).self)
-        return (try PostgresStore.settings(row), goalPeriod(start: start, end: end, mode: mode, targetMl: targetMl), revision)
+    func decodeRow(_ row: PostgresRow) throws -> (settings: HydrationSettings, period: GoalPeriod?) {
+        let (_, _, _, start, end, mode, targetMl) = try row.decode((String, String, String?, LocalDate?, LocalDate?, String?, Double?).self)
+        return (try PostgresStore.settings(row), goalPeriod(start: start, end: end, mode: mode, targetMl: targetMl))
     }
 }
 

@@ -109,9 +109,9 @@ public protocol EntryRepository: Sendable {
     /// In one read, what a day's screen shows: the settings, the day that `day` picks with
     /// them (today in the user's zone, say), its entries and the goal history.
     func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot
-    /// A number that every change to the user's drinks and removals moves on, whichever
-    /// instance made it: what tells an open page that its day may have changed.
-    func drinkRevision(of user: UUID) async throws -> Int64
+    /// A number that every change to the user's drinks and removals of `day` moves on, whichever
+    /// instance made it: what tells an open page that its day changed. 0 for a day never written.
+    func dayRevision(of user: UUID, on day: LocalDate) async throws -> Int64
     /// Each day's total between the two days (inclusive; nil for open), summed by the database.
     /// Days with no entries are absent.
     func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double]
@@ -142,15 +142,12 @@ public struct DaySnapshot: Sendable {
     public var day: LocalDate
     public var entries: [DayEntry]
     public var goals: GoalHistory
-    /// The user's drink revision when this was read (see `drinkRevision(of:)`).
-    public var revision: Int64
 
-    public init(settings: HydrationSettings, day: LocalDate, entries: [DayEntry], goals: GoalHistory, revision: Int64) {
+    public init(settings: HydrationSettings, day: LocalDate, entries: [DayEntry], goals: GoalHistory) {
         self.settings = settings
         self.day = day
         self.entries = entries
         self.goals = goals
-        self.revision = revision
     }
 }
 

@@ -89,14 +89,14 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test("A person's drinks: their revision moves with their drinks, not another person's, and streams like a ledger's")
-    func drinkChanges() async throws {
+    @Test("A day's drinks: its revision moves with the person's drinks, not another person's, and streams like a ledger's")
+    func dayChanges() async throws {
         var f = try await ServerFixture()
         f.configuration.changeStreamLifetime = .milliseconds(100)
         let (ada, bob) = (f.adaToken, f.bobToken)
         try await f.test { client in
             func revision() async throws -> Int64 {
-                try #require(try await client.send(.get, "/api/v1/drinks/changes", token: ada).json()["revision"] as? Int64)
+                try #require(try await client.send(.get, "/api/v1/days/2025-06-15/changes", token: ada).json()["revision"] as? Int64)
             }
             let before = try await revision()
             #expect(try await client.send(.post, "/api/v1/intakes", token: bob, json: #"{"volumeMl": 500}"#).status == .created)
@@ -104,7 +104,8 @@ struct ChangeFeedTests {
             #expect(try await client.send(.post, "/api/v1/intakes", token: ada, json: #"{"volumeMl": 250}"#).status == .created)
             let after = try await revision()
             #expect(after > before)
-            let answer = try await client.send(.get, "/api/v1/drinks/changes", token: ada, headers: Self.stream)
+            let answer = try await client.send(.get, "/api/v1/days/2025-06-15/changes", token: ada, headers: Self.stream)
+            try await client.send(.get, "/api/v1/days/June/changes", token: ada).problem(.badRequest)
             #expect(answer.headers[.contentType] == "text/event-stream")
             #expect(try Self.revisions(in: answer.text) == [after], "\(answer)")
         }

@@ -50,9 +50,9 @@ struct LiveLedgerWebTests {
             #expect(page.contains(#"data-swap data-offline="expense""#))
             #expect(page.contains(#"data-swap data-offline="delete""#))
             #expect(page.contains(#"<script src="/static/spending.js" defer></script>"#))
-            // the day's page, its drinks' revision
-            let drinks = try await Self.revision(client, "/api/v1/drinks/changes", f.adaToken)
-            #expect(today.contains(#"data-changes="/api/v1/drinks/changes" data-revision="\#(drinks)">"#), "\(today)")
+            // the day's page, the day's revision
+            let drinks = try await Self.revision(client, "/api/v1/days/2025-06-15/changes", f.adaToken)
+            #expect(today.contains(#"data-changes="/api/v1/days/2025-06-15/changes" data-revision="\#(drinks)">"#), "\(today)")
         }
     }
 

@@ -242,7 +242,7 @@ struct LedgerOwnersMigrationTests {
         #expect(try await store.invitedLedger(codeHash: InviteCode.hash("ABCD-EFGH-JKMN"), at: now.addingTimeInterval(8 * 86_400)) == nil)
         // check: no plain code is left, and the members and their links are untouched
         let columns = try await store.writer.read { db in try db.columns(in: "ledger").map(\.name) }
-        #expect(columns == ["id", "name", "currency", "createdAt", "ownerMemberId", "revision"]) // the revision: migration 17
+        #expect(columns == ["id", "name", "currency", "createdAt", "ownerMemberId"])
         #expect(homeDetails.members.map(\.name) == ["Bob", "Ada"] && homeDetails.members.map(\.userID) == [bob, ada])
         let integrity = try await store.writer.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }
         #expect(integrity.isEmpty)

@@ -65,16 +65,19 @@ struct RevisionContractTests {
         await #expect(throws: TallyError.self) { try await spending.revision(of: UUID()) }
     }
 
-    @Test("A person's drink revision moves on with each change to their drinks, and with no one else's", arguments: StoreKind.allCases)
-    func drinkRevision(_ kind: StoreKind) async throws {
-        // setup
+    @Test("A day's revision moves on with each change to the day's drinks, even its last one going, and with nothing else",
+          arguments: StoreKind.allCases)
+    func dayRevision(_ kind: StoreKind) async throws {
+        // setup: Ada in Berlin on 15 June, and Bob
         let fixture = try await Fixture(kind)
         let hydration = fixture.hydration
         let bob = try await fixture.otherUser()
-        var seen = try await hydration.drinkRevision()
+        let today = day("2025-06-15")
+        #expect(try await hydration.dayRevision(on: today) == 0, "a day never written")
+        var seen: Int64 = 0
         func step(_ what: String, moves: Bool, _ action: () async throws -> Void) async throws {
             try await action()
-            let now = try await hydration.drinkRevision()
+            let now = try await hydration.dayRevision(on: today)
             #expect((now != seen) == moves, "\(what): \(seen) → \(now)")
             if moves { #expect(now > seen, "\(what) went back") }
             seen = now
@@ -89,22 +92,24 @@ struct RevisionContractTests {
         try await step("a refused removal", moves: false) {
             await #expect(throws: TallyError.self) { try await hydration.remove(volumeMl: 5000) }
         }
-        try await step("a delete", moves: true) {
-            let removal = try #require(try await hydration.daySummary().entries.first { if case .removal = $0 { true } else { false } })
-            _ = try await hydration.deleteEntry(id: removal.id)
-        }
         try await step("someone else's drink", moves: false) { _ = try await bob.logDrink(.init(volumeMl: 500)) }
-        try await step("an import of many drinks", moves: true) {
-            let (start, water) = (instant("2025-06-01T08:00:00Z"), try await fixture.kind("water"))
-            let drinks = (0..<50).map { Intake(id: UUID(), at: start.addingTimeInterval(Double($0) * 60), day: day("2025-06-01"),
-                                               volumeMl: 100, kind: water, note: nil, source: .import) }
+        try await step("a drink on another day", moves: false) {
+            _ = try await hydration.logDrink(.init(volumeMl: 200, at: instant("2025-06-14T10:00:00Z")))
+        }
+        try await step("the day's entries all deleted", moves: true) {
+            for entry in try await hydration.daySummary(on: today).entries.reversed() { _ = try await hydration.deleteEntry(id: entry.id) }
+        }
+        #expect(try await hydration.daySummary(on: today).totalMl == 0)
+        #expect(try await fixture.store.dailyTotals(of: fixture.user.id, from: nil, through: nil).keys.sorted() == [day("2025-06-14")],
+                "a day whose entries all went has no total")
+        try await step("a drink again", moves: true) { _ = try await hydration.logDrink(.init(volumeMl: 250)) }
+        try await step("an import of many drinks onto the day", moves: true) {
+            let (start, water) = (instant("2025-06-15T05:00:00Z"), try await fixture.kind("water"))
+            let drinks = (0..<50).map { Intake(id: UUID(), at: start.addingTimeInterval(Double($0) * 60), day: today,
+                                               volumeMl: 10, kind: water, note: nil, source: .import) }
             #expect(try await fixture.store.addIntakes(drinks, of: fixture.user.id) == 50)
         }
-        try await step("reading the day", moves: false) {
-            let read = try await hydration.day()
-            #expect(read.revision == seen, "the day's read gives the revision it was read at")
-        }
-        await #expect(throws: TallyError.self) { try await fixture.store.drinkRevision(of: UUID()) }
+        #expect(try await hydration.daySummary(on: today).totalMl == 750)
     }
 
     @Test("Two instances on one database read the same revision, and every change made through either moves it on once",

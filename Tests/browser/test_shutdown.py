@@ -90,7 +90,7 @@ def test_sigterm_ends_the_open_streams_of_changes(tmp_path):
     try:
         # setup: an open stream, its first event read
         stream = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        stream.request("GET", "/api/v1/drinks/changes", headers={"Authorization": f"Bearer {secret}", "Accept": "text/event-stream"})
+        stream.request("GET", "/api/v1/days/2025-01-01/changes", headers={"Authorization": f"Bearer {secret}", "Accept": "text/event-stream"})
         response = stream.getresponse()
         assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
         assert response.readline() == b"retry: 1000\n"

@@ -12,13 +12,13 @@ struct DayController {
         group.on(API.today, use: today)
         group.on(API.day, use: day)
         group.on(API.history, use: history)
-        group.on(API.drinkChanges, use: drinkChanges)
+        group.on(API.dayChanges, use: dayChanges)
     }
 
-    /// The person's drink revision, or a stream of it while a page that shows drinks is open.
-    @Sendable func drinkChanges(_ request: Request, context: SignedInContext) async throws -> Response {
-        let hydration = services.hydration(context)
-        return try await services.changes.response(to: request, context: context) { try await hydration.drinkRevision() }
+    /// The day's revision, or a stream of it while the day's page is open.
+    @Sendable func dayChanges(_ request: Request, context: SignedInContext) async throws -> Response {
+        let (hydration, date) = (services.hydration(context), try Self.date(context))
+        return try await services.changes.response(to: request, context: context) { try await hydration.dayRevision(on: date) }
     }
 
     @Sendable func today(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<DaySummary> {
@@ -26,11 +26,16 @@ struct DayController {
     }
 
     @Sendable func day(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<DaySummary> {
+        JSONBody(try await services.hydration(context).daySummary(on: try Self.date(context)))
+    }
+
+    /// The path's `{date}`.
+    static func date(_ context: SignedInContext) throws -> LocalDate {
         let text = context.parameters.get("date") ?? ""
         guard let date = LocalDate(text) else {
             throw TallyError.invalid("\"\(text)\" is not a date: write it as YYYY-MM-DD, such as 2025-03-30.")
         }
-        return JSONBody(try await services.hydration(context).daySummary(on: date))
+        return date
     }
 
     @Sendable func history(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<HydrationHistory> {

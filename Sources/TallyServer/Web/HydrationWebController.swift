@@ -38,9 +38,10 @@ struct HydrationWebController {
         let hydration = services.hydration(for: context.user)
         let settings = try await hydration.settings()
         let today = LocalDate(containing: services.clock.now, in: settings.zone)
-        let (day, revision) = try await hydration.day(on: date ?? today)
-        let page = TodayPage(day: day, settings: settings, kinds: try await hydration.drinkKinds(), isToday: (date ?? today) == today,
-                             revision: revision)
+        // Read before the day, so that a change made in between shows on the next event, not never.
+        let revision = try await hydration.dayRevision(on: date ?? today)
+        let page = TodayPage(day: try await hydration.daySummary(on: date ?? today), settings: settings,
+                             kinds: try await hydration.drinkKinds(), isToday: (date ?? today) == today, revision: revision)
         return Web.html(page.render(Web.pageContext(request, context), error: error?.message, custom: custom), status: Web.status(of: error))
     }
 

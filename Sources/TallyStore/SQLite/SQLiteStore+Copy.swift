@@ -16,8 +16,8 @@ extension SQLiteStore {
         try await read { db in try db.columns(in: table).map(\.name) }
     }
 
-    package func rowCount(of table: String) async throws -> Int {
-        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0 }
+    package func rowCount(of table: String, where condition: String = "1") async throws -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(condition)") ?? 0 }
     }
 
     /// The rows of `table` after `after` (the key of the last row of the batch before; nil for

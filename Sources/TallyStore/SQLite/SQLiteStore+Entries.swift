@@ -190,20 +190,16 @@ extension SQLiteStore: EntryRepository {
             let settings = try Self.settings(user, db)
             let date = day(settings)
             return DaySnapshot(settings: settings, day: date, entries: try Self.entries(on: date, of: user, db),
-                               goals: try Self.goalHistory(user, db), revision: try Self.drinkRevision(of: user, db))
+                               goals: try Self.goalHistory(user, db))
         }
     }
 
-    public func drinkRevision(of user: UUID) async throws -> Int64 {
-        try await read { db in try Self.drinkRevision(of: user, db) }
-    }
-
-    /// Kept by the triggers of migration 17.
-    static func drinkRevision(of user: UUID, _ db: Database) throws -> Int64 {
-        guard let revision = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT drinkRevision FROM userSettings WHERE userId = ?"), arguments: [user])
-        else { throw noSuchUser }
-        return revision
+    /// Kept beside the day's total by the triggers of migration 17.
+    public func dayRevision(of user: UUID, on day: LocalDate) async throws -> Int64 {
+        try await read { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM dayTotal WHERE userId = ? AND day = ?"),
+                               arguments: [user, day.number]) ?? 0
+        }
     }
 
     // The queries every page and API call makes use cached statements: prepared once per
@@ -223,7 +219,7 @@ extension SQLiteStore: EntryRepository {
         return try await read { db in
             var totals: [LocalDate: Double] = [:]
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT day, totalMl FROM dayTotal WHERE userId = ? AND day BETWEEN ? AND ?
+                SELECT day, totalMl FROM dayTotal WHERE userId = ? AND day BETWEEN ? AND ? AND entryCount > 0
                 """, arguments: arguments)
             while let row = try rows.next() {
                 totals[LocalDate(number: row[0])] = row[1]

@@ -229,9 +229,10 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
-    /// Moved on by `log`, which every change calls in its transaction.
+    /// The activity log's latest line, which every change writes (`log`) in its transaction:
+    /// SQLite's writers take turns, so a later line's id is always larger.
     static func revision(of ledger: UUID, _ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM ledger WHERE id = ?"), arguments: [ledger]) ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM ledgerActivity WHERE ledgerId = ?"), arguments: [ledger]) ?? 0
     }
 
     public func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity] {
@@ -376,7 +377,6 @@ extension SQLiteStore: LedgerRepository {
     private static func log(_ note: ActivityNote, ledger: UUID, user: UUID, at: Date, _ db: Database) throws {
         try db.cachedStatement(sql: "INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [ledger, at, user, note.entryID, note.text])
-        try db.cachedStatement(sql: "UPDATE ledger SET revision = revision + 1 WHERE id = ?").execute(arguments: [ledger])
     }
 
     static func noLedger(_ id: UUID) -> TallyError {

@@ -174,22 +174,17 @@ public struct HydrationService: Sendable {
 
     /// A day's total, goal and entries; today when `date` is nil.
     public func daySummary(on date: LocalDate? = nil) async throws -> DaySummary {
-        try await day(on: date).summary
-    }
-
-    /// The same, with the drink revision it was read at: what a page that shows it watches.
-    public func day(on date: LocalDate? = nil) async throws -> (summary: DaySummary, revision: Int64) {
         let now = clock.now
         let snapshot = try await store.daySnapshot(of: user) { settings in
             date ?? LocalDate(containing: now, in: settings.zone)
         }
-        return (DaySummary(date: snapshot.day, entries: snapshot.entries, goal: snapshot.goals.goal(on: snapshot.day),
-                           unit: snapshot.settings.unit), snapshot.revision)
+        return DaySummary(date: snapshot.day, entries: snapshot.entries, goal: snapshot.goals.goal(on: snapshot.day),
+                          unit: snapshot.settings.unit)
     }
 
-    /// Moves on with every change to the person's drinks and removals, from any instance.
-    public func drinkRevision() async throws -> Int64 {
-        try await store.drinkRevision(of: user)
+    /// Moves on with every change to the drinks and removals of `day`, from any instance.
+    public func dayRevision(on day: LocalDate) async throws -> Int64 {
+        try await store.dayRevision(of: user, on: day)
     }
 
     /// The last `days` days, a month's calendar (this month when nil) and the streaks.

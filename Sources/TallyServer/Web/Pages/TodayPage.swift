@@ -9,7 +9,7 @@ struct TodayPage {
     var settings: HydrationSettings
     var kinds: [DrinkKind]
     var isToday: Bool
-    /// The person's drink revision the day was read at: the page reads itself again when it moves.
+    /// The day's revision when it was read: the page reads itself again when it moves.
     var revision: Int64?
 
     var unit: VolumeUnit { settings.unit }
@@ -25,7 +25,7 @@ struct TodayPage {
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil, custom: CustomInput? = nil) -> HTML {
         Layout.page(isToday ? "Today" : day.date.description, context, notice: notice, error: error, """
         <section class="today" aria-labelledby="day-title" data-day="\(day.date)"\
-        \(revision.map { HTML(unsafe: " data-changes=\"/api/v1/\(API.drinkChanges.path())\" data-revision=\"\($0)\"") } ?? "")>
+        \(revision.map { HTML(unsafe: " data-changes=\"/api/v1/\(API.dayChanges.path(day.date))\" data-revision=\"\($0)\"") } ?? "")>
         <h1 id="day-title">\(isToday ? "Today" : "\(day.date)")</h1>
         \(progress)
         \(presets(context))

@@ -4,12 +4,14 @@ one instance knows may be missing from the other.
 A session made through one instance works through the other; a token revoked through one is
 refused by the other at once; drinks logged through both at once (each also sent again through
 the other instance, as a client retrying after a timeout would) are all there, none twice; and a
-reminder that falls due while both instances look for it every second goes out once.
+reminder that falls due while both instances look for it every second goes out once. A stream of
+changes held open on one instance names a change made through the other within a second.
 
 The database is a fresh one on the PostgreSQL server that scripts/test starts
 (TALLY_TEST_POSTGRES_URL); without that server the test fails and says what to install.
 """
 
+import http.client
 import json
 import subprocess
 import sys
@@ -195,3 +197,35 @@ def test_a_due_reminder_is_sent_once_by_two_instances(instances, database):
     # Both instances keep looking every second: a second push would come within a few.
     time.sleep(4)
     assert push.count() == 1
+
+
+def test_a_change_made_through_one_instance_is_named_by_the_others_stream_within_a_second(instances, database):
+    """An open page's stream comes from the database: one held open on the second instance names
+    an expense added through the first, and a drink of the day logged through the first."""
+    first, second = instances
+    secret = token(database, "streams")["secret"]
+    status, ledger = request(first, "POST", "/api/v1/ledgers", {"name": "Flat", "currency": "EUR"}, token=secret)
+    assert status == 201
+    today = request(first, "GET", "/api/v1/today", token=secret)[1]["date"]
+    for path, change in ((f"/api/v1/ledgers/{ledger['id']}/changes", (f"/api/v1/ledgers/{ledger['id']}/expenses", {"amount": "12.50"})),
+                         (f"/api/v1/days/{today}/changes", ("/api/v1/intakes", {"volumeMl": 250}))):
+        host, port = urllib.parse.urlsplit(second).netloc.split(":")
+        stream = http.client.HTTPConnection(host, int(port), timeout=10)
+        stream.request("GET", path, headers={"Authorization": f"Bearer {secret}", "Accept": "text/event-stream"})
+        response = stream.getresponse()
+        assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
+
+        def event():
+            while True:
+                line = response.readline().decode()
+                if line.startswith("data: "):
+                    return json.loads(line[6:])["revision"]
+
+        before = event()
+        assert request(first, "POST", change[0], change[1], token=secret)[0] == 201
+        changed = time.monotonic()
+        after = event()
+        took = time.monotonic() - changed
+        stream.close()
+        assert after != before and after == request(first, "GET", path, token=secret)[1]["revision"]
+        assert took < 1, f"{path}: the second instance named the change after {took:.2f} s"

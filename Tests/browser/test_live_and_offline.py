@@ -230,3 +230,28 @@ def test_the_page_shares_out_as_the_server_does(server, browser, unique_name):
     assert isinstance(compared, list), compared
     for amount, method, page, held in compared:
         assert page == held, f"{amount} shared by {method}: the page says {page}, the server {held}"
+
+
+def test_a_payment_recorded_offline_settles_up_when_sent(server, browser, unique_name):
+    driver = browser("phone")
+    sign_up_and_open_spending(driver, server, unique_name)
+    ledger = create_ledger(driver, "Flat")
+    add_expense(driver, "100.00", "Rent")
+
+    # act: offline, the settle-up plan's payment is recorded
+    network(driver, online=False)
+    wait(driver, lambda d: banner(d).startswith("You are offline."))
+    click(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Record this payment']"))
+
+    # check: waiting, and the balances settled in the page
+    wait(driver, lambda d: waiting(d) == [("Person 2 paid Person 1", "Waiting to be sent.")], message=f"waiting: {waiting(driver)}")
+    assert balances(driver) == {"Person 1": ("100.00 EUR", "0.00 EUR"), "Person 2": ("0.00 EUR", "0.00 EUR")}
+    assert "1 change waits" in banner(driver)
+
+    # act and check: sent once when the network returns
+    network(driver, online=True)
+    wait(driver, lambda d: not waiting(d) and banner(d) == "", timeout=15, message="the payment was not sent")
+    wait(driver, lambda d: [t for t, _, _ in history(d)] == ["Person 2 paid Person 1", "Rent"])
+    held = sorted((e["kind"], e["amount"]) for e in server_entries(driver, ledger))
+    assert held == [("expense", "100.00"), ("payment", "50.00")], held
+    assert text(driver, "section.summary p.owes") == "Everyone is settled up."

@@ -51,6 +51,31 @@ struct PostgresMigrationTests {
         }
     }
 
+    @Test("A migration whose version is below the database's highest is still applied, once (versions made side by side)")
+    func lowerVersionArrivesLater() async throws {
+        // setup: a database brought up to date without a version 3, as one branch's Tally leaves it
+        let url = try testPostgresURL()
+        let schema = freshSchema()
+        let store = try await PostgresStore.connect(url: url, schema: schema, maximumConnections: 1)
+        #expect(!PostgresMigrations.all.contains { $0.version == 3 })
+        let arriving = PostgresMigrations.Migration(version: 3, name: "from the other branch", sql: "CREATE TABLE arrivedLater (id integer);")
+        let merged = (PostgresMigrations.all + [arriving]).sorted { $0.version < $1.version }
+
+        // act: the merged Tally migrates it, twice
+        for _ in 0..<2 {
+            try await store.client.withConnection { connection in
+                try await PostgresMigrations.migrate(connection, logger: store.logger, migrations: merged)
+            }
+        }
+
+        // check: version 3 is there once, its table too, and the later versions were left alone
+        let versions = try await store.client.query("SELECT version FROM schemaVersion ORDER BY version")
+            .collect().map { try $0.decode(Int.self) }
+        #expect(versions == merged.map(\.version))
+        #expect(try await store.client.query("SELECT count(*) FROM arrivedLater").collect().first?.decode(Int.self) == 0)
+        store.close()
+    }
+
     @Test("An address that reaches no server is named without its password")
     func unreachable() async throws {
         await #expect {

@@ -118,6 +118,7 @@ func addWebApp(to router: Router<TallyRequestContext>, services: APIServices) {
     BottleWebController(services: services).addRoutes(to: signedIn)
     SettingsWebController(services: services).addRoutes(to: signedIn)
     SpendingWebController(services: services).addRoutes(to: signedIn)
+    RecurringWebController(services: services).addRoutes(to: signedIn)
     AccountWebController(services: services).addRoutes(to: signedIn)
     AdminWebController(services: services).addRoutes(to: web)
 }

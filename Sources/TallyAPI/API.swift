@@ -105,6 +105,13 @@ public enum API {
     /// The ledger's revision; with `Accept: text/event-stream`, a stream of it as it moves.
     public static let ledgerChanges = Route<NoBody, Revision>(.get, "ledgers/{ledger}/changes")
 
+    // MARK: Recurring expenses
+    public static let recurringExpenses = Route<NoBody, RecurringExpenseList>(.get, "ledgers/{ledger}/recurring")
+    public static let addRecurringExpense = Route<NewRecurringExpense, RecurringExpenseJSON>(.post, "ledgers/{ledger}/recurring")
+    public static let recurringExpense = Route<NoBody, RecurringExpenseJSON>(.get, "ledgers/{ledger}/recurring/{id}")
+    public static let changeRecurringExpense = Route<RecurringExpenseChange, RecurringExpenseJSON>(.patch, "ledgers/{ledger}/recurring/{id}")
+    public static let deleteRecurringExpense = Route<NoBody, NoBody>(.delete, "ledgers/{ledger}/recurring/{id}")
+
     // MARK: Moving ledgers in and out (S6)
     /// Query: `format` (csv or json); the answer is the file.
     public static let exportLedger = Route<NoBody, FileBody>(.get, "ledgers/{ledger}/export")

@@ -47,6 +47,8 @@ enum PostgresMigrations {
                 WHERE userId = who AND day = onDay;
             $$;
             """),
+        // SQLite's migration 18.
+        Migration(version: 4, name: "recurring expenses", sql: PostgresSchema.recurringExpenses),
     ]
 
     /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.
@@ -73,10 +75,10 @@ enum PostgresMigrations {
     /// Brings the schema up to date on `connection`, holding the migration lock meanwhile: a
     /// session lock, per schema, so that stores in different schemas of one server do not wait
     /// for each other. Closing the connection releases it too.
-    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+    static func migrate(_ connection: PostgresConnection, logger: Logger, migrations: [Migration] = all) async throws {
         try await connection.run("SELECT pg_advisory_lock(4, hashtext(current_schema()))", logger: logger)
         do {
-            try await applyMissing(connection, logger: logger)
+            try await applyMissing(migrations, connection, logger: logger)
             try await connection.run("SELECT pg_advisory_unlock(4, hashtext(current_schema()))", logger: logger)
         } catch {
             try? await connection.run("SELECT pg_advisory_unlock(4, hashtext(current_schema()))", logger: logger)
@@ -84,18 +86,21 @@ enum PostgresMigrations {
         }
     }
 
-    private static func applyMissing(_ connection: PostgresConnection, logger: Logger) async throws {
+    private static func applyMissing(_ migrations: [Migration], _ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.run("""
             CREATE TABLE IF NOT EXISTS schemaVersion (
                 version integer PRIMARY KEY, name text NOT NULL, appliedAt timestamptz NOT NULL DEFAULT now())
             """, logger: logger)
         let applied = Set(try await connection.rows("SELECT version FROM schemaVersion", logger: logger).map { try $0.decode(Int.self) })
-        if let current = applied.max(), current > latest {
+        let current = applied.max() ?? 0
+        let latest = migrations.last?.version ?? 0
+        if current > latest || !applied.isSubset(of: migrations.map(\.version)) {
             throw TallyError.conflict(
                 "This database was written by a newer version of Tally (schema \(current), this one knows \(latest)); update Tally to open it.")
         }
-        // Each one not yet applied, in order (in a database Tally wrote, those after the last applied).
-        for migration in all where !applied.contains(migration.version) {
+        // Every migration the database lacks, not only those after its highest: versions made
+        // on two branches at once may arrive in either order.
+        for migration in migrations where !applied.contains(migration.version) {
             try await connection.query("BEGIN", logger: logger)
             do {
                 for statement in statements(of: migration.sql) {

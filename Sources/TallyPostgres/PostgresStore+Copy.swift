@@ -23,7 +23,7 @@ extension PostgresStore {
         ("ledger", "ledger", [:]), ("ledgerMember", "ledgerMember", [:]), ("ledgerInvite", "ledgerInvite", [:]),
         ("spendingEntry", "spendingEntry", [:]), ("spendingShare", "spendingShare", [:]),
         ("ledgerActivity", "ledgerActivity", [:]), ("memberTotal", "memberTotal", [:]),
-        ("memberShareFraction", "memberShareFraction", [:]),
+        ("memberShareFraction", "memberShareFraction", [:]), ("recurringExpense", "recurringExpense", [:]),
         ("serverKey", "serverKey", [:]), ("pushSubscription", "pushSubscription", [:]), ("reminderSent", "reminderSent", [:]),
         ("asleepInterval", "asleepInterval", ["start": "startAt", "end": "endAt"]), ("importedDrink", "importedDrink", [:]),
     ]

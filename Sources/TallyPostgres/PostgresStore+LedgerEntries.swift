@@ -204,7 +204,7 @@ extension PostgresStore {
 
     /// Stores an entry with its shares, in one statement; false, writing nothing, when its id
     /// (in any ledger) or its import key (in this one) is already stored.
-    private func insert(_ entry: SpendingEntry, importKey: String?, ledger: UUID, _ connection: PostgresConnection) async throws -> Bool {
+    func insert(_ entry: SpendingEntry, importKey: String?, ledger: UUID, _ connection: PostgresConnection) async throws -> Bool {
         let parts = entry.split.parts
         return try await connection.row("""
             WITH entry AS (

@@ -134,10 +134,11 @@ extension PostgresStore: LedgerRepository {
     }
 
     /// One row per member (or one without a member), each with its ledger's columns: what
-    /// `details(from:)` reads.
+    /// `details(from:)` reads. A recurring expense counts as an entry: its amount is in the currency.
     private static let detailsQuery = """
         SELECT ledger.id, ledger.name, ledger.currency, ledger.createdAt, ledger.ownerMemberId,
-            EXISTS (SELECT 1 FROM spendingEntry WHERE spendingEntry.ledgerId = ledger.id),
+            EXISTS (SELECT 1 FROM spendingEntry WHERE spendingEntry.ledgerId = ledger.id)
+                OR EXISTS (SELECT 1 FROM recurringExpense WHERE recurringExpense.ledgerId = ledger.id),
             ledgerInvite.codeHash, ledgerInvite.createdAt, ledgerInvite.expiresAt, ledgerInvite.usesLeft,
             ledgerMember.id, ledgerMember.name, ledgerMember.userId
         FROM ledger
@@ -207,7 +208,14 @@ extension PostgresStore: LedgerRepository {
                 """, logger: logger)
         }
         let kept = Set(after.members.map(\.id))
-        for gone in before.members where !kept.contains(gone.id) {
+        let leaving = before.members.filter { !kept.contains($0.id) }
+        if !leaving.isEmpty {
+            let recurring = try await recurringExpenses(of: before, connection)
+            for gone in leaving {
+                if let expense = recurring.first(where: { $0.involves(gone.id) }) { throw RecurringExpense.keepsMember(gone.name, expense) }
+            }
+        }
+        for gone in leaving {
             let removed = try await connection.row("""
                 DELETE FROM ledgerMember WHERE id = \(gone.id)
                     AND NOT EXISTS (SELECT 1 FROM spendingEntry WHERE payerId = \(gone.id))
@@ -237,7 +245,7 @@ extension PostgresStore: LedgerRepository {
     }
 
     /// Writes a line of the activity log, in the transaction of the change it tells of.
-    func log(_ note: ActivityNote, ledger: UUID, user: UUID, at: Date, _ connection: PostgresConnection) async throws {
+    func log(_ note: ActivityNote, ledger: UUID, user: UUID?, at: Date, _ connection: PostgresConnection) async throws {
         // One round trip: the line, and the ledger's revision moved on.
         try await connection.run("""
             WITH noted AS (

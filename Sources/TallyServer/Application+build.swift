@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Metrics
 import Prometheus
+import ServiceLifecycle
 import TallyAPI
 import TallyCore
 import TallyStore
@@ -26,7 +27,7 @@ public func buildApplication(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .seconds(idle.seconds) + .nanoseconds(idle.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Tally"),
-        services: configuration.sendsReminders ? [ReminderService(store: store, clock: clock, push: push, interval: configuration.reminderInterval)] : [],
+        services: backgroundServices(configuration, store: store, clock: clock, push: push),
         logger: logger
     )
     application.beforeServerStarts {
@@ -35,6 +36,19 @@ public func buildApplication(
         if removed > 0 { logger.info("Removed \(removed) temporary upload(s) left by an earlier run") }
     }
     return application
+}
+
+/// What runs beside the requests: the reminders and the recurring expenses, each on its own tick.
+private func backgroundServices(_ configuration: ServerConfiguration, store: any TallyStorage, clock: any WallClock,
+                                push: PushCenter) -> [any Service] {
+    var services: [any Service] = []
+    if configuration.sendsReminders {
+        services.append(ReminderService(store: store, clock: clock, push: push, interval: configuration.reminderInterval))
+    }
+    if configuration.recordsRecurringExpenses {
+        services.append(RecurringExpenseService(store: store, clock: clock, interval: configuration.recurringInterval))
+    }
+    return services
 }
 
 /// The routes, grouped by resource. Every route is in openapi.yaml (a test checks both ways).
@@ -76,6 +90,7 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     PushController(services: services).addRoutes(to: api)
     LedgerController(services: services).addRoutes(to: api)
     SpendingController(services: services).addRoutes(to: api)
+    RecurringController(services: services).addRoutes(to: api)
     TransferController(services: services).addRoutes(to: api)
     HealthImportController(services: services).addRoutes(to: api)
     DataController(services: services).addRoutes(to: api)
@@ -104,6 +119,7 @@ func addWebApp(to router: Router<TallyRequestContext>, services: APIServices) {
     BottleWebController(services: services).addRoutes(to: signedIn)
     SettingsWebController(services: services).addRoutes(to: signedIn)
     SpendingWebController(services: services).addRoutes(to: signedIn)
+    RecurringWebController(services: services).addRoutes(to: signedIn)
     AccountWebController(services: services).addRoutes(to: signedIn)
     AdminWebController(services: services).addRoutes(to: web)
 }

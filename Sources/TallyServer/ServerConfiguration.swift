@@ -15,6 +15,12 @@ public struct ServerConfiguration: Sendable {
     /// How often the reminders that fell due are looked for: every minute (reminders are set to
     /// the minute); the multi-instance test looks every second.
     public var reminderInterval: Duration = .seconds(60)
+    /// Whether this server records the recurring expenses that fall due (tests that do not want
+    /// a background service turn it off).
+    public var recordsRecurringExpenses = true
+    /// How often the recurring expenses that fell due are looked for: every minute; the browser
+    /// test, which moves the clock, every second.
+    public var recurringInterval: Duration = .seconds(60)
     /// The address people reach the server at, and the proxies whose forwarded headers count.
     public var publicAddress = PublicAddress()
     /// Which push endpoints the server may post to: public HTTPS ones only, but in tests.

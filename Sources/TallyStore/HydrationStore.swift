@@ -220,7 +220,7 @@ public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRe
     & HealthRecordRepository
 
 /// Everything the server needs from storage.
-public typealias TallyStorage = HydrationStore & AccountRepository & LedgerRepository & PushRepository
+public typealias TallyStorage = HydrationStore & AccountRepository & LedgerRepository & RecurringExpenseRepository & PushRepository
 
 /// A drink as logging it left it: stored or found under its id, its day's progress, and the
 /// user's unit, from the one transaction that logged it.

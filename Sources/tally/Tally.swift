@@ -21,7 +21,7 @@ struct Tally: AsyncParsableCommand {
             TodayCommand.self, HistoryCommand.self, BottleCommand.self,
             GoalCommand.self, ProfileCommand.self, KindsCommand.self, PresetsCommand.self, SettingsCommand.self,
             RemindersCommand.self,
-            LedgerCommand.self, SpendCommand.self, PayCommand.self, BalanceCommand.self, SettleCommand.self, ExpensesCommand.self,
+            LedgerCommand.self, SpendCommand.self, PayCommand.self, BalanceCommand.self, SettleCommand.self, ExpensesCommand.self, RecurringCommand.self,
             ImportCommand.self, ExportCommand.self, RestoreCommand.self,
             ServeCommand.self, UserCommand.self, TokenCommand.self, ServerAdminCommand.self, BackupCommand.self, RestoreServerCommand.self, MigrateStoreCommand.self,
         ]

@@ -51,6 +51,45 @@ struct PostgresMigrationTests {
         }
     }
 
+    @Test("A migration whose version is below the database's highest is still applied, once (versions made side by side)")
+    func lowerVersionArrivesLater() async throws {
+        // setup: a schema of its own, brought up to date by a history without version 2, as one
+        // branch's Tally leaves it
+        let url = try testPostgresURL()
+        let store = try await PostgresStore.connect(url: url, schema: freshSchema(), maximumConnections: 1)
+        defer { store.close() }
+        let scratch = freshSchema()
+        let first = PostgresMigrations.Migration(version: 1, name: "first", sql: "CREATE TABLE first (id integer);")
+        let third = PostgresMigrations.Migration(version: 3, name: "third", sql: "CREATE TABLE third (id integer);")
+        let arriving = PostgresMigrations.Migration(version: 2, name: "from the other branch", sql: "CREATE TABLE arrivedLater (id integer);")
+        // Each on a connection of the store, in the scratch schema.
+        func inScratch<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+            try await store.client.withConnection { connection in
+                for statement in ["CREATE SCHEMA IF NOT EXISTS \(scratch)", "SET search_path TO \(scratch)"] {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: store.logger)
+                }
+                return try await body(connection)
+            }
+        }
+        func migrate(_ migrations: [PostgresMigrations.Migration]) async throws {
+            try await inScratch { try await PostgresMigrations.migrate($0, logger: store.logger, migrations: migrations) }
+        }
+        try await migrate([first, third])
+
+        // act: the merged Tally migrates it, twice
+        let merged = [first, arriving, third]
+        try await migrate(merged)
+        try await migrate(merged)
+
+        // check: version 2 is there once, its table too, and the others were left alone
+        let (versions, arrived) = try await inScratch { connection in
+            (try await connection.query("SELECT version FROM schemaVersion ORDER BY version", logger: store.logger).collect()
+                .map { try $0.decode(Int.self) },
+             try await connection.query("SELECT count(*) FROM arrivedLater", logger: store.logger).collect().first?.decode(Int.self))
+        }
+        #expect(versions == [1, 2, 3] && arrived == 0)
+    }
+
     @Test("An address that reaches no server is named without its password")
     func unreachable() async throws {
         await #expect {

@@ -1,12 +1,13 @@
 """Hostile text in a real browser: whatever a person types stays text on every page.
 
 Through the web forms, one person enters hostile strings everywhere user text reaches a page:
-drink kinds (Settings), a ledger's name, its two members' names, expense descriptions and
-categories (a drink's note goes in through the API: no page shows notes). Then every page that
-shows them (today, history, settings, the ledger, its settings with the activity log) must
-(a) cause no Content-Security-Policy violation, (b) carry no attribute or element the server did
-not write (checked on the server's HTML itself and on the live page), and (c) show exactly what
-was typed, or, for text the server refuses (control characters), say so clearly.
+drink kinds (Settings), a ledger's name, its two members' names, the descriptions and categories
+of expenses and of recurring expenses (a drink's note goes in through the API: no page shows
+notes). Then every page that shows them (today, history, settings, the ledger, its recurring
+expenses, its settings with the activity log) must (a) cause no Content-Security-Policy
+violation, (b) carry no attribute or element the server did not write (checked on the server's
+HTML itself and on the live page), and (c) show exactly what was typed, or, for text the server
+refuses (control characters), say so clearly.
 
 Each of & < > " ' is followed by combining marks: escaping by grapheme cluster (Swift's
 Character) once let a quote with a combining acute out of an attribute on the ledger page.
@@ -169,6 +170,14 @@ def test_hostile_text_stays_text_on_every_page(server, browser, unique_name):
              {"amount": "1.00", "description": text, "category": text[:50]}, "button.add", may_refuse=text in CONTROL)
     accepted = [t for n, t in enumerate(descriptions) if results[f"expense {n} {t[:40]!r}"] == "saved"]
 
+    # A recurring expense for each text, from a day far ahead (so that none is recorded now).
+    for number, text in enumerate(descriptions):
+        load(driver, ledger + "/recurring")
+        send(f"recurring {number} {text[:40]!r}", "form[action$='/recurring']",
+             {"amount": "2.00", "description": text, "category": text[:50], "every": "month", "start": "2099-01-31"},
+             may_refuse=text in CONTROL)
+    recurring = [t for n, t in enumerate(descriptions) if results[f"recurring {n} {t[:40]!r}"] == "saved"]
+
     # The control characters are either kept as they are or refused with a sentence.
     for where, result in results.items():
         assert result == "saved" or len(result) > len("refused: ") + 10, f"{where}: an unclear refusal {result!r}"
@@ -176,7 +185,7 @@ def test_hostile_text_stays_text_on_every_page(server, browser, unique_name):
     # Every page: no CSP violation, nothing the server did not write, the text as typed.
     problems = []
     pages = {"today": server + "/", "history": server + "/history", "settings": server + "/settings",
-             "ledger": ledger, "ledger settings": ledger + "/settings"}
+             "ledger": ledger, "ledger settings": ledger + "/settings", "recurring": ledger + "/recurring"}
     for page, url in pages.items():
         load(driver, url)
         screenshot(driver, f"hostile-{page.replace(' ', '-')}")
@@ -205,6 +214,17 @@ def test_hostile_text_stays_text_on_every_page(server, browser, unique_name):
                     problems.append(f"ledger: no aria-label names {t!r} as typed")
             payers = " ".join(text_of(driver, "fieldset.payers label"))
             problems += [f"ledger: the member {m!r} is not a payer as typed" for m in members
+                         if unicodedata.normalize("NFC", m) not in unicodedata.normalize("NFC", payers)]
+        if page == "recurring":
+            titles = text_of(driver, "ul.recurring li .what strong")
+            problems += [f"recurring: {t!r} is not shown as typed" for t in recurring if not any(same_text(s, t) for s in titles)]
+            labels = [b.get_attribute("aria-label") for b in driver.find_elements(By.CSS_SELECTOR, "ul.recurring button")]
+            for t in (unicodedata.normalize("NFC", t) for t in recurring):
+                for action in ("Pause", "End", "Delete"):
+                    if not any(unicodedata.normalize("NFC", a).startswith(f"{action} {t}, 2.00") for a in labels):
+                        problems.append(f"recurring: no {action} button's aria-label names {t!r} as typed")
+            payers = " ".join(text_of(driver, "fieldset.payers label"))
+            problems += [f"recurring: the member {m!r} is not a payer as typed" for m in members
                          if unicodedata.normalize("NFC", m) not in unicodedata.normalize("NFC", payers)]
         if page == "ledger settings":
             names = [e.get_attribute("value") for e in driver.find_elements(By.CSS_SELECTOR, "ul.kinds input[name=name]")]

@@ -4,9 +4,9 @@ valid and invalid, and checks every answer against the document with all of its 
 A fresh `tally serve` (the binary TALLY_BIN names, by default .build/debug/tally) runs on a
 temporary database of each store (a SQLite file, and a database on the tests' PostgreSQL
 server) with one account, its API token, and something of everything (drinks, a removal, a drink
-kind of its own, a ledger with members, an expense and a payment), so that the routes with ids
-reach real things instead of stopping at 404. The seed is fixed, so a failure
-comes back the same on the next run; its report is in the test's output.
+kind of its own, a ledger with members, an expense, a payment and two recurring expenses), so
+that the routes with ids reach real things instead of stopping at 404. The seed is fixed, so a
+failure comes back the same on the next run; its report is in the test's output.
 """
 
 import json
@@ -68,11 +68,16 @@ def _seed(api):
                    "split": {"method": "shares", "parts": [{"member": ada, "value": 2}, {"member": sam, "value": 1}]}})
     api("POST", f"/api/v1/ledgers/{ledger['id']}/payments", {"to": ada, "from": sam, "amount": "4.00"})
     api("POST", f"/api/v1/ledgers/{ledger['id']}/invite")
+    rent = api("POST", f"/api/v1/ledgers/{ledger['id']}/recurring",
+               {"amount": "800.00", "description": "Rent", "repeat": {"every": "month", "day": 1}})
+    # Deleting a recurring expense is for good: the DELETE route gets one of its own.
+    spare = api("POST", f"/api/v1/ledgers/{ledger['id']}/recurring",
+                {"amount": "9.99", "description": "Music", "repeat": {"every": "week", "weekday": 5}})
     calendar = api("POST", "/api/v1/reminders/calendar")
     return {
         "drink": drink["entry"]["id"], "removal": removal["entry"]["id"], "kind": kind["id"],
         "ledger": ledger["id"], "member": kim, "expense": expense["id"],
-        "calendar": calendar["path"].rsplit("/", 1)[1],
+        "calendar": calendar["path"].rsplit("/", 1)[1], "recurring": rent["id"], "spare recurring": spare["id"],
     }
 
 
@@ -92,6 +97,8 @@ STATEFUL_RULES = {
     "POST /api/v1/ledgers/{ledger}/expenses": "members exist, and a split adds up to the amount",
     "POST /api/v1/ledgers/{ledger}/payments": "members exist and differ",
     "PATCH /api/v1/ledgers/{ledger}/entries/{id}": "members exist, and a split adds up to the amount",
+    "POST /api/v1/ledgers/{ledger}/recurring": "members exist, a split adds up, the days start today and come round, the zone is known",
+    "PATCH /api/v1/ledgers/{ledger}/recurring/{id}": "members exist, a split adds up, the days start today and come round",
     "POST /api/v1/import/apple-health": "the body is a real Apple Health export",
     "POST /api/v1/ledgers/import/ihatemoney": "the body is a real IHateMoney export",
 }
@@ -112,6 +119,9 @@ def _config(ids, spare_token):
     for path in ("/api/v1/ledgers/{ledger}/entries/{id}", "/api/v1/ledgers/{ledger}/entries/{id}/restore"):
         pinned[path] = {"path.ledger": ids["ledger"], "path.id": ids["expense"]}
     lines = ["[parameters]", f'"path.ledger" = "{ids["ledger"]}"', f'"path.member" = {ids["member"]}', ""]
+    for method, key in (("GET", "recurring"), ("PATCH", "recurring"), ("DELETE", "spare recurring")):
+        lines += ["[[operations]]", f'include-method = "{method}"', 'include-path = "/api/v1/ledgers/{ledger}/recurring/{id}"',
+                  f'parameters = {{ "path.ledger" = "{ids["ledger"]}", "path.id" = "{ids[key]}" }}', ""]
     for path, parameters in pinned.items():
         lines += ["[[operations]]", f'include-path = "{path}"']
         lines += [f'parameters = {{ {", ".join(f"{json.dumps(k)} = {json.dumps(v)}" for k, v in parameters.items())} }}', ""]

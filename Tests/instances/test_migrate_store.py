@@ -41,7 +41,7 @@ def tally(*arguments, database, now=NOW, stdin=None, check=True):
 def fill(path):
     """Something of everything: drinks over a few days, a removal, an edit and a deletion, a kind,
     a profile and a goal, the bottle, reminders, an account and its token, and a ledger with an
-    uneven split, a payment and a deleted expense."""
+    uneven split, a payment, a deleted expense and two recurring expenses (one paused)."""
     tally("settings", "set", "timezone", "Europe/Berlin", database=path)
     for day, amount in (("2026-03-27", "500"), ("2026-03-28", "750"), ("2026-03-29", "250")):
         tally("drink", amount, "--at", f"{day}T09:30:00+01:00", database=path, now=f"{day}T18:00:00Z")
@@ -65,13 +65,17 @@ def fill(path):
     tally("pay", "Kim", "Ada", "20", database=path)
     gone = json.loads(tally("spend", "33.33", "Mistake", "--json", database=path).stdout)["id"]
     tally("expenses", "delete", gone, database=path)
+    tally("recurring", "add", "800", "Rent", "--every", "month", "--on", "31", "--payer", "Sam", "--until", "2027-12-31",
+          database=path)
+    tally("recurring", "add", "9.99", "Music", "--every", "week", "--on", "friday", "--among", "Ada,Kim", database=path)
+    tally("recurring", "pause", "Music", database=path)
 
 
 # What a person sees, in JSON: the same on both stores.
 VIEWS = [
     ("today",), ("history",), ("goal",), ("kinds",), ("presets",), ("settings",), ("bottle", "show"),
     ("reminders", "show"), ("ledger", "show"), ("ledger", "list"), ("balance",), ("settle",), ("expenses", "list"),
-    ("expenses", "list", "--deleted"), ("user", "list"), ("token", "list", "--user", "admin"),
+    ("expenses", "list", "--deleted"), ("recurring", "list"), ("user", "list"), ("token", "list", "--user", "admin"),
 ]
 
 
@@ -84,7 +88,8 @@ def test_an_installation_moves_to_postgresql_whole(tmp_path, database):
     assert all(source == target for source, target in counts.values()), counts
     for table, least in (("user", 2), ("intake", 5), ("removal", 1), ("drinkKind", 8), ("goal", 1), ("dayTotal", 3),
                          ("spendingEntry", 4), ("spendingShare", 7), ("ledgerActivity", 5), ("memberTotal", 3),
-                         ("apiToken", 1), ("userBottle", 1), ("userReminders", 1), ("userProfile", 1)):
+                         ("apiToken", 1), ("userBottle", 1), ("userReminders", 1), ("userProfile", 1),
+                         ("recurringExpense", 2)):
         assert counts[table][0] >= least, (table, counts[table])
 
     for view in VIEWS:

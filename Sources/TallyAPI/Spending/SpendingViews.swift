@@ -77,6 +77,12 @@ public struct SplitPartJSON: Codable, Sendable {
     public var value: String
     /// This member's share of the amount.
     public var share: String
+
+    /// Each member's part of `split`, with their share of `amount`.
+    static func parts(of split: Split, amount: Money) throws -> [SplitPartJSON] {
+        let shares = Dictionary(uniqueKeysWithValues: try split.shares(of: amount).map { ($0.member, $0.share) })
+        return split.parts.map { SplitPartJSON(member: $0.member, value: "\($0.value)", share: shares[$0.member]?.plain ?? "0") }
+    }
 }
 
 public struct EntryJSON: Codable, Sendable {
@@ -106,8 +112,7 @@ public struct EntryJSON: Codable, Sendable {
         description = entry.description
         category = entry.category
         split = entry.split.method
-        let shares = Dictionary(uniqueKeysWithValues: try entry.shares.map { ($0.member, $0.share) })
-        parts = entry.split.parts.map { SplitPartJSON(member: $0.member, value: "\($0.value)", share: shares[$0.member]?.plain ?? "0") }
+        parts = try SplitPartJSON.parts(of: entry.split, amount: entry.amount)
         createdAt = entry.createdAt
         deletedAt = entry.deletedAt
     }

@@ -106,6 +106,8 @@ enum SitePath {
     static let editLedgerEntry = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/edit")
     static let deleteLedgerEntry = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/delete")
     static let restoreLedgerEntry = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/restore")
+    static let recurringExpenses = Pattern<UUID>("spending/:ledger/recurring")
+    static let recurringExpense = Pattern<(UUID, UUID)>("spending/:ledger/recurring/:id")
     static let ledgerSettings = Pattern<UUID>("spending/:ledger/settings")
     static let members = Pattern<UUID>("spending/:ledger/members")
     static let member = Pattern<(UUID, MemberID)>("spending/:ledger/members/:member")

@@ -324,13 +324,17 @@ extension SQLiteStore: LedgerRepository {
 
     /// Every request about a ledger starts here, so its statements are prepared once per
     /// connection rather than generated and parsed each time.
-    static func details(_ id: UUID, _ db: Database) throws -> LedgerDetails {
+    /// `withRecurring: false` leaves recurring expenses out of `hasEntries`: for the migration
+    /// that fills the totals (13), which runs before their table (18) exists.
+    static func details(_ id: UUID, _ db: Database, withRecurring: Bool = true) throws -> LedgerDetails {
         guard let record = try LedgerRecord.fetchOne(db.cachedStatement(sql: "SELECT id, name, currency, createdAt, ownerMemberId FROM ledger WHERE id = ?"), arguments: [id])
         else { throw noLedger(id) }
         let members = try LedgerMemberRecord.fetchAll(
             db.cachedStatement(sql: "SELECT id, ledgerId, name, userId FROM ledgerMember WHERE ledgerId = ? ORDER BY id"), arguments: [id])
-        let hasEntries = try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE ledgerId = ?)"), arguments: [id]) ?? false
+        // A recurring expense's amount is in the currency too.
+        let hasEntries = try Bool.fetchOne(db.cachedStatement(sql: withRecurring ? """
+            SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE ledgerId = ?1) OR EXISTS (SELECT 1 FROM recurringExpense WHERE ledgerId = ?1)
+            """ : "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE ledgerId = ?1)"), arguments: [id]) ?? false
         let invite = try LedgerInviteRecord.fetchOne(db.cachedStatement(sql: "SELECT codeHash, ledgerId, createdAt, expiresAt, usesLeft FROM ledgerInvite WHERE ledgerId = ?"), arguments: [id])
         return LedgerDetails(ledger: try record.ledger(), members: members.map(\.member), ownerID: record.ownerMemberId,
                              invite: invite?.invite, hasEntries: hasEntries)
@@ -351,6 +355,9 @@ extension SQLiteStore: LedgerRepository {
             if used {
                 throw TallyError.conflict("\(gone.name) has expenses or payments in this ledger (deleted ones included), so they stay a member; rename them instead.")
             }
+            if let recurring = try recurringExpenses(of: before, db).first(where: { $0.involves(gone.id) }) {
+                throw RecurringExpense.keepsMember(gone.name, recurring)
+            }
             try db.execute(sql: "DELETE FROM ledgerMember WHERE id = ?", arguments: [gone.id])
         }
         for member in after.members {
@@ -364,7 +371,7 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
-    private static func insert(_ entry: SpendingEntry, importKey: String?, ledger: UUID, _ db: Database) throws {
+    static func insert(_ entry: SpendingEntry, importKey: String?, ledger: UUID, _ db: Database) throws {
         try SpendingEntryRecord(entry, ledger: ledger, importKey: importKey).insert(db)
         for share in SpendingShareRecord.rows(of: entry) { try share.insert(db) }
     }
@@ -374,7 +381,7 @@ extension SQLiteStore: LedgerRepository {
         return try record.entry(currency: details.ledger.currency, shares: shares, members: details.members)
     }
 
-    private static func log(_ note: ActivityNote, ledger: UUID, user: UUID, at: Date, _ db: Database) throws {
+    static func log(_ note: ActivityNote, ledger: UUID, user: UUID?, at: Date, _ db: Database) throws {
         try db.cachedStatement(sql: "INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [ledger, at, user, note.entryID, note.text])
     }

@@ -57,7 +57,8 @@ struct EntryWording {
         return changes
     }
 
-    private func quoted(_ text: String?) -> String {
+    /// “Groceries” in quotes, or "none".
+    func quoted(_ text: String?) -> String {
         text.map { "“\($0)”" } ?? "none"
     }
 

@@ -81,3 +81,18 @@ extension ActivityJSON {
         self.init(at: activity.at, actor: activity.actor, entryId: activity.entryID, text: activity.text)
     }
 }
+
+extension NewRecurringExpense {
+    public func input() throws -> SpendingService.RecurringInput {
+        .init(amount: amount.input, payer: payer.map { .id($0) }, description: description, category: category,
+              split: split?.input ?? .init(), rule: try self.repeat.rule(), startDate: startDate, endDate: endDate, timeZone: timeZone)
+    }
+}
+
+extension RecurringExpenseChange {
+    public func change() throws -> SpendingService.RecurringChange {
+        .init(amount: amount?.input, payer: payer.map { .id($0) }, description: description.change.map { $0 ?? "" },
+              category: category.change.map { $0 ?? "" }, split: split?.input, rule: try self.repeat?.rule(), startDate: startDate,
+              endDate: endDate.change, paused: paused)
+    }
+}

@@ -99,6 +99,22 @@ struct RemoteSpending: SpendingBackend {
         try await client.send(API.activity, ledger, query: [URLQueryItem(name: "limit", value: String(min(500, limit)))]).items
     }
 
+    func recurringExpenses(in ledger: UUID) async throws -> [RecurringExpenseJSON] {
+        try await client.send(API.recurringExpenses, ledger).items
+    }
+
+    func addRecurringExpense(to ledger: UUID, _ expense: NewRecurringExpense) async throws -> RecurringExpenseJSON {
+        try await client.send(API.addRecurringExpense, ledger, body: expense)
+    }
+
+    func changeRecurringExpense(_ id: UUID, in ledger: UUID, _ change: RecurringExpenseChange) async throws -> RecurringExpenseJSON {
+        try await client.send(API.changeRecurringExpense, ledger, id, body: change)
+    }
+
+    func deleteRecurringExpense(_ id: UUID, in ledger: UUID) async throws {
+        _ = try await client.send(API.deleteRecurringExpense, ledger, id)
+    }
+
     func importIHateMoney(_ export: Data, into ledger: UUID?, name: String, currency: String?) async throws -> IHateMoneyImportReport {
         var query = [URLQueryItem(name: "name", value: name)]
         if let ledger { query.append(URLQueryItem(name: "ledger", value: ledger.uuidString)) }

@@ -34,14 +34,24 @@ protocol SpendingBackend: Sendable {
     func summary(of ledger: UUID) async throws -> SummaryJSON
     func activity(in ledger: UUID, limit: Int) async throws -> [ActivityJSON]
 
+    func recurringExpenses(in ledger: UUID) async throws -> [RecurringExpenseJSON]
+    func addRecurringExpense(to ledger: UUID, _ expense: NewRecurringExpense) async throws -> RecurringExpenseJSON
+    func changeRecurringExpense(_ id: UUID, in ledger: UUID, _ change: RecurringExpenseChange) async throws -> RecurringExpenseJSON
+    func deleteRecurringExpense(_ id: UUID, in ledger: UUID) async throws
+
     /// An IHateMoney export (JSON or CSV) into `ledger`, or into a new ledger called `name`.
     func importIHateMoney(_ export: Data, into ledger: UUID?, name: String, currency: String?) async throws -> IHateMoneyImporter.Report
     func export(_ ledger: UUID, format: LedgerExport.Format) async throws -> Data
 }
 
-/// The local database, through the same service the server uses.
+/// The local database, through the same service the server uses. With no server to record the
+/// recurring expenses on their day, a command that reads a ledger records the ones due first.
 struct LocalSpending: SpendingBackend {
     let service: SpendingService
+
+    private func recordDue() async throws {
+        _ = try await RecurringSchedule(store: service.store, clock: service.clock).recordDue()
+    }
 
     private func json(_ details: LedgerDetails) -> LedgerJSON { LedgerJSON(details, user: service.user) }
 
@@ -87,7 +97,8 @@ struct LocalSpending: SpendingBackend {
     }
 
     func entries(in ledger: UUID, includeDeleted: Bool, matching search: EntryFilter, limit: Int) async throws -> [EntryJSON] {
-        try await service.entries(in: ledger, includeDeleted ? .all : .current, matching: search, limit: limit).map(EntryJSON.init)
+        try await recordDue()
+        return try await service.entries(in: ledger, includeDeleted ? .all : .current, matching: search, limit: limit).map(EntryJSON.init)
     }
 
     func entryIDs(startingWith prefix: String, in ledger: UUID, _ listing: EntryListing) async throws -> [UUID] {
@@ -100,10 +111,30 @@ struct LocalSpending: SpendingBackend {
 
     func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON { try EntryJSON(try await service.deleteEntry(id, in: ledger)) }
     func restoreEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON { try EntryJSON(try await service.restoreEntry(id, in: ledger)) }
-    func summary(of ledger: UUID) async throws -> SummaryJSON { SummaryJSON(try await service.summary(of: ledger)) }
+    func summary(of ledger: UUID) async throws -> SummaryJSON {
+        try await recordDue()
+        return SummaryJSON(try await service.summary(of: ledger))
+    }
 
     func activity(in ledger: UUID, limit: Int) async throws -> [ActivityJSON] {
         try await service.activity(in: ledger, limit: limit).map(ActivityJSON.init)
+    }
+
+    func recurringExpenses(in ledger: UUID) async throws -> [RecurringExpenseJSON] {
+        try await recordDue()
+        return try await service.recurringExpenses(in: ledger).map(RecurringExpenseJSON.init)
+    }
+
+    func addRecurringExpense(to ledger: UUID, _ expense: NewRecurringExpense) async throws -> RecurringExpenseJSON {
+        try RecurringExpenseJSON(try await service.addRecurringExpense(to: ledger, try expense.input()))
+    }
+
+    func changeRecurringExpense(_ id: UUID, in ledger: UUID, _ change: RecurringExpenseChange) async throws -> RecurringExpenseJSON {
+        try RecurringExpenseJSON(try await service.changeRecurringExpense(id, in: ledger, try change.change()))
+    }
+
+    func deleteRecurringExpense(_ id: UUID, in ledger: UUID) async throws {
+        try await service.deleteRecurringExpense(id, in: ledger)
     }
 
     func importIHateMoney(_ export: Data, into ledger: UUID?, name: String, currency: String?) async throws -> IHateMoneyImporter.Report {

@@ -49,8 +49,12 @@ struct ServeCommand: AsyncParsableCommand {
             if let seconds = environment["TALLY_TEST_REMINDER_TICK_SECONDS"].flatMap(Int.init), seconds > 0 {
                 configuration.reminderInterval = .seconds(seconds)
             }
+            if let seconds = environment["TALLY_TEST_SCHEDULE_TICK_SECONDS"].flatMap(Int.init), seconds > 0 {
+                configuration.recurringInterval = .seconds(seconds)
+            }
             return configuration
         }
+        let clock: any WallClock = TestClock.fromEnvironment(environment) ?? SystemClock()
         let store = try await reportingErrors { try await location.open(for: .server) }
         // Held while serving, so that `tally restore-server` never replaces the file under a server.
         let serving = try reportingErrors { () -> ServingLock? in
@@ -60,8 +64,9 @@ struct ServeCommand: AsyncParsableCommand {
         defer { withExtendedLifetime(serving) {} }
         var logger = Logger(label: "tally")
         logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        if let clock = clock as? TestClock { logger.warning("The time comes from \(clock.path) (TALLY_TEST_CLOCK_FILE): for tests only.") }
         logger.info("Tally serves http://\(configuration.host):\(configuration.port) from \(location)")
-        let app = buildApplication(configuration: configuration, store: store, logger: logger)
+        let app = buildApplication(configuration: configuration, store: store, clock: clock, logger: logger)
         var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = Self.shutdownLimit
         try await ServiceGroup(configuration: group).run()

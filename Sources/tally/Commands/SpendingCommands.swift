@@ -19,12 +19,7 @@ struct SpendCommand: TallyCommand {
     var description: [String] = []
     @Option(help: ArgumentHelp("Who paid (default: you).", valueName: "name"))
     var payer: String?
-    @Option(help: ArgumentHelp("equal, shares, exact or percent (default: equal).", valueName: "method"))
-    var split: SplitMethodArgument?
-    @Option(help: ArgumentHelp("Members to split equally among, separated by commas.", valueName: "names"))
-    var among: String?
-    @Option(name: .customLong("part"), help: ArgumentHelp("A member's share count, amount or percentage.", valueName: "name=value"))
-    var parts: [String] = []
+    @OptionGroup var split: SplitOptions
     @Option(help: ArgumentHelp("The day, YYYY-MM-DD (default: today).", valueName: "date"))
     var date: String?
     @Option(help: ArgumentHelp("A category.", valueName: "name"))
@@ -37,12 +32,23 @@ struct SpendCommand: TallyCommand {
         let request = NewExpense(
             amount: .text(amount), payer: try payer.map(ledger.member(named:)) ?? ownMember(ledger),
             date: try date.map(parseDate), description: description.isEmpty ? nil : description.joined(separator: " "),
-            category: category, split: try splitRequest(ledger))
+            category: category, split: try split.body(ledger))
         let entry = try await context.spending.addExpense(to: ledger.id, request)
         try emit(entry, context) { SpendingText.recorded(entry, ledger) }
     }
+}
 
-    private func splitRequest(_ ledger: LedgerJSON) throws -> SplitBody? {
+/// How an expense is split, as `tally spend` and `tally recurring add` take it.
+struct SplitOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("equal, shares, exact or percent (default: equal).", valueName: "method"))
+    var split: SplitMethodArgument?
+    @Option(help: ArgumentHelp("Members to split equally among, separated by commas.", valueName: "names"))
+    var among: String?
+    @Option(name: .customLong("part"), help: ArgumentHelp("A member's share count, amount or percentage.", valueName: "name=value"))
+    var parts: [String] = []
+
+    /// The split to send: nil for an equal split among everyone.
+    func body(_ ledger: LedgerJSON) throws -> SplitBody? {
         let method = split?.method ?? .equal
         if method == .equal {
             guard parts.isEmpty else { throw TallyError.invalid("--part goes with --split shares, exact or percent; for an equal split use --among.") }

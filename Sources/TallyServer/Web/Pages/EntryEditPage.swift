@@ -31,15 +31,7 @@ struct EntryEditPage {
             return (refusal.error.message, HTML(unsafe: #" aria-invalid="true""#))
         }
         let amount = refused("amount"), description = refused("description"), date = refused("date")
-        let payers = details.members.map { member -> HTML in
-            """
-            <input type="radio" name="payer" id="payer-\(member.id)" value="\(member.id)"\(HTML.flag("checked", values["payer"] == String(member.id)))>\
-            <label for="payer-\(member.id)">\(member.name)</label>
-            """
-        }
-        let expenseFields: HTML = isPayment ? "" : """
-            <fieldset class="payers"><legend>Paid by</legend><div class="toggles">\(payers)</div></fieldset>
-            """
+        let expenseFields: HTML = isPayment ? "" : PayerToggles(members: details.members, chosen: values["payer"].flatMap(MemberID.init)).render()
         let categoryField: HTML = isPayment ? "" : """
             <label for="category">Category <span class="help">(optional)</span></label>
             <input id="category" name="category" maxlength="50" value="\(values["category"] ?? "")">

@@ -32,7 +32,8 @@ struct LedgerPage {
         Layout.page(details.ledger.name, context, error: error, """
         <div class="ledger-head">
         <h1>\(details.ledger.name)</h1>
-        <a href="\(SitePath.ledgerSettings.link(ledger))" class="button">Members &amp; settings</a>
+        <div class="row"><a href="\(SitePath.recurringExpenses.link(ledger))" class="button">Recurring</a>
+        <a href="\(SitePath.ledgerSettings.link(ledger))" class="button">Members &amp; settings</a></div>
         </div>
         \(undoNotice(context) ?? notice.map { "<p class=\"message notice\" role=\"status\">\($0)</p>" } ?? "")
         \(quickEntry(context, error: error))
@@ -65,12 +66,6 @@ struct LedgerPage {
             return (error, HTML(unsafe: #" aria-invalid="true""#))
         }
         let amount = refusal("amount"), description = refusal("description"), date = refusal("date"), split = refusal("split")
-        let toggles = details.members.map { member -> HTML in
-            """
-            <input type="radio" name="payer" id="payer-\(member.id)" value="\(member.id)"\(HTML.flag("checked", member.id == payer))>\
-            <label for="payer-\(member.id)">\(member.name)\(member.id == you ? " (you)" : "")</label>
-            """
-        }
         let open = !date.message.isEmpty || !split.message.isEmpty
         return """
         <section class="card quick" aria-labelledby="add-title">
@@ -82,10 +77,7 @@ struct LedgerPage {
           pattern="\(pattern)" data-max="\(TransactionAmount.maximumUnits)" value="\(retry["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)
           data-invalid="Type an amount such as \(example), with at most \(decimals) decimal\(decimals == 1 ? "" : "s"), more than 0 and at most \(TransactionAmount.maximumUnits).">
         <p class="field-error" id="amount-error" aria-live="polite">\(amount.message)</p>
-        <fieldset class="payers">
-        <legend>Paid by</legend>
-        <div class="toggles">\(toggles)</div>
-        </fieldset>
+        \(PayerToggles(members: details.members, chosen: payer, you: you).render())
         <label for="description">What for <span class="help">(optional)</span></label>
         <input id="description" name="description" maxlength="200" value="\(retry["description"] ?? "")" autocomplete="off"
           aria-describedby="description-error"\(description.invalid)>

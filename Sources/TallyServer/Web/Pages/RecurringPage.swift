@@ -1,0 +1,127 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// A ledger's recurring expenses: each with its next day, paused, resumed, ended or deleted in
+/// one tap; and a form that sets one up, plain HTML that works without the script.
+struct RecurringPage {
+    var details: LedgerDetails
+    var expenses: [RecurringExpense]
+    /// Today in the user's time zone: where a new one starts at the earliest.
+    var today: LocalDate
+    var user: UUID
+    /// What was typed when the server refused it, and why.
+    var values: [String: String] = [:]
+    var refusal: Web.Refusal?
+
+    private var ledger: UUID { details.ledger.id }
+    private var currency: Currency { details.ledger.currency }
+
+    func render(_ context: PageContext, notice: String? = nil) -> HTML {
+        Layout.page("Recurring expenses", context, notice: notice, error: refusal?.field == nil ? refusal?.error.message : nil, """
+        <div class="ledger-head">
+        <h1>Recurring expenses</h1>
+        <a href="\(SitePath.ledger.link(ledger))" class="button">Back to the ledger</a>
+        </div>
+        <p class="help">Each is added to \(details.ledger.name) as an ordinary expense on its day, in the time zone it was set up in. \
+        A day a month lacks (the 31st) falls on its last day.</p>
+        \(list(context))
+        \(form(context))
+        """)
+    }
+
+    private func name(_ member: MemberID) -> String {
+        details.members.first { $0.id == member }?.name ?? "a former member"
+    }
+
+    private func list(_ context: PageContext) -> HTML {
+        guard !expenses.isEmpty else {
+            return "<p class=\"empty\" role=\"status\">No recurring expenses yet: set one up below, such as the rent.</p>"
+        }
+        let items = expenses.map { expense -> HTML in
+            let title = expense.template.description ?? "Expense"
+            let state: HTML = switch expense.status {
+            case .active: "Next on <time datetime=\"\(expense.nextDate)\">\(expense.nextDate)</time>\(expense.endDate.map { ", last by \($0)" } ?? "")"
+            case .paused: "Paused"
+            case .ended: "Ended\(expense.endDate.map { " after \($0)" } ?? "")"
+            }
+            let label = "\(title), \(expense.template.amount), \(expense.rule.summary)"
+            let toggle: HTML = switch expense.status {
+            case .active: action(expense, "pause", "Pause", label, context)
+            case .paused: action(expense, "resume", "Resume", label, context)
+            case .ended: ""
+            }
+            let end: HTML = expense.status == .ended ? "" : action(expense, "end", "End", label, context)
+            return """
+            <li class="\(expense.status.rawValue)">
+            <span class="what"><strong>\(title)</strong>
+            <span class="help">\(expense.rule.summary.capitalizedFirst) · paid by \(name(expense.template.payer)) · \(state)</span></span>
+            <span class="amount">\(Layout.money(expense.template.amount))</span>
+            <span class="actions">\(toggle)\(end)\(action(expense, "delete", "Delete", label, context))</span></li>
+            """
+        }
+        return """
+        <section aria-labelledby="recurring-title">
+        <h2 id="recurring-title">In \(details.ledger.name)</h2>
+        <ul class="entries recurring">\(items)</ul>
+        </section>
+        """
+    }
+
+    private func action(_ expense: RecurringExpense, _ action: String, _ title: String, _ label: String, _ context: PageContext) -> HTML {
+        """
+        <form method="post" action="\(SitePath.recurringExpense.link(ledger, expense.id))">
+        \(Layout.csrfField(context))<input type="hidden" name="action" value="\(action)">\
+        <button type="submit"\(HTML(unsafe: action == "delete" ? #" class="delete""# : "")) aria-label="\(title) \(label)">\(title)</button>
+        </form>
+        """
+    }
+
+    private func form(_ context: PageContext) -> HTML {
+        func refused(_ field: String) -> (message: String, invalid: HTML) {
+            guard let refusal, refusal.field == field else { return ("", "") }
+            return (refusal.error.message, HTML(unsafe: #" aria-invalid="true""#))
+        }
+        let amount = refused("amount"), description = refused("description"), start = refused("start"), end = refused("end")
+        let you = details.member(of: user)?.id
+        let payer = values["payer"].flatMap(MemberID.init) ?? you ?? details.members.first?.id
+        let every = values["every"].flatMap(RecurrenceRule.Frequency.init(rawValue:)) ?? .month
+        let periods = [(RecurrenceRule.Frequency.week, "Every week"), (.month, "Every month"), (.year, "Every year")].map { value, label -> HTML in
+            "<option value=\"\(value.rawValue)\"\(HTML.flag("selected", value == every))>\(label)</option>"
+        }
+        return """
+        <section class="card quick" aria-labelledby="new-recurring-title">
+        <h2 id="new-recurring-title">Set up a recurring expense</h2>
+        <form method="post" action="\(SitePath.recurringExpenses.link(ledger))" class="stack" novalidate>
+        \(Layout.csrfField(context))
+        <label for="amount">Amount (\(currency.code))</label>
+        <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required \
+        value="\(values["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)>
+        <p class="field-error" id="amount-error">\(amount.message)</p>
+        \(PayerToggles(members: details.members, chosen: payer, you: you).render())
+        <label for="description">What for <span class="help">(optional)</span></label>
+        <input id="description" name="description" maxlength="200" autocomplete="off" value="\(values["description"] ?? "")" \
+        aria-describedby="description-error"\(description.invalid)>
+        <p class="field-error" id="description-error">\(description.message)</p>
+        <label for="every">Repeats</label>
+        <select id="every" name="every" aria-describedby="every-help">\(periods)</select>
+        <p class="help" id="every-help">On the first day's weekday, day of the month or day of the year.</p>
+        <label for="start">First on</label>
+        <input id="start" name="start" type="date" min="\(today)" value="\(values["start"] ?? today.description)" \
+        aria-describedby="start-error"\(start.invalid)>
+        <p class="field-error" id="start-error">\(start.message)</p>
+        <label for="end">Last by <span class="help">(optional)</span></label>
+        <input id="end" name="end" type="date" min="\(today)" value="\(values["end"] ?? "")" aria-describedby="end-error"\(end.invalid)>
+        <p class="field-error" id="end-error">\(end.message)</p>
+        <details class="more"\(HTML.flag("open", !refused("split").message.isEmpty))>
+        <summary>Category and who shares it</summary>
+        <label for="category">Category <span class="help">(optional)</span></label>
+        <input id="category" name="category" maxlength="50" value="\(values["category"] ?? "")">
+        \(SplitFields(members: details.members, currency: currency, values: values, refusal: refused("split")).render())
+        </details>
+        <button type="submit" class="primary add">Set up</button>
+        </form>
+        </section>
+        """
+    }
+}

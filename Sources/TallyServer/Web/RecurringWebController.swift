@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import TallyCore
+import TallyStore
+
+/// A ledger's recurring expenses on the web: plain forms and redirects.
+struct RecurringWebController {
+    let services: APIServices
+
+    func addRoutes(to web: some RouterMethods<SignedInPageContext>) {
+        web.get(SitePath.recurringExpenses, use: page)
+        web.post(SitePath.recurringExpenses, use: add)
+        web.post(SitePath.recurringExpense, use: change)
+    }
+
+    @Sendable func page(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let notice = request.uri.queryParameters.get("done").map { _ in "Saved." }
+        return try await page(request, context, notice: notice)
+    }
+
+    private func page(_ request: Request, _ context: SignedInPageContext, notice: String? = nil, values: [String: String] = [:],
+                      refusal: Web.Refusal? = nil) async throws -> Response {
+        let spending = services.spending(for: context.user)
+        let ledger = try context.parameters.ledger
+        let zone = try await services.hydration(for: context.user).settings().zone
+        let page = RecurringPage(details: try await spending.ledger(ledger), expenses: try await spending.recurringExpenses(in: ledger),
+                                 today: LocalDate(containing: services.clock.now, in: zone), user: context.user.id,
+                                 values: values, refusal: refusal)
+        return Web.html(page.render(Web.pageContext(request, context), notice: notice), status: Web.status(of: refusal?.error))
+    }
+
+    /// Sets one up from the form: its rule repeats the first day's weekday, day of the month or
+    /// day of the year.
+    @Sendable func add(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let spending = services.spending(for: context.user)
+        let ledger = try context.parameters.ledger
+        return try await Web.formAction(request, context) { form in
+            let details = try await spending.ledger(ledger)
+            let amount = try form.require("amount", "the amount")
+            try Web.FieldRefusal.at("amount") { _ = try TransactionAmount.parse(amount, currency: details.ledger.currency, what: "An expense") }
+            try Web.FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(form["description"]) }
+            let start = try Web.FieldRefusal.at("start") { () throws -> LocalDate in
+                guard let date = try Self.date(form["start"], "the first day") else { throw TallyError.invalid("Fill in the first day.") }
+                return date
+            }
+            let end = try Web.FieldRefusal.at("end") { try Self.date(form["end"], "the last day") }
+            let every = form["every"].flatMap(RecurrenceRule.Frequency.init(rawValue:)) ?? .month
+            let split = try SplitFields.input(form, details)
+            _ = try await spending.addRecurringExpense(to: ledger, .init(
+                amount: .text(amount), payer: form["payer"].flatMap(MemberID.init).map { .id($0) },
+                description: form["description"], category: form["category"], split: split,
+                rule: RecurrenceRule(every: every, like: start), startDate: start, endDate: end))
+            return Web.redirect(SitePath.recurringExpenses.link(ledger) + "?done=1")
+        } refused: { form, refusal in
+            try await page(request, context, values: form.all, refusal: refusal)
+        }
+    }
+
+    /// Pause, resume, end or delete, as the button says.
+    @Sendable func change(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let spending = services.spending(for: context.user)
+        let ledger = try context.parameters.ledger
+        let id = try context.parameters.id("recurring expense")
+        return try await Web.formAction(request, context) { form in
+            switch form["action"] {
+            case "pause": _ = try await spending.pauseRecurringExpense(id, in: ledger)
+            case "resume": _ = try await spending.resumeRecurringExpense(id, in: ledger)
+            case "end": _ = try await spending.endRecurringExpense(id, in: ledger)
+            case "delete": try await spending.deleteRecurringExpense(id, in: ledger)
+            default: throw TallyError.invalid("Choose pause, resume, end or delete.")
+            }
+            return Web.redirect(SitePath.recurringExpenses.link(ledger) + "?done=1")
+        } refused: { _, refusal in
+            try await page(request, context, refusal: refusal)
+        }
+    }
+
+    private static func date(_ text: String?, _ label: String) throws -> LocalDate? {
+        try text.map { text in
+            guard let date = LocalDate(text) else { throw TallyError.invalid("\(UserText.quoted(text)) is not a date such as \(LocalDate.example): give \(label).") }
+            return date
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import TallyCore
+
+// Recurring expenses (rent, subscriptions): set up, listed, changed, paused, ended and deleted by
+// the ledger's members; their occurrences are recorded by `RecurringSchedule`.
+
+extension SpendingService {
+    /// A new recurring expense: the expense it records, its rule and when it starts and ends.
+    public struct RecurringInput: Sendable {
+        public var amount: AmountInput
+        /// The user's own member when nil.
+        public var payer: MemberRef?
+        public var description: String?
+        public var category: String?
+        public var split: SplitInput
+        public var rule: RecurrenceRule
+        /// The first day an occurrence may fall on: today (in `timeZone`) when nil, never earlier.
+        public var startDate: LocalDate?
+        /// The last day an occurrence may fall on; none when nil.
+        public var endDate: LocalDate?
+        /// The IANA zone whose days count; the user's own when nil.
+        public var timeZone: String?
+
+        public init(amount: AmountInput, payer: MemberRef? = nil, description: String? = nil, category: String? = nil,
+                    split: SplitInput = SplitInput(), rule: RecurrenceRule, startDate: LocalDate? = nil, endDate: LocalDate? = nil,
+                    timeZone: String? = nil) {
+            self.amount = amount
+            self.payer = payer
+            self.description = description
+            self.category = category
+            self.split = split
+            self.rule = rule
+            self.startDate = startDate
+            self.endDate = endDate
+            self.timeZone = timeZone
+        }
+    }
+
+    /// What a change does; nil leaves a field as it is, and an empty text clears it.
+    public struct RecurringChange: Sendable {
+        public var amount: AmountInput?
+        public var payer: MemberRef?
+        public var description: String?
+        public var category: String?
+        public var split: SplitInput?
+        /// A new rule counts from `startDate`, or from today.
+        public var rule: RecurrenceRule?
+        public var startDate: LocalDate?
+        /// `.some(nil)` takes the end away.
+        public var endDate: LocalDate??
+        public var paused: Bool?
+
+        public init(amount: AmountInput? = nil, payer: MemberRef? = nil, description: String? = nil, category: String? = nil,
+                    split: SplitInput? = nil, rule: RecurrenceRule? = nil, startDate: LocalDate? = nil, endDate: LocalDate?? = nil,
+                    paused: Bool? = nil) {
+            self.amount = amount
+            self.payer = payer
+            self.description = description
+            self.category = category
+            self.split = split
+            self.rule = rule
+            self.startDate = startDate
+            self.endDate = endDate
+            self.paused = paused
+        }
+    }
+
+    var schedule: RecurringSchedule { RecurringSchedule(store: store, clock: clock) }
+
+    /// Sets up a recurring expense; an occurrence due today is recorded at once.
+    public func addRecurringExpense(to ledger: UUID, _ input: RecurringInput) async throws -> RecurringExpense {
+        let (user, now) = (self.user, clock.now)
+        let chosenZone = try input.timeZone.map(UserTimeZone.validated)
+        let expense = try await store.addRecurringExpense(to: ledger, by: user, at: now) { details, userZone in
+            let timeZone = chosenZone ?? userZone
+            let today = LocalDate(containing: now, in: try UserTimeZone.named(timeZone))
+            let start = input.startDate ?? today
+            guard start >= today else {
+                throw TallyError.invalid("A recurring expense starts today (\(today) in \(timeZone)) or later; add the earlier ones as expenses.")
+            }
+            guard let first = input.rule.occurrence(onOrAfter: start) else {
+                throw TallyError.invalid("\(input.rule.summary.capitalizedFirst) never comes after \(start).")
+            }
+            if let end = input.endDate, end < first {
+                throw TallyError.invalid("The end date \(end) is before the first occurrence, \(first): pick a later end, or none.")
+            }
+            let template = try ExpenseTemplate(
+                amount: try input.amount.money(in: details.ledger.currency, what: "An expense"),
+                payer: try Self.payer(input.payer, user: user, in: details), description: input.description, category: input.category,
+                split: try input.split.split(among: details.members), members: details.members)
+            let expense = RecurringExpense(id: UUID(), ledger: ledger, template: template, rule: input.rule, timeZone: timeZone,
+                                           nextDate: first, endDate: input.endDate, pausedAt: nil, createdBy: user, createdAt: now)
+            return (expense, ActivityNote("Set up the recurring expense \(RecurringWording(details).describe(expense)), from \(first)."))
+        }
+        _ = try await schedule.record(expense, now: now)
+        return try await store.recurringExpense(expense.id, in: ledger, of: user)
+    }
+
+    /// The ledger's recurring expenses, the soonest first and the ended last.
+    public func recurringExpenses(in ledger: UUID) async throws -> [RecurringExpense] {
+        try await store.recurringExpenses(in: ledger, of: user)
+    }
+
+    public func recurringExpense(_ id: UUID, in ledger: UUID) async throws -> RecurringExpense {
+        try await store.recurringExpense(id, in: ledger, of: user)
+    }
+
+    /// Changes a recurring expense. Occurrences that fell while it was paused or ended are
+    /// skipped when it runs again; one due today is recorded at once.
+    public func changeRecurringExpense(_ id: UUID, in ledger: UUID, _ change: RecurringChange) async throws -> RecurringExpense {
+        let now = clock.now
+        let changed = try await store.changeRecurringExpense(id, in: ledger, by: user, at: now) { expense, details in
+            guard let before = expense else { throw noRecurringExpense(id) }
+            var after = before
+            let today = before.today(at: now)
+            let template = before.template
+            after.template = try ExpenseTemplate(
+                amount: try change.amount?.money(in: details.ledger.currency, what: "An expense") ?? template.amount,
+                payer: try change.payer.map { try $0.resolve(in: details.members) } ?? template.payer,
+                description: change.description ?? template.description, category: change.category ?? template.category,
+                split: try change.split.map { try $0.split(among: details.members) } ?? template.split, members: details.members)
+            if change.rule != nil || change.startDate != nil {
+                let start = change.startDate ?? today
+                guard start >= today else {
+                    throw TallyError.invalid("A recurring expense can start again today (\(today) in \(before.timeZone)) or later, not on \(start).")
+                }
+                after.rule = change.rule ?? before.rule
+                guard let next = after.rule.occurrence(onOrAfter: start) else {
+                    throw TallyError.invalid("\(after.rule.summary.capitalizedFirst) never comes after \(start).")
+                }
+                after.nextDate = next
+            }
+            if let endDate = change.endDate {
+                if let endDate, endDate < today {
+                    throw TallyError.invalid("The end date \(endDate) has passed: end it today (\(today)) at the earliest.")
+                }
+                after.endDate = endDate
+            }
+            if let paused = change.paused {
+                after.pausedAt = paused ? before.pausedAt ?? now : nil
+            }
+            Self.skipMissed(&after, was: before, today: today)
+            expense = after
+            return RecurringWording(details).change(from: before, to: after)
+        }
+        guard let changed else { throw noRecurringExpense(id) }
+        _ = try await schedule.record(changed, now: now)
+        return try await store.recurringExpense(id, in: ledger, of: user)
+    }
+
+    public func pauseRecurringExpense(_ id: UUID, in ledger: UUID) async throws -> RecurringExpense {
+        try await changeRecurringExpense(id, in: ledger, RecurringChange(paused: true))
+    }
+
+    public func resumeRecurringExpense(_ id: UUID, in ledger: UUID) async throws -> RecurringExpense {
+        try await changeRecurringExpense(id, in: ledger, RecurringChange(paused: false))
+    }
+
+    /// Ends it after today, in its own time zone: an occurrence due today is still recorded.
+    public func endRecurringExpense(_ id: UUID, in ledger: UUID) async throws -> RecurringExpense {
+        let expense = try await store.recurringExpense(id, in: ledger, of: user)
+        return try await changeRecurringExpense(id, in: ledger, RecurringChange(endDate: .some(expense.today(at: clock.now))))
+    }
+
+    /// Deletes it; the expenses it recorded stay, as ordinary expenses.
+    public func deleteRecurringExpense(_ id: UUID, in ledger: UUID) async throws {
+        _ = try await store.changeRecurringExpense(id, in: ledger, by: user, at: clock.now) { expense, details in
+            guard let gone = expense else { throw noRecurringExpense(id) }
+            expense = nil
+            return ActivityNote("Deleted the recurring expense \(gone.title); the expenses it recorded stay.")
+        }
+    }
+
+    /// An expense that starts running again (resumed, or given a later end) takes up from
+    /// today: what fell while it stood still is not recorded after the fact.
+    private static func skipMissed(_ expense: inout RecurringExpense, was before: RecurringExpense, today: LocalDate) {
+        guard before.status != .active, expense.status == .active, expense.nextDate < today,
+              let next = expense.rule.occurrence(onOrAfter: today) else { return }
+        expense.nextDate = next
+    }
+}
+
+extension String {
+    /// The text with its first letter in upper case: a phrase that starts a sentence.
+    package var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

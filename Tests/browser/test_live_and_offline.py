@@ -15,6 +15,7 @@ import re
 import time
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 
 from test_account import sign_in
@@ -255,3 +256,34 @@ def test_a_payment_recorded_offline_settles_up_when_sent(server, browser, unique
     held = sorted((e["kind"], e["amount"]) for e in server_entries(driver, ledger))
     assert held == [("expense", "100.00"), ("payment", "50.00")], held
     assert text(driver, "section.summary p.owes") == "Everyone is settled up."
+
+
+def test_a_split_that_does_not_add_up_offline_is_refused_at_the_split(server, browser, unique_name):
+    driver = browser("phone")
+    sign_up_and_open_spending(driver, server, unique_name)
+    create_ledger(driver, "Flat")
+    network(driver, online=False)
+    wait(driver, lambda d: banner(d).startswith("You are offline."))
+
+    # act: exact amounts of 5.00 and 5.00 for 12.00, offline
+    fill(driver, "#amount", "12.00")
+    click(driver, driver.find_element(By.CSS_SELECTOR, "details.more summary"))
+    click(driver, driver.find_element(By.CSS_SELECTOR, "label[for=split-exact]"))
+    for part in driver.find_elements(By.CSS_SELECTOR, "ul.among input.part"):
+        part.clear()
+        part.send_keys("5")
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
+
+    # check: said at the split, in the server's words (test_spending's online refusal), and nothing waits
+    wait(driver, lambda d: text(d, "#split-error") == "The exact amounts add up to 10.00, not 12.00: change them by 2.00 so they match the expense.",
+         message=f"the split says {text(driver, '#split-error')!r}")
+    assert driver.find_element(By.CSS_SELECTOR, "fieldset[data-split]").get_attribute("aria-invalid") == "true"
+    assert not waiting(driver) and "wait" not in banner(driver)
+
+    # act and check: put right, it waits, and the refusal goes
+    driver.find_elements(By.CSS_SELECTOR, "ul.among input.part")[1].send_keys(Keys.BACKSPACE, "7")
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
+    wait(driver, lambda d: waiting(d) == [("Expense", "Waiting to be sent.")], message=f"waiting: {waiting(driver)}")
+    assert text(driver, "#split-error") == ""
+    network(driver, online=True)
+    wait(driver, lambda d: not waiting(d) and [t for t, _, _ in history(d)] == ["Expense"], timeout=15)

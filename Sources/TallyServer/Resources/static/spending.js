@@ -71,11 +71,16 @@ function effectOf(fields, ledger) {
     if (method === "exact") {
       const units = members.map((id) => minorUnits(get("part-" + id), ledger.decimals));
       const sum = units.reduce((a, b) => a + b, 0);
-      if (units.some(Number.isNaN) || sum !== amount) return { error: `The exact amounts add up to ${moneyText(sum || 0, ledger)}, not ${moneyText(amount, ledger)}.` };
+      if (units.some(Number.isNaN)) return { error: `Each exact amount must be a number with at most ${ledger.decimals} decimals.` };
+      if (sum !== amount) {
+        const plain = (units) => moneyText(units, ledger).split("\u00a0")[0].replace("−", "-");
+        return { error: `The exact amounts add up to ${plain(sum)}, not ${plain(amount)}: change them by ${plain(amount - sum)} so they match the expense.` };
+      }
       return { payer, amount, kind: "expense", shares: new Map(members.map((id, index) => [id, units[index]])) };
     }
-    if (method === "percent" && Math.round(numbers.reduce((a, b) => a + b, 0) * 10000) !== 1000000) {
-      return { error: "The percentages must add up to 100." };
+    const total = Math.round(numbers.reduce((a, b) => a + b, 0) * 10000);
+    if (method === "percent" && total !== 1000000) {
+      return { error: `The percentages add up to ${total / 10000}%, not 100%: change them by ${(1000000 - total) / 10000} so they add up.` };
     }
     weights = numbers.map((value) => Math.round(value * 10000));
   }
@@ -105,7 +110,9 @@ async function keepForLater(form, body) {
     say("Deleted on this device: it is sent when you are online.", false);
   } else {
     const effect = effectOf(fields, ledger);
-    if (effect.error) { say(effect.error, true); return; }
+    const split = form.querySelector("fieldset[data-split]");
+    if (effect.error) { refuseAtSplit(split, effect.error); return; }
+    refuseAtSplit(split, null);
     const id = body.get("id");
     await outbox.add({ form: true, kind, ledger: ledger.path, action: form.action, fields, id, date: body.get("date") });
     // The next expense is another one: a new id, and the fields ready for it.
@@ -114,6 +121,17 @@ async function keepForLater(form, body) {
     say("Kept on this device: it is sent when you are online.", false);
   }
   showWaiting(document);
+}
+
+// A split that cannot be shared out is said at the split, in the server's words (the amount was
+// checked before); null clears it.
+function refuseAtSplit(split, reason) {
+  if (!split) { if (reason) say(reason, true); return; }
+  split.querySelector(".field-error").textContent = reason ?? "";
+  if (!reason) { split.removeAttribute("aria-invalid"); return; }
+  split.setAttribute("aria-invalid", "true");
+  split.closest("details")?.setAttribute("open", "");
+  focusInView(split.querySelector("input:checked") ?? split);
 }
 
 // The ledger's waiting forms in its history, and its balances with them.

@@ -195,7 +195,7 @@ struct SpendingCommandTests {
             #expect(found == expected, "\(arguments): \(here)")
         }
         #expect(try local.refused(["expenses", "--member", "Kim"]).contains("Kim"))
-        #expect(try local.refused(["expenses", "--from", "yesterday"]) == "--from \"yesterday\" is not a date such as 2025-03-30.")
+        #expect(try local.refused(["expenses", "--from", "yesterday"]) == "\"yesterday\" is not a date for --from: write it as YYYY-MM-DD, such as 2025-03-30.")
     }
 
     @Test func remoteMode() throws {

@@ -231,6 +231,17 @@ struct LocalDateTests {
             date = date.adding(days: 1)
         }
     }
+
+    @Test("A typed date is read, or refused in one sentence that shows what was typed, control characters named, and where")
+    func parseTyped() throws {
+        #expect(try LocalDate.parse("2024-02-29") == LocalDate(year: 2024, month: 2, day: 29))
+        #expect(throws: TallyError.invalid("\"2025-02-29\" is not a date: write it as YYYY-MM-DD, such as 2025-03-30.")) {
+            try LocalDate.parse("2025-02-29")
+        }
+        #expect(throws: TallyError.invalid("\"13/4U+202E\" is not a date for --from: write it as YYYY-MM-DD, such as 2025-03-30.")) {
+            try LocalDate.parse("13/4\u{202E}", field: "--from")
+        }
+    }
 }
 
 /// H9: the month of the history calendar.

@@ -104,6 +104,14 @@ extension LocalDate: CustomStringConvertible, LosslessStringConvertible {
 
 extension LocalDate: TextCodable {
     public static let example = "2025-03-30"
+
+    /// The day `text` writes as YYYY-MM-DD, or a refusal a person can act on, with what they
+    /// typed shown as `UserText.quoted` shows it (control characters named, not acted on).
+    /// `field` says where it was typed, when a form or a command has several dates ("--from").
+    public static func parse(_ text: String, field: String? = nil) throws -> LocalDate {
+        if let date = LocalDate(text) { return date }
+        throw TallyError.invalid("\(UserText.quoted(text)) is not a date\(field.map { " for \($0)" } ?? ""): write it as YYYY-MM-DD, such as \(example).")
+    }
 }
 
 /// A month of a year, for the history calendar.

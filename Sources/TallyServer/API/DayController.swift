@@ -31,11 +31,7 @@ struct DayController {
 
     /// The path's `{date}`.
     static func date(_ context: SignedInContext) throws -> LocalDate {
-        let text = context.parameters.get("date") ?? ""
-        guard let date = LocalDate(text) else {
-            throw TallyError.invalid("\"\(text)\" is not a date: write it as YYYY-MM-DD, such as 2025-03-30.")
-        }
-        return date
+        try LocalDate.parse(context.parameters.get("date") ?? "")
     }
 
     @Sendable func history(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<HydrationHistory> {

@@ -76,9 +76,6 @@ struct RecurringWebController {
     }
 
     private static func date(_ text: String?, _ label: String) throws -> LocalDate? {
-        try text.map { text in
-            guard let date = LocalDate(text) else { throw TallyError.invalid("\(UserText.quoted(text)) is not a date such as \(LocalDate.example): give \(label).") }
-            return date
-        }
+        try text.map { try LocalDate.parse($0, field: label) }
     }
 }

@@ -172,10 +172,7 @@ struct SpendingWebController {
                 amount: .text(try form.require("amount", "the amount")),
                 payer: form["payer"].flatMap(MemberID.init).map { .id($0) },
                 date: try Web.FieldRefusal.at("date") {
-                    try form["date"].map { text in
-                        guard let date = LocalDate(text) else { throw TallyError.invalid("\"\(text)\" is not a date such as \(LocalDate.example).") }
-                        return date
-                    }
+                    try form["date"].map { try LocalDate.parse($0) }
                 },
                 description: form["description"], category: form["category"], split: split,
                 // The form's id, new on every page: a second tap (or a resent form) adds nothing twice.
@@ -213,9 +210,7 @@ struct SpendingWebController {
             let description = form.all["description"] ?? ""
             try Web.FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(description) }
             let date = try Web.FieldRefusal.at("date") { () throws -> LocalDate in
-                let text = try form.require("date", "the date")
-                guard let date = LocalDate(text) else { throw TallyError.invalid("\(UserText.quoted(text)) is not a date such as \(LocalDate.example).") }
-                return date
+                try LocalDate.parse(try form.require("date", "the date"))
             }
             let expense = entry.kind == .expense
             _ = try await spending.editEntry(id, in: ledger, .init(

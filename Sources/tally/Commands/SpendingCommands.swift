@@ -168,10 +168,7 @@ struct ExpensesCommand: AsyncParsableCommand {
             guard limit > 0 else { throw TallyError.invalid("--limit must be at least 1.") }
             let ledger = try await context.ledger(ledger)
             func day(_ text: String?, _ option: String) throws -> LocalDate? {
-                try text.map { text in
-                    guard let date = LocalDate(text) else { throw TallyError.invalid("--\(option) \(UserText.quoted(text)) is not a date such as \(LocalDate.example).") }
-                    return date
-                }
+                try text.map { try LocalDate.parse($0, field: "--\(option)") }
             }
             let search = try EntryFilter(words: search, member: try member.map(ledger.member(named:)), category: category,
                                          from: try day(from, "from"), through: try day(through, "through"))

@@ -43,8 +43,5 @@ struct HistoryCommand: TallyCommand {
 }
 
 func parseDate(_ text: String) throws -> LocalDate {
-    guard let date = LocalDate(text) else {
-        throw TallyError.invalid("\"\(text)\" is not a date: write it as YYYY-MM-DD, such as 2025-03-30.")
-    }
-    return date
+    try LocalDate.parse(text)
 }

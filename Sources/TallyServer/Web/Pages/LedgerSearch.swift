@@ -18,10 +18,7 @@ struct LedgerSearch: Equatable {
     init(_ query: (String) -> String?) throws {
         func date(_ name: String, _ label: String) throws -> LocalDate? {
             guard let text = query(name)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-            guard let date = LocalDate(text) else {
-                throw TallyError.invalid("The search's \(label) date, \(UserText.quoted(text)), is not a date such as \(LocalDate.example).")
-            }
-            return date
+            return try LocalDate.parse(text, field: "“\(label)” in the search")
         }
         words = query("q") ?? ""
         if let text = query("member"), !text.isEmpty {
@@ -29,8 +26,8 @@ struct LedgerSearch: Equatable {
             self.member = member
         }
         category = query("category") ?? ""
-        from = try date("from", "first")
-        through = try date("through", "last")
+        from = try date("from", "From")
+        through = try date("through", "Through")
         _ = try filter
     }
 

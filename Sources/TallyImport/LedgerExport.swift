@@ -50,6 +50,12 @@ public enum LedgerExport {
         }
     }
 
+    /// "Alex", or "Alex 30.00; Sam 20.00" when several paid.
+    private static func paidBy(_ entry: SpendingEntry, _ summary: SpendingService.Summary) -> String {
+        guard entry.hasSeveralPayers else { return summary.name(entry.payer) }
+        return entry.payers.map { "\(summary.name($0.member)) \($0.amount.plain)" }.joined(separator: "; ")
+    }
+
     static func csv(_ entries: [SpendingEntry], summary: SpendingService.Summary) throws -> Data {
         let members = summary.details.members
         let stream = OutputStream(toMemory: ())
@@ -61,7 +67,7 @@ public enum LedgerExport {
             try writer.write(row: [
                 entry.date.description, entry.kind.rawValue, SpreadsheetCell.safe(entry.description ?? ""),
                 SpreadsheetCell.safe(entry.category ?? ""), entry.amount.plain, entry.amount.currency.code,
-                SpreadsheetCell.safe(summary.name(entry.payer)), entry.recipient.map { SpreadsheetCell.safe(summary.name($0)) } ?? "",
+                SpreadsheetCell.safe(paidBy(entry, summary)), entry.recipient.map { SpreadsheetCell.safe(summary.name($0)) } ?? "",
                 entry.split.method.rawValue,
             ] + members.map { shares[$0.id] ?? "" })
         }

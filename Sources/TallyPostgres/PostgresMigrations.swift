@@ -49,6 +49,16 @@ enum PostgresMigrations {
             """),
         // SQLite's migration 18.
         Migration(version: 4, name: "recurring expenses", sql: PostgresSchema.recurringExpenses),
+        // SQLite's migration 19.
+        Migration(version: 5, name: "several payers", sql: """
+            CREATE TABLE spendingPayer (
+                entryId uuid NOT NULL REFERENCES spendingEntry ON DELETE CASCADE,
+                memberId bigint NOT NULL REFERENCES ledgerMember,
+                paid bigint NOT NULL CHECK (paid > 0),
+                PRIMARY KEY (entryId, memberId)
+            );
+            CREATE INDEX spendingPayer_member ON spendingPayer (memberId);
+            """),
     ]
 
     /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.

@@ -22,6 +22,7 @@ extension PostgresStore {
         ("signUpInvite", "signUpInvite", [:]), ("signInAttempt", "signInAttempt", [:]),
         ("ledger", "ledger", [:]), ("ledgerMember", "ledgerMember", [:]), ("ledgerInvite", "ledgerInvite", [:]),
         ("spendingEntry", "spendingEntry", [:]), ("spendingShare", "spendingShare", [:]),
+        ("spendingPayer", "spendingPayer", [:]),
         ("ledgerActivity", "ledgerActivity", [:]), ("memberTotal", "memberTotal", [:]),
         ("memberShareFraction", "memberShareFraction", [:]), ("recurringExpense", "recurringExpense", [:]),
         ("serverKey", "serverKey", [:]), ("pushSubscription", "pushSubscription", [:]), ("reminderSent", "reminderSent", [:]),

@@ -70,9 +70,9 @@ extension PostgresStore {
             let before = try await self.entry(id, in: details, connection)
             var entry = before
             let note = try change(&entry, details)
-            let parts = entry.split.parts
-            // The entry and its shares in one statement: the shares it no longer has go, the
-            // others are written (the two never touch the same row).
+            let (parts, payers) = (entry.split.parts, Self.severalPayers(of: entry))
+            // The entry, its shares and payers in one statement: the shares and payers it no
+            // longer has go, the others are written (the two never touch the same row).
             try await connection.run("""
                 WITH entry AS (
                     UPDATE spendingEntry SET kind = \(entry.kind.rawValue), amount = \(entry.amount.minorUnits), payerId = \(entry.payer),
@@ -80,7 +80,12 @@ extension PostgresStore {
                         category = \(entry.category),
                         splitMethod = \(entry.split.method.rawValue), createdAt = \(entry.createdAt), deletedAt = \(entry.deletedAt)
                     WHERE id = \(id)),
-                gone AS (DELETE FROM spendingShare WHERE entryId = \(id) AND memberId <> ALL(\(parts.map(\.member))))
+                gone AS (DELETE FROM spendingShare WHERE entryId = \(id) AND memberId <> ALL(\(parts.map(\.member)))),
+                goneFromPayers AS (DELETE FROM spendingPayer WHERE entryId = \(id) AND memberId <> ALL(\(payers.members))),
+                paid AS (
+                    INSERT INTO spendingPayer (entryId, memberId, paid)
+                    SELECT \(id), memberId, paid FROM unnest(\(payers.members), \(payers.paid)) AS payer (memberId, paid)
+                    ON CONFLICT (entryId, memberId) DO UPDATE SET paid = excluded.paid)
                 INSERT INTO spendingShare (entryId, memberId, value)
                 SELECT \(id), memberId, value::numeric FROM unnest(\(parts.map(\.member)), \(parts.map(\.storedValue))) AS share (memberId, value)
                 ON CONFLICT (entryId, memberId) DO UPDATE SET value = excluded.value
@@ -175,7 +180,8 @@ extension PostgresStore {
             let member = bind(member)
             sql += """
                  AND (spendingEntry.payerId = \(member)
-                    OR EXISTS (SELECT 1 FROM spendingShare WHERE entryId = spendingEntry.id AND memberId = \(member)))
+                    OR EXISTS (SELECT 1 FROM spendingShare WHERE entryId = spendingEntry.id AND memberId = \(member))
+                    OR EXISTS (SELECT 1 FROM spendingPayer WHERE entryId = spendingEntry.id AND memberId = \(member)))
                 """
         }
         if let category = search.category { sql += " AND spendingEntry.category = \(bind(category))" }
@@ -205,7 +211,7 @@ extension PostgresStore {
     /// Stores an entry with its shares, in one statement; false, writing nothing, when its id
     /// (in any ledger) or its import key (in this one) is already stored.
     func insert(_ entry: SpendingEntry, importKey: String?, ledger: UUID, _ connection: PostgresConnection) async throws -> Bool {
-        let parts = entry.split.parts
+        let (parts, payers) = (entry.split.parts, Self.severalPayers(of: entry))
         return try await connection.row("""
             WITH entry AS (
                 INSERT INTO spendingEntry (id, ledgerId, kind, amount, payerId, date, description, searchKey, category, splitMethod,
@@ -214,7 +220,10 @@ extension PostgresStore {
                     \(entry.description), \(entry.description.map(UserText.searchKey)), \(entry.category), \(entry.split.method.rawValue),
                     \(entry.createdAt), \(entry.deletedAt), \(importKey))
                 ON CONFLICT DO NOTHING
-                RETURNING id)
+                RETURNING id),
+            paid AS (
+                INSERT INTO spendingPayer (entryId, memberId, paid)
+                SELECT entry.id, payer.memberId, payer.paid FROM entry, unnest(\(payers.members), \(payers.paid)) AS payer (memberId, paid))
             INSERT INTO spendingShare (entryId, memberId, value)
             SELECT entry.id, share.memberId, share.value::numeric
             FROM entry, unnest(\(parts.map(\.member)), \(parts.map(\.storedValue))) AS share (memberId, value)
@@ -222,22 +231,33 @@ extension PostgresStore {
             """, logger: logger) != nil
     }
 
-    /// An entry's columns and its shares in member order (a value as exact decimal text): what
+    /// An entry's columns, its shares in member order (a value as exact decimal text) and its
+    /// several payers' members and what they paid (empty when one member paid it all): what
     /// `entry(_:in:)` reads.
     private static let entryColumns = """
         spendingEntry.id, spendingEntry.kind, spendingEntry.amount, spendingEntry.payerId, spendingEntry.date,
         spendingEntry.description, spendingEntry.category, spendingEntry.splitMethod, spendingEntry.createdAt,
         spendingEntry.deletedAt,
         ARRAY(SELECT memberId FROM spendingShare WHERE entryId = spendingEntry.id ORDER BY memberId),
-        ARRAY(SELECT value::text FROM spendingShare WHERE entryId = spendingEntry.id ORDER BY memberId)
+        ARRAY(SELECT value::text FROM spendingShare WHERE entryId = spendingEntry.id ORDER BY memberId),
+        ARRAY(SELECT memberId FROM spendingPayer WHERE entryId = spendingEntry.id ORDER BY memberId),
+        ARRAY(SELECT paid FROM spendingPayer WHERE entryId = spendingEntry.id ORDER BY memberId)
         """
+
+    /// What each of an entry's several payers paid, as two arrays; empty when one member paid it all.
+    private static func severalPayers(of entry: SpendingEntry) -> (members: [MemberID], paid: [Int64]) {
+        guard entry.hasSeveralPayers else { return ([], []) }
+        return (entry.payers.map(\.member), entry.payers.map(\.amount.minorUnits))
+    }
 
     /// The stored entry of the ledger, rebuilt through the same checks it passed when written.
     private static func entry(_ row: PostgresRow, in details: LedgerDetails) throws -> SpendingEntry {
-        let (id, kind, amount, payer, date, description, category, splitMethod, createdAt, deletedAt, members, values)
-            = try row.decode((UUID, String, Int64, MemberID, LocalDate, String?, String?, String, Date, Date?, [MemberID], [String]).self)
+        let (id, kind, amount, payer, date, description, category, splitMethod, createdAt, deletedAt, members, values, payers, paid)
+            = try row.decode((UUID, String, Int64, MemberID, LocalDate, String?, String?, String, Date, Date?, [MemberID], [String],
+                              [MemberID], [Int64]).self)
         return try SpendingEntry.stored(
-            id: id, kind: kind, amount: amount, currency: details.ledger.currency, payer: payer, date: date,
+            id: id, kind: kind, amount: amount, currency: details.ledger.currency, payer: payer,
+            payers: zip(payers, paid).map { ($0, $1) }, date: date,
             description: description, category: category, splitMethod: splitMethod, createdAt: createdAt, deletedAt: deletedAt,
             shares: zip(members, values).map { ($0, $1) }, members: details.members)
     }

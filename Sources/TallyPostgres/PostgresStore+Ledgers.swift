@@ -220,6 +220,7 @@ extension PostgresStore: LedgerRepository {
                 DELETE FROM ledgerMember WHERE id = \(gone.id)
                     AND NOT EXISTS (SELECT 1 FROM spendingEntry WHERE payerId = \(gone.id))
                     AND NOT EXISTS (SELECT 1 FROM spendingShare WHERE memberId = \(gone.id))
+                    AND NOT EXISTS (SELECT 1 FROM spendingPayer WHERE memberId = \(gone.id))
                 RETURNING 1
                 """, logger: logger)
             if removed == nil {

@@ -26,7 +26,7 @@ struct LedgerTotalsContractTests {
                                                  .init(member: .id(members[1]), value: .decimal(0))])
         }
         let existing = try await service.entries(in: id, .all)
-        switch existing.isEmpty ? 0 : next(6) {
+        switch existing.isEmpty ? 0 : next(7) {
         case 0, 1:
             var split = split
             if split.method == .percent, case .decimal(let first)? = split.parts[0].value {
@@ -34,6 +34,16 @@ struct LedgerTotalsContractTests {
             }
             _ = try await service.addExpense(to: id, .init(amount: .text(amount), payer: .id(members[next(members.count)]),
                                                            date: LocalDate(number: day), split: split))
+        case 5 where next(2) == 0:
+            // Two members paid one expense: the first a part, the second the rest.
+            let total = Int64(next(500) + 2) * 100 + Int64(next(100))
+            let first = Int64(next(Int(total) - 1) + 1)
+            let (a, b) = (members[next(members.count)], members[next(members.count)])
+            let payers: [SpendingService.PayerInput] = a == b ? [.init(member: .id(a), paid: .decimal(Decimal(total) / 100))]
+                : [.init(member: .id(a), paid: .decimal(Decimal(first) / 100)), .init(member: .id(b), paid: .decimal(Decimal(total - first) / 100))]
+            let added = try await service.addExpense(to: id, .init(amount: .decimal(Decimal(total) / 100), payers: payers,
+                                                                   date: LocalDate(number: day), split: split))
+            #expect(added.entry.payers.count == (a == b ? 1 : 2))
         case 2:
             let from = members[next(members.count)]
             _ = try await service.recordPayment(in: id, from: .id(from), to: .id(members.first { $0 != from }!),

@@ -119,22 +119,36 @@ public struct SplitBody: Codable, Sendable {
     }
 }
 
+/// One of several members who paid an expense, and how much.
+public struct PayerBody: Codable, Sendable {
+    public var member: MemberID
+    public var paid: AmountValue
+
+    public init(member: MemberID, paid: AmountValue) {
+        self.member = member
+        self.paid = paid
+    }
+}
+
 public struct NewExpense: Codable, Sendable {
     /// A client's id: sending the same expense again returns it instead of adding it twice.
     public var id: UUID?
     public var amount: AmountValue
-    /// The member who paid; you when absent.
+    /// The member who paid; you when absent and `payers` is too.
     public var payer: MemberID?
+    /// Several members who paid, each their part, adding up to the amount; instead of `payer`.
+    public var payers: [PayerBody]?
     public var date: LocalDate?
     public var description: String?
     public var category: String?
     public var split: SplitBody?
 
-    public init(id: UUID? = UUID(), amount: AmountValue, payer: MemberID?, date: LocalDate?, description: String?,
-                category: String?, split: SplitBody?) {
+    public init(id: UUID? = UUID(), amount: AmountValue, payer: MemberID?, payers: [PayerBody]? = nil, date: LocalDate?,
+                description: String?, category: String?, split: SplitBody?) {
         self.id = id
         self.amount = amount
         self.payer = payer
+        self.payers = payers
         self.date = date
         self.description = description
         self.category = category
@@ -164,16 +178,19 @@ public struct NewPayment: Codable, Sendable {
 public struct EntryChangeBody: Codable, Sendable {
     public var amount: AmountValue?
     public var payer: MemberID?
+    /// Several members who paid, each their part; instead of `payer`.
+    public var payers: [PayerBody]?
     public var date: LocalDate?
     /// Left out: unchanged; null or "": cleared.
     public var description: Patch<String>
     public var category: Patch<String>
     public var split: SplitBody?
 
-    public init(amount: AmountValue? = nil, payer: MemberID? = nil, date: LocalDate? = nil,
+    public init(amount: AmountValue? = nil, payer: MemberID? = nil, payers: [PayerBody]? = nil, date: LocalDate? = nil,
                 description: Patch<String> = .unchanged, category: Patch<String> = .unchanged, split: SplitBody? = nil) {
         self.amount = amount
         self.payer = payer
+        self.payers = payers
         self.date = date
         self.description = description
         self.category = category

@@ -85,12 +85,34 @@ public struct SplitPartJSON: Codable, Sendable {
     }
 }
 
+/// What one member paid of an entry.
+public struct PayerJSON: Codable, Sendable, Equatable {
+    public var member: MemberID
+    public var paid: String
+
+    public init(member: MemberID, paid: String) {
+        self.member = member
+        self.paid = paid
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Entries written before an expense could have several payers have no `payers`: read as
+    /// none, and their `payer` paid it all.
+    public func decode(_ type: [PayerJSON].Type, forKey key: Key) throws -> [PayerJSON] {
+        try decodeIfPresent(type, forKey: key) ?? []
+    }
+}
+
 public struct EntryJSON: Codable, Sendable {
     public var id: UUID
     public var kind: SpendingKind
     public var amount: String
     public var currency: String
+    /// Who paid it all, or the first (in member order) of several.
     public var payer: MemberID
+    /// Everyone who paid and how much, in member order: one member the whole amount, or several.
+    public var payers: [PayerJSON]
     /// For a payment, who received it.
     @ExplicitNull public var recipient: MemberID?
     public var date: LocalDate
@@ -107,6 +129,7 @@ public struct EntryJSON: Codable, Sendable {
         amount = entry.amount.plain
         currency = entry.amount.currency.code
         payer = entry.payer
+        payers = entry.payers.map { PayerJSON(member: $0.member, paid: $0.amount.plain) }
         recipient = entry.recipient
         date = entry.date
         description = entry.description

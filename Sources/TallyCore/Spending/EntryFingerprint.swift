@@ -10,6 +10,8 @@ extension SpendingEntry {
             kind.rawValue, String(amount.minorUnits), amount.currency.code, String(payer), date.description,
             description ?? "", category ?? "", split.method.rawValue,
         ] + split.parts.map { "\($0.member)=\($0.value)" }
+            // A sole payer adds nothing, so the fingerprints pages hold stay what they were.
+            + (hasSeveralPayers ? payers.map { "paid \($0.member)=\($0.amount.minorUnits)" } : [])
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in parts.joined(separator: "\u{1F}").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

@@ -113,8 +113,9 @@ public enum SpendingKind: String, NamedChoice, Sendable {
 public struct SpendingEntry: Hashable, Sendable, Identifiable {
     public let id: UUID
     public var kind: SpendingKind
-    public var amount: Money
-    public var payer: MemberID
+    public private(set) var amount: Money
+    /// Who paid, in member order: one member the whole amount, or several their parts.
+    public private(set) var payers: [PayerPart]
     public var date: LocalDate
     public var description: String?
     public var category: String?
@@ -122,28 +123,35 @@ public struct SpendingEntry: Hashable, Sendable, Identifiable {
     public var createdAt: Date
     public var deletedAt: Date?
 
-    /// Checks the amount, the split and that everyone named belongs to `members`.
+    /// One member paid the whole amount.
     public init(id: UUID, kind: SpendingKind, amount: Money, payer: MemberID, date: LocalDate,
+                description: String?, category: String?, split: Split, createdAt: Date,
+                deletedAt: Date? = nil, members: [LedgerMember]) throws {
+        try self.init(id: id, kind: kind, amount: amount, payers: [PayerPart(member: payer, amount: amount)], date: date,
+                      description: description, category: category, split: split, createdAt: createdAt,
+                      deletedAt: deletedAt, members: members)
+    }
+
+    /// Checks the amount, who paid, the split and that everyone named belongs to `members`.
+    public init(id: UUID, kind: SpendingKind, amount: Money, payers: [PayerPart], date: LocalDate,
                 description: String?, category: String?, split: Split, createdAt: Date,
                 deletedAt: Date? = nil, members: [LedgerMember]) throws {
         let what = kind == .payment ? "A payment" : "An expense"
         try TransactionAmount.validate(amount, what: what)
+        let payers = try Payers.checked(payers, amount: amount, kind: kind, members: members)
         let known = Set(members.map(\.id))
-        guard known.contains(payer) else {
-            throw TallyError.invalid("The payer is not a member of this ledger: pick one of \(members.map(\.name).joined(separator: ", ")).")
-        }
         if let stranger = split.members.first(where: { !known.contains($0) }) {
             throw TallyError.invalid("Member \(stranger) is not in this ledger: split only among \(members.map(\.name).joined(separator: ", ")).")
         }
         if kind == .payment {
-            guard split.members.count == 1, split.members[0] != payer else {
+            guard split.members.count == 1, split.members[0] != payers[0].member else {
                 throw TallyError.invalid("A payment goes from one member to another member.")
             }
         }
         self.id = id
         self.kind = kind
         self.amount = amount
-        self.payer = payer
+        self.payers = payers
         self.date = date
         self.description = try LedgerRules.validateDescription(description)
         self.category = try LedgerRules.validateCategory(category)
@@ -165,6 +173,17 @@ public struct SpendingEntry: Hashable, Sendable, Identifiable {
     /// Each member's share, adding up to the amount.
     public var shares: [(member: MemberID, share: Money)] {
         get throws { try split.shares(of: amount) }
+    }
+
+    /// The one member who paid, or the first (in member order) of several.
+    public var payer: MemberID { payers[0].member }
+
+    /// Several members paid parts of it.
+    public var hasSeveralPayers: Bool { payers.count > 1 }
+
+    /// What `member` paid of it: nothing, part or all.
+    public func paid(by member: MemberID) -> Money {
+        payers.first { $0.member == member }?.amount ?? Money(minorUnits: 0, currency: amount.currency)
     }
 
     /// For a payment, who received it.

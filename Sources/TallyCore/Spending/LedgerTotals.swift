@@ -96,7 +96,9 @@ public struct LedgerTotals: Hashable, Sendable {
                 change(member) { $0.received += sign * share.minorUnits }
             }
         case .expense:
-            change(entry.payer) { $0.paid += sign * entry.amount.minorUnits }
+            for payer in entry.payers {
+                change(payer.member) { $0.paid += sign * payer.amount.minorUnits }
+            }
             for part in try entry.split.exactParts(of: entry.amount) {
                 change(part.member) {
                     $0.addShare(units: part.units, numerator: part.numerator, denominator: part.denominator, sign: sign)

@@ -253,7 +253,10 @@ extension EntryJSON {
                 }
                 return SplitPart(member: try member(part.member), value: value)
             }
-            entry = try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payer: try member(payer), date: date,
+            let payers = payers.count > 1
+                ? try payers.map { PayerPart(member: try member($0.member), amount: try Money(parsing: $0.paid, currency: currency)) }
+                : [PayerPart(member: try member(payer), amount: amount)]
+            entry = try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payers: payers, date: date,
                                       description: description, category: category, split: try Split(method: split, parts: parts),
                                       createdAt: createdAt, members: details.members)
         }

@@ -98,24 +98,30 @@ struct SpendingEntryRecord: Codable, FetchableRecord, PersistableRecord {
         searchKey = entry.description.map(UserText.searchKey)
     }
 
-    /// The stored entry with its split, rebuilt through the same checks it passed when written.
-    func entry(currency: Currency, shares: [SpendingShareRecord], members: [LedgerMember]) throws -> SpendingEntry {
-        try .stored(id: id, kind: kind, amount: amount, currency: currency, payer: payerId, date: LocalDate(number: date),
-                    description: description, category: category, splitMethod: splitMethod, createdAt: createdAt,
-                    deletedAt: deletedAt, shares: shares.map { ($0.memberId, $0.value) }, members: members)
+    /// The stored entry with its split and payers, rebuilt through the same checks it passed when written.
+    func entry(currency: Currency, shares: [SpendingShareRecord], payers: [SpendingPayerRecord],
+               members: [LedgerMember]) throws -> SpendingEntry {
+        try .stored(id: id, kind: kind, amount: amount, currency: currency, payer: payerId, payers: payers.map { ($0.memberId, $0.paid) },
+                    date: LocalDate(number: date), description: description, category: category, splitMethod: splitMethod,
+                    createdAt: createdAt, deletedAt: deletedAt, shares: shares.map { ($0.memberId, $0.value) }, members: members)
     }
 }
 
 extension SpendingEntry {
     /// From the stored columns, in either store, rebuilt through the same checks it passed when
-    /// written; `shares` are each member's value as exact decimal text (`SplitPart.storedValue`).
-    package static func stored(id: UUID, kind: String, amount: Int64, currency: Currency, payer: MemberID, date: LocalDate,
+    /// written; `shares` are each member's value as exact decimal text (`SplitPart.storedValue`),
+    /// `payers` what each of several payers paid (none when `payer` paid it all).
+    package static func stored(id: UUID, kind: String, amount: Int64, currency: Currency, payer: MemberID,
+                               payers: [(member: MemberID, paid: Int64)], date: LocalDate,
                                description: String?, category: String?, splitMethod: String, createdAt: Date, deletedAt: Date?,
                                shares: [(member: MemberID, value: String)], members: [LedgerMember]) throws -> SpendingEntry {
         let parts = shares.map { SplitPart(member: $0.member, value: Decimal(string: $0.value) ?? 0) }
+        let amount = Money(minorUnits: amount, currency: currency)
         return try SpendingEntry(
-            id: id, kind: SpendingKind(rawValue: kind) ?? .expense,
-            amount: Money(minorUnits: amount, currency: currency), payer: payer, date: date,
+            id: id, kind: SpendingKind(rawValue: kind) ?? .expense, amount: amount,
+            payers: payers.isEmpty ? [PayerPart(member: payer, amount: amount)]
+                : payers.map { PayerPart(member: $0.member, amount: Money(minorUnits: $0.paid, currency: currency)) },
+            date: date,
             description: description, category: category,
             split: Split(method: SplitMethod(rawValue: splitMethod) ?? .equal, parts: parts),
             createdAt: createdAt, deletedAt: deletedAt, members: members)
@@ -125,6 +131,20 @@ extension SpendingEntry {
 extension SplitPart {
     /// The share count, percentage or exact amount as stored: exact decimal text, never a float.
     package var storedValue: String { "\(value)" }
+}
+
+/// What one of an expense's several payers paid. An expense one member paid has no rows here:
+/// its `payerId` says who.
+struct SpendingPayerRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "spendingPayer"
+    var entryId: UUID
+    var memberId: Int64
+    var paid: Int64
+
+    static func rows(of entry: SpendingEntry) -> [SpendingPayerRecord] {
+        guard entry.hasSeveralPayers else { return [] }
+        return entry.payers.map { SpendingPayerRecord(entryId: entry.id, memberId: $0.member, paid: $0.amount.minorUnits) }
+    }
 }
 
 struct SpendingShareRecord: Codable, FetchableRecord, PersistableRecord {

@@ -555,6 +555,19 @@ enum Migrations {
             try db.execute(sql: "CREATE INDEX recurringExpense_due ON recurringExpense(nextDate) WHERE pausedAt IS NULL")
         }
 
+        migrator.registerMigration("19 several payers") { db in
+            // What each of an expense's several payers paid (two people paid one dinner). An
+            // expense one member paid has no rows: its payerId says who; with several, payerId
+            // is the first of them in member order.
+            try db.create(table: "spendingPayer", options: .withoutRowID) { t in
+                t.column("entryId", .blob).notNull().references("spendingEntry", onDelete: .cascade)
+                t.column("memberId", .integer).notNull().references("ledgerMember")
+                t.column("paid", .integer).notNull().check { $0 > 0 }
+                t.primaryKey(["entryId", "memberId"])
+            }
+            try db.create(index: "spendingPayer_member", on: "spendingPayer", columns: ["memberId"])
+        }
+
         return migrator
     }
 }

@@ -147,6 +147,8 @@ extension SQLiteStore: LedgerRepository {
             try Self.changeTotals(of: ledger, db) { try $0.replace(before, with: entry) }
             try db.execute(sql: "DELETE FROM spendingShare WHERE entryId = ?", arguments: [id])
             for share in SpendingShareRecord.rows(of: entry) { try share.insert(db) }
+            if before.hasSeveralPayers { try db.execute(sql: "DELETE FROM spendingPayer WHERE entryId = ?", arguments: [id]) }
+            for payer in SpendingPayerRecord.rows(of: entry) { try payer.insert(db) }
             try Self.log(note, ledger: ledger, user: user, at: at, db)
             return entry
         }
@@ -282,9 +284,13 @@ extension SQLiteStore: LedgerRepository {
         let shares = try SpendingShareRecord.fetchAll(db, sql: """
             SELECT * FROM spendingShare WHERE entryId IN (SELECT id FROM (\(page)))
             """, arguments: arguments)
-        let byEntry = Dictionary(grouping: shares, by: \.entryId)
+        let payers = try SpendingPayerRecord.fetchAll(db, sql: """
+            SELECT * FROM spendingPayer WHERE entryId IN (SELECT id FROM (\(page)))
+            """, arguments: arguments)
+        let (sharesByEntry, payersByEntry) = (Dictionary(grouping: shares, by: \.entryId), Dictionary(grouping: payers, by: \.entryId))
         return try records.map {
-            try $0.entry(currency: details.ledger.currency, shares: byEntry[$0.id] ?? [], members: details.members)
+            try $0.entry(currency: details.ledger.currency, shares: sharesByEntry[$0.id] ?? [], payers: payersByEntry[$0.id] ?? [],
+                         members: details.members)
         }
     }
 
@@ -297,8 +303,11 @@ extension SQLiteStore: LedgerRepository {
             arguments += [words]
         }
         if let member = search.member {
-            sql += " AND (payerId = ? OR EXISTS (SELECT 1 FROM spendingShare WHERE entryId = spendingEntry.id AND memberId = ?))"
-            arguments += [member, member]
+            sql += """
+                 AND (payerId = ? OR EXISTS (SELECT 1 FROM spendingShare WHERE entryId = spendingEntry.id AND memberId = ?)
+                    OR EXISTS (SELECT 1 FROM spendingPayer WHERE entryId = spendingEntry.id AND memberId = ?))
+                """
+            arguments += [member, member, member]
         }
         if let category = search.category {
             sql += " AND category = ?"
@@ -351,6 +360,7 @@ extension SQLiteStore: LedgerRepository {
         for gone in before.members where !kept.contains(gone.id) {
             let used = try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE payerId = ?1) OR EXISTS (SELECT 1 FROM spendingShare WHERE memberId = ?1)
+                    OR EXISTS (SELECT 1 FROM spendingPayer WHERE memberId = ?1)
                 """, arguments: [gone.id]) ?? false
             if used {
                 throw TallyError.conflict("\(gone.name) has expenses or payments in this ledger (deleted ones included), so they stay a member; rename them instead.")
@@ -374,11 +384,13 @@ extension SQLiteStore: LedgerRepository {
     static func insert(_ entry: SpendingEntry, importKey: String?, ledger: UUID, _ db: Database) throws {
         try SpendingEntryRecord(entry, ledger: ledger, importKey: importKey).insert(db)
         for share in SpendingShareRecord.rows(of: entry) { try share.insert(db) }
+        for payer in SpendingPayerRecord.rows(of: entry) { try payer.insert(db) }
     }
 
     private static func entry(_ record: SpendingEntryRecord, in details: LedgerDetails, _ db: Database) throws -> SpendingEntry {
         let shares = try SpendingShareRecord.filter(sql: "entryId = ?", arguments: [record.id]).fetchAll(db)
-        return try record.entry(currency: details.ledger.currency, shares: shares, members: details.members)
+        let payers = try SpendingPayerRecord.filter(sql: "entryId = ?", arguments: [record.id]).fetchAll(db)
+        return try record.entry(currency: details.ledger.currency, shares: shares, payers: payers, members: details.members)
     }
 
     static func log(_ note: ActivityNote, ledger: UUID, user: UUID?, at: Date, _ db: Database) throws {

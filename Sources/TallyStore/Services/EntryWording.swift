@@ -19,7 +19,13 @@ struct EntryWording {
             return "a payment of \(entry.amount) from \(name(entry.payer)) to \(name(recipient))"
         }
         let what = entry.description.map { " for \($0)" } ?? ""
-        return "\(entry.amount)\(what), paid by \(name(entry.payer)), \(describe(entry.split))"
+        return "\(entry.amount)\(what), paid by \(paidBy(entry)), \(describe(entry.split))"
+    }
+
+    /// "Alex", or "Alex 30.00 and Sam 20.00" when several paid.
+    func paidBy(_ entry: SpendingEntry) -> String {
+        guard entry.hasSeveralPayers else { return name(entry.payer) }
+        return list(entry.payers.map { "\(name($0.member)) \($0.amount.plain)" })
     }
 
     /// "Groceries (12.50 EUR)" or "the payment of 20.00 EUR".
@@ -49,7 +55,11 @@ struct EntryWording {
             if before != after { changes.append("\(field) \(before) → \(after)") }
         }
         note("amount", old.amount.description, new.amount.description)
-        note(old.kind == .payment ? "from" : "payer", name(old.payer), name(new.payer))
+        if old.kind == .payment {
+            note("from", name(old.payer), name(new.payer))
+        } else {
+            note(old.hasSeveralPayers || new.hasSeveralPayers ? "paid by" : "payer", paidBy(old), paidBy(new))
+        }
         note("date", old.date.description, new.date.description)
         note("description", quoted(old.description), quoted(new.description))
         note("category", quoted(old.category), quoted(new.category))

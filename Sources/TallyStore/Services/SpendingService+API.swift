@@ -20,16 +20,20 @@ extension SplitBody {
     }
 }
 
+extension PayerBody {
+    var input: SpendingService.PayerInput { .init(member: .id(member), paid: paid.input) }
+}
+
 extension NewExpense {
     public var input: SpendingService.ExpenseInput {
-        .init(amount: amount.input, payer: payer.map { .id($0) }, date: date, description: description,
-              category: category, split: split?.input ?? .init(), id: id)
+        .init(amount: amount.input, payer: payer.map { .id($0) }, payers: (payers ?? []).map(\.input), date: date,
+              description: description, category: category, split: split?.input ?? .init(), id: id)
     }
 }
 
 extension EntryChangeBody {
     public var change: SpendingService.EntryChange {
-        .init(amount: amount?.input, payer: payer.map { .id($0) }, date: date,
+        .init(amount: amount?.input, payer: payer.map { .id($0) }, payers: (payers ?? []).map(\.input), date: date,
               description: description.change.map { $0 ?? "" }, category: category.change.map { $0 ?? "" }, split: split?.input)
     }
 }

@@ -91,8 +91,10 @@ extension SpendingService {
 
     public struct ExpenseInput: Sendable {
         public var amount: AmountInput
-        /// The user's own member when nil.
+        /// The user's own member when nil and `payers` is empty.
         public var payer: MemberRef?
+        /// Several members who paid, each their part; instead of `payer`.
+        public var payers: [PayerInput]
         /// Today in the user's time zone when nil.
         public var date: LocalDate?
         public var description: String?
@@ -101,10 +103,11 @@ extension SpendingService {
         /// A client's id, so that sending the same expense twice records it once.
         public var id: UUID?
 
-        public init(amount: AmountInput, payer: MemberRef? = nil, date: LocalDate? = nil, description: String? = nil,
-                    category: String? = nil, split: SplitInput = SplitInput(), id: UUID? = nil) {
+        public init(amount: AmountInput, payer: MemberRef? = nil, payers: [PayerInput] = [], date: LocalDate? = nil,
+                    description: String? = nil, category: String? = nil, split: SplitInput = SplitInput(), id: UUID? = nil) {
             self.amount = amount
             self.payer = payer
+            self.payers = payers
             self.date = date
             self.description = description
             self.category = category
@@ -119,10 +122,11 @@ extension SpendingService {
     public func addExpense(to ledger: UUID, _ input: ExpenseInput) async throws -> (entry: SpendingEntry, created: Bool) {
         let (user, now) = (self.user, clock.now)
         return try await store.addEntry(id: input.id ?? UUID(), to: ledger, by: user) { details, zone in
+            let amount = try input.amount.money(in: details.ledger.currency, what: "An expense")
             let entry = try SpendingEntry(
-                id: input.id ?? UUID(), kind: .expense,
-                amount: try input.amount.money(in: details.ledger.currency, what: "An expense"),
-                payer: try Self.payer(input.payer, user: user, in: details), date: input.date ?? LocalDate(containing: now, in: zone),
+                id: input.id ?? UUID(), kind: .expense, amount: amount,
+                payers: try Self.payers(one: input.payer, several: input.payers, amount: amount, user: user, in: details),
+                date: input.date ?? LocalDate(containing: now, in: zone),
                 description: input.description, category: input.category,
                 split: try input.split.split(among: details.members), createdAt: now, members: details.members)
             return (entry, ActivityNote("Added \(EntryWording(details).describe(entry)).", entryID: entry.id))
@@ -147,16 +151,20 @@ extension SpendingService {
     /// What an edit changes; nil leaves a field as it is, and an empty text clears it.
     public struct EntryChange: Sendable {
         public var amount: AmountInput?
+        /// One member who paid it all.
         public var payer: MemberRef?
+        /// Several members who paid, each their part; instead of `payer`.
+        public var payers: [PayerInput]
         public var date: LocalDate?
         public var description: String?
         public var category: String?
         public var split: SplitInput?
 
-        public init(amount: AmountInput? = nil, payer: MemberRef? = nil, date: LocalDate? = nil,
+        public init(amount: AmountInput? = nil, payer: MemberRef? = nil, payers: [PayerInput] = [], date: LocalDate? = nil,
                     description: String? = nil, category: String? = nil, split: SplitInput? = nil) {
             self.amount = amount
             self.payer = payer
+            self.payers = payers
             self.date = date
             self.description = description
             self.category = category
@@ -179,7 +187,7 @@ extension SpendingService {
             }
             entry = try SpendingEntry(
                 id: entry.id, kind: entry.kind, amount: amount,
-                payer: try change.payer.map { try $0.resolve(in: details.members) } ?? entry.payer,
+                payers: try Self.payers(after: change, of: entry, amount: amount, in: details),
                 date: change.date ?? entry.date,
                 description: change.description ?? entry.description,
                 category: change.category ?? entry.category,

@@ -10,15 +10,14 @@ struct SpendCommand: TallyCommand {
         discussion: """
             Split equally among all members unless told otherwise: --among "Alex,Sam" for an equal \
             split over some members; --split shares|exact|percent with a --part NAME=VALUE per member \
-            (shares: 2 pays twice as much as 1; exact: amounts that add up; percent: adds up to 100).
+            (shares: 2 pays twice as much as 1; exact: amounts that add up; percent: adds up to 100).             When several paid, give each with what they paid: --payer Alex=30 --payer Sam=20.
             """)
 
     @Argument(help: ArgumentHelp("How much, in the ledger's currency (12.50).", valueName: "amount"))
     var amount: String
     @Argument(help: ArgumentHelp("What it was for.", valueName: "description"))
     var description: [String] = []
-    @Option(help: ArgumentHelp("Who paid (default: you).", valueName: "name"))
-    var payer: String?
+    @OptionGroup var payers: PayerOptions
     @OptionGroup var split: SplitOptions
     @Option(help: ArgumentHelp("The day, YYYY-MM-DD (default: today).", valueName: "date"))
     var date: String?
@@ -29,12 +28,40 @@ struct SpendCommand: TallyCommand {
 
     func run(in context: CommandContext) async throws {
         let ledger = try await context.ledger(ledger)
+        let (payer, several) = try payers.payers(ledger)
         let request = NewExpense(
-            amount: .text(amount), payer: try payer.map(ledger.member(named:)) ?? ownMember(ledger),
+            amount: .text(amount), payer: several == nil ? try payer ?? ownMember(ledger) : nil, payers: several,
             date: try date.map(parseDate), description: description.isEmpty ? nil : description.joined(separator: " "),
             category: category, split: try split.body(ledger))
         let entry = try await context.spending.addExpense(to: ledger.id, request)
         try emit(entry, context) { SpendingText.recorded(entry, ledger) }
+    }
+}
+
+/// Who paid an expense, as `tally spend` and `tally expenses edit` take it: one member, or
+/// several each with what they paid.
+struct PayerOptions: ParsableArguments {
+    @Option(name: .customLong("payer"),
+            help: ArgumentHelp("Who paid (default: you); NAME=AMOUNT for each of several who paid.", valueName: "name"))
+    var names: [String] = []
+
+    /// One payer, or several; neither when none was given.
+    func payers(_ ledger: LedgerJSON) throws -> (one: MemberID?, several: [PayerBody]?) {
+        let withAmounts = names.filter { $0.contains("=") }
+        if withAmounts.isEmpty {
+            guard names.count <= 1 else {
+                throw TallyError.invalid("Several payers each need what they paid, such as --payer Alex=30 --payer Sam=20.")
+            }
+            return (try names.first.map(ledger.member(named:)), nil)
+        }
+        guard withAmounts.count == names.count else {
+            throw TallyError.invalid("Several payers each need what they paid, such as --payer Alex=30 --payer Sam=20.")
+        }
+        return (nil, try names.map { name in
+            let pieces = name.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pieces.count == 2 else { throw TallyError.invalid("\"\(name)\" is not NAME=AMOUNT, such as Alex=30.") }
+            return PayerBody(member: try ledger.member(named: pieces[0]), paid: .text(pieces[1]))
+        })
     }
 }
 
@@ -185,8 +212,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         var id: String
         @Option(help: ArgumentHelp("The new amount.", valueName: "amount"))
         var amount: String?
-        @Option(help: ArgumentHelp("Who paid.", valueName: "name"))
-        var payer: String?
+        @OptionGroup var payers: PayerOptions
         @Option(help: ArgumentHelp("What it was for.", valueName: "text"))
         var description: String?
         @Option(help: ArgumentHelp("The day, YYYY-MM-DD.", valueName: "date"))
@@ -205,7 +231,8 @@ struct ExpensesCommand: AsyncParsableCommand {
                     .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                     .map { .init(member: try ledger.member(named: $0), value: nil) })
             }
-            let change = EntryChangeBody(amount: amount.map { .text($0) }, payer: try payer.map(ledger.member(named:)),
+            let (payer, several) = try payers.payers(ledger)
+            let change = EntryChangeBody(amount: amount.map { .text($0) }, payer: payer, payers: several,
                                          date: try date.map(parseDate), description: description.map { .set($0) } ?? .unchanged,
                                          category: category.map { .set($0) } ?? .unchanged, split: split)
             let matching = try await context.spending.entryIDs(startingWith: id, in: ledger.id, .all)

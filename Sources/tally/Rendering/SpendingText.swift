@@ -56,7 +56,9 @@ enum SpendingText {
         let split = entry.split == .equal && entry.parts.count == ledger.members.count ? "split equally"
             : "split \(entry.split == .equal ? "equally among" : "by \(entry.split.rawValue):") "
                 + entry.parts.map { "\(ledger.name(of: $0.member)) \($0.share)" }.joined(separator: ", ")
-        return "\(entry.description ?? "expense") \(amount), paid by \(ledger.name(of: entry.payer)), \(split)"
+        let paidBy = entry.payers.count > 1 ? entry.payers.map { "\(ledger.name(of: $0.member)) \($0.paid)" }.joined(separator: " and ")
+            : ledger.name(of: entry.payer)
+        return "\(entry.description ?? "expense") \(amount), paid by \(paidBy), \(split)"
     }
 
     static func recorded(_ entry: EntryJSON, _ ledger: LedgerJSON) -> String {

@@ -19,12 +19,13 @@ struct LedgerTotalsTests {
                                  date: LocalDate(year: 2026, month: 1, day: 1)!, note: nil, createdAt: Date(), members: people)
         }
         let split = try! SpendingPropertyTests.split(from: seed / 7, members: members, amount: amount)
-        return try! SpendingEntry(id: UUID(), kind: .expense, amount: Money(minorUnits: amount, currency: eur), payer: payer,
+        let payers = SpendingPropertyTests.payers(from: seed / 3, members: members, amount: amount)
+        return try! SpendingEntry(id: UUID(), kind: .expense, amount: Money(minorUnits: amount, currency: eur), payers: payers,
                                   date: LocalDate(year: 2026, month: 1, day: 1)!, description: nil, category: nil,
                                   split: split, createdAt: Date(), members: people)
     }
 
-    @Test("S3: totals kept through random adds, edits, deletes and restores equal a recomputation, and balance to zero")
+    @Test("S3: totals kept through random adds, edits, deletes and restores (one payer or several, every split) equal a recomputation, and balance to zero")
     func keptEqualsRecomputed() async {
         await propertyCheck(count: 200, input: Gen.int(in: 2...5), Gen.int(in: 0...Int.max / 2).array(of: 1...60)) { members, steps in
             var entries: [SpendingEntry] = []

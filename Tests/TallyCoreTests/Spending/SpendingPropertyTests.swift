@@ -42,6 +42,24 @@ struct SpendingPropertyTests {
         }
     }
 
+    /// Who paid `amount`, derived from one random number: one member, or up to four with random
+    /// parts (every part at least one cent) that add up to it.
+    static func payers(from seed: Int, members: Int, amount: Int64) -> [PayerPart] {
+        var bits = UInt64(seed)
+        func next(_ bound: Int) -> Int {
+            defer { bits /= UInt64(bound) }
+            return Int(bits % UInt64(bound))
+        }
+        let first = next(members)
+        let count = next(2) == 0 ? 1 : Int(min(Int64(next(min(members, 4)) + 1), amount))
+        var left = amount
+        return (0..<count).map { index in
+            let paid = index == count - 1 ? left : 1 + Int64(next(Int(left - Int64(count - 1 - index))))
+            left -= paid
+            return PayerPart(member: MemberID((first + index) % members + 1), amount: Money(minorUnits: paid, currency: eur))
+        }
+    }
+
     @Test("S3, S4: random ledgers balance to zero and settle in at most n − 1 transfers")
     func randomLedgers() async {
         await propertyCheck(count: 300, input: Gen.int(in: 2...9), Gen.int(in: 0...Int.max / 2).array(of: 1...40)) { memberCount, seeds in
@@ -56,7 +74,8 @@ struct SpendingPropertyTests {
         var exactShares: [MemberID: Decimal] = [:]
         for seed in seeds {
             let amount = Int64(seed % 100_000_000) + 1
-            let payer = MemberID(seed % memberCount + 1)
+            let payers = Self.payers(from: seed / 3, members: memberCount, amount: amount)
+            #expect(payers.reduce(0) { $0 + $1.amount.minorUnits } == amount)
             let split = try! Self.split(from: seed / 7, members: memberCount, amount: amount)
             let parts = try! split.shares(of: Money(minorUnits: amount, currency: eur))
             #expect(parts.reduce(0) { $0 + $1.share.minorUnits } == amount, "a split must add up to its amount")
@@ -65,12 +84,16 @@ struct SpendingPropertyTests {
                 #expect(part.numerator >= 0 && part.numerator < part.denominator)
                 exactShares[part.member, default: 0] += Decimal(part.units) + Decimal(part.numerator) / Decimal(part.denominator)
             }
-            entries.append(try! SpendingEntry(id: UUID(), kind: .expense, amount: Money(minorUnits: amount, currency: eur), payer: payer,
+            entries.append(try! SpendingEntry(id: UUID(), kind: .expense, amount: Money(minorUnits: amount, currency: eur), payers: payers,
                                               date: LocalDate(year: 2026, month: 1, day: 1)!, description: nil, category: nil,
                                               split: split, createdAt: Date(), members: people))
         }
         let ledger = try! LedgerBalances(currency: eur, members: people.map(\.id), entries: entries)
         #expect(ledger.total == 0)
+        for member in ledger.members {
+            let paid = entries.reduce(Int64(0)) { $0 + $1.paid(by: member.member).minorUnits }
+            #expect(member.paid == paid, "a member has paid what they paid of every expense, alone or with others")
+        }
         for member in ledger.members {
             let exact = exactShares[member.member] ?? 0
             #expect(abs(Decimal(member.share) - exact) < 1, "a member's share is within a cent of the exact share")

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TallyCore
+@testable import TallyStore
+
+/// S2, S3 with several payers: two people paid one dinner, and every store keeps who paid what.
+@Suite("Several payers in the store (S2, S3)")
+struct SeveralPayersContractTests {
+    typealias Payer = SpendingService.PayerInput
+
+    @Test("Two members pay one expense: each is credited their part, the balances say so, the store gives it back, a search finds either",
+          arguments: StoreKind.allCases)
+    func twoPayOneDinner(_ kind: StoreKind) async throws {
+        let l = try await LedgerFixture(kind)
+        let ledger = try await l.shared()
+        let id = ledger.ledger.id
+        let (alex, sam) = (ledger.members[0].id, ledger.members[1].id)
+        let kim = try await l.alex.addMember(to: id, name: "Kim").members.last!.id
+        // 90.00 shared by three; Alex paid 60, Sam 30.
+        let dinner = try await l.alex.addExpense(to: id, .init(
+            amount: .text("90"), payers: [Payer(member: .id(sam), paid: .text("30")), Payer(member: .id(alex), paid: .text("60.00"))],
+            description: "Dinner")).entry
+        #expect(dinner.payers.map(\.member) == [alex, sam], "payers in member order")
+        #expect(dinner.payers.map(\.amount.plain) == ["60.00", "30.00"])
+
+        let stored = try await l.sam.entry(dinner.id, in: id)
+        #expect(stored == dinner, "read back as written")
+        #expect(try await l.sam.entries(in: id, .current).first == dinner, "in the history too")
+
+        let balances = try await l.sam.summary(of: id).balances
+        #expect(balances.members.map(\.paid) == [6000, 3000, 0])
+        #expect(balances.members.map(\.balance) == [3000, 0, -3000])
+        #expect(balances.plan.map { [$0.from, $0.to] } == [[kim, alex]])
+
+        // A search for a member finds the expenses they paid part of.
+        let solo = try await l.alex.addExpense(to: id, .init(amount: .text("5"), payer: .id(alex), split: .init(method: .equal, parts: [.init(member: .id(alex))]))).entry
+        #expect(try await l.alex.entries(in: id, .current, matching: try EntryFilter(member: sam)).map(\.id) == [dinner.id])
+        #expect(try await l.alex.entries(in: id, .current, matching: try EntryFilter(member: alex)).map(\.id) == [solo.id, dinner.id])
+
+        // The activity log says who paid what.
+        let added = try await l.alex.activity(in: id).map(\.text)
+        #expect(added.contains { $0.contains("Dinner, paid by Person 1 60.00 and Person 2 30.00") }, "\(added)")
+    }
+
+    @Test("An edit keeps the payers while the amount stays, asks for them again with a new amount, and can go back to one payer",
+          arguments: StoreKind.allCases)
+    func editing(_ kind: StoreKind) async throws {
+        let l = try await LedgerFixture(kind)
+        let ledger = try await l.shared()
+        let id = ledger.ledger.id
+        let (alex, sam) = (ledger.members[0].id, ledger.members[1].id)
+        let entry = try await l.alex.addExpense(to: id, .init(
+            amount: .text("50"), payers: [Payer(member: .id(alex), paid: .text("20")), Payer(member: .id(sam), paid: .text("30"))])).entry
+
+        let described = try await l.alex.editEntry(entry.id, in: id, .init(description: "Picnic"))
+        #expect(described.payers == entry.payers, "an edit that leaves the amount keeps who paid what")
+
+        await #expect(throws: TallyError.invalid("Several members paid this expense: say what each paid of 60.00, or name one payer.")) {
+            try await l.alex.editEntry(entry.id, in: id, .init(amount: .text("60")))
+        }
+        await #expect(throws: TallyError.invalid("What the payers paid adds up to 50.00, not 60.00: change it by 10.00 so it matches the expense.")) {
+            try await l.alex.editEntry(entry.id, in: id, .init(amount: .text("60"), payers: [
+                Payer(member: .id(alex), paid: .text("20")), Payer(member: .id(sam), paid: .text("30"))]))
+        }
+        #expect(try await l.alex.entry(entry.id, in: id) == described, "a refused edit changes nothing")
+
+        let more = try await l.alex.editEntry(entry.id, in: id, .init(amount: .text("60"), payers: [
+            Payer(member: .id(alex), paid: .text("25")), Payer(member: .id(sam), paid: .text("35"))]))
+        #expect(more.payers.map(\.amount.plain) == ["25.00", "35.00"])
+        #expect(try await l.sam.entry(entry.id, in: id) == more)
+        #expect(try await l.alex.summary(of: id).balances.members.map(\.balance) == [-500, 500])
+        let log = try await l.alex.activity(in: id).map(\.text)
+        #expect(log.first?.contains("paid by Person 1 20.00 and Person 2 30.00 → Person 1 25.00 and Person 2 35.00") == true, "\(log.first ?? "")")
+
+        let one = try await l.alex.editEntry(entry.id, in: id, .init(payer: .id(sam)))
+        #expect(one.payers == [PayerPart(member: sam, amount: one.amount)] && !one.hasSeveralPayers)
+        #expect(try await l.alex.entry(entry.id, in: id) == one, "the several payers are gone from the store")
+        #expect(try await l.alex.summary(of: id).balances.members.map(\.balance) == [-3000, 3000])
+    }
+
+    @Test("Refused: parts that do not add up, a member twice, a part of nothing, a stranger, several payers of a payment, both ways at once",
+          arguments: [StoreKind.sqliteInMemory])
+    func refusals(_ kind: StoreKind) async throws {
+        let l = try await LedgerFixture(kind)
+        let ledger = try await l.shared()
+        let id = ledger.ledger.id
+        let (alex, sam) = (ledger.members[0].id, ledger.members[1].id)
+        func add(_ payers: [Payer], payer: SpendingService.MemberRef? = nil) async throws {
+            _ = try await l.alex.addExpense(to: id, .init(amount: .text("10"), payer: payer, payers: payers))
+        }
+        await #expect(throws: TallyError.invalid("What the payers paid adds up to 9.99, not 10.00: change it by 0.01 so it matches the expense.")) {
+            try await add([Payer(member: .id(alex), paid: .text("5")), Payer(member: .id(sam), paid: .text("4.99"))])
+        }
+        await #expect(throws: TallyError.invalid("The payers name a member twice: list each member once.")) {
+            try await add([Payer(member: .id(alex), paid: .text("5")), Payer(member: .name("person 1"), paid: .text("5"))])
+        }
+        await #expect(throws: TallyError.invalid("What a payer paid must be more than 0.")) {
+            try await add([Payer(member: .id(alex), paid: .text("10")), Payer(member: .id(sam), paid: .text("0"))])
+        }
+        await #expect(throws: TallyError.self) {
+            try await add([Payer(member: .id(alex), paid: .text("5")), Payer(member: .id(999), paid: .text("5"))])
+        }
+        await #expect(throws: TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.")) {
+            try await add([Payer(member: .id(alex), paid: .text("5")), Payer(member: .id(sam), paid: .text("5"))], payer: .id(alex))
+        }
+        let payment = try await l.alex.recordPayment(in: id, from: .id(alex), to: .id(sam), amount: .text("10")).entry
+        await #expect(throws: TallyError.invalid("A payment is made by one member; record one payment for each member who pays.")) {
+            try await l.alex.editEntry(payment.id, in: id, .init(payers: [Payer(member: .id(alex), paid: .text("5")),
+                                                                         Payer(member: .id(sam), paid: .text("5"))]))
+        }
+        #expect(try await l.alex.entries(in: id, .all).count == 1, "nothing refused was written")
+    }
+
+    @Test("A member who paid part of an expense stays a member", arguments: StoreKind.allCases)
+    func payerStays(_ kind: StoreKind) async throws {
+        let l = try await LedgerFixture(kind)
+        let ledger = try await l.shared()
+        let id = ledger.ledger.id
+        let alex = ledger.members[0].id
+        let kim = try await l.alex.addMember(to: id, name: "Kim").members.last!.id
+        _ = try await l.alex.addExpense(to: id, .init(
+            amount: .text("10"), payers: [Payer(member: .id(alex), paid: .text("9")), Payer(member: .id(kim), paid: .text("1"))],
+            split: .init(method: .equal, parts: [.init(member: .id(alex))])))
+        await #expect(throws: TallyError.conflict("Kim has expenses or payments in this ledger (deleted ones included), so they stay a member; rename them instead.")) {
+            try await l.alex.removeMember(kim, from: id)
+        }
+    }
+}

@@ -53,6 +53,32 @@ struct SpendingCommandTests {
         #expect(summary.values.map { Decimal(string: $0)! }.reduce(0, +) == 0)
     }
 
+    // S2, S3: two members paid one expense, each with what they paid; an edit changes their parts.
+    @Test func severalPayers() throws {
+        let tally = try sandbox()
+        let added = try tally.ok(["spend", "50", "Dinner", "--payer", "Alex=20", "--payer", "sam=30"]).stdout
+        #expect(added.contains("Recorded Dinner 50.00 EUR, paid by Alex 20.00 and Sam 30.00, split equally."), "\(added)")
+        #expect(try balances(tally) == ["Alex": "-5.00", "Sam": "5.00"])
+        let listed = try tally.ok(["expenses", "list"]).stdout
+        #expect(listed.contains("paid by Alex 20.00 and Sam 30.00"))
+        let id = String(try #require(listed.split(separator: " ").first { $0.count == 8 && $0.allSatisfy(\.isHexDigit) }))
+        let json = try tally.object(["expenses", "edit", id, "--amount", "60", "--payer", "Alex=40", "--payer", "Sam=20"])
+        #expect((json["payers"] as? [[String: Any]])?.map { $0["paid"] as? String } == ["40.00", "20.00"])
+        #expect(try balances(tally) == ["Alex": "10.00", "Sam": "-10.00"])
+        for (arguments, expected) in [
+            (["spend", "50", "--payer", "Alex=20", "--payer", "Sam=20"],
+             "What the payers paid adds up to 40.00, not 50.00: change it by 10.00 so it matches the expense."),
+            (["spend", "50", "--payer", "Alex=20", "--payer", "Sam"], "Several payers each need what they paid, such as --payer Alex=30 --payer Sam=20."),
+            (["spend", "50", "--payer", "Alex", "--payer", "Sam"], "Several payers each need what they paid"),
+            (["spend", "50", "--payer", "Alex=x", "--payer", "Sam=50"], "is not an amount"),
+            (["expenses", "edit", id, "--amount", "70"], "Several members paid this expense: say what each paid of 70.00, or name one payer."),
+        ] {
+            let message = try tally.refused(arguments)
+            #expect(message.contains(expected), "\(arguments): \(message)")
+        }
+        #expect(try balances(tally) == ["Alex": "10.00", "Sam": "-10.00"], "nothing refused changed anything")
+    }
+
     // S2 and A5: refused input changes nothing and says why in one sentence.
     @Test func refused() throws {
         let tally = try sandbox()

@@ -527,6 +527,22 @@ struct SpendingAPITests {
         Case(.post, "/api/v1/ledgers/{home}/invite", #"{"uses": 0}"#, says: "1 to 50 people"),
         Case(.put, "/api/v1/ledgers/{home}/owner", #"{"member": {p2}}"#, .conflict, says: "only a member with an account can own the ledger"),
         Case(.put, "/api/v1/ledgers/{home}/owner", #"{"member": 999999}"#, says: "not in this ledger"),
+        // Several payers.
+        Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}, "paid": 4}, {"member": {p2}, "paid": "5"}]}"#,
+             says: "What the payers paid adds up to 9.00, not 10.00: change it by 1.00 so it matches the expense."),
+        Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payer": {p1}, "payers": [{"member": {p1}, "paid": 10}]}"#,
+             says: "not both"),
+        Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": []}"#, says: "at least one payer"),
+        Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}, "paid": 10}, {"member": {p2}, "paid": 0.01}]}"#,
+             says: "adds up to 10.01"),
+        Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}, "paid": 5}, {"member": {p1}, "paid": 5}]}"#,
+             says: "name a member twice"),
+        Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}, "paid": 10.001}]}"#, says: "decimals"),
+        Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {bobsMember}, "paid": 10}]}"#,
+             says: "not in this ledger"),
+        Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}}]}"#, says: "paid"),
+        Case(.patch, "/api/v1/ledgers/{home}/entries/{entry}", #"{"payers": [{"member": {p1}, "paid": 6}, {"member": {p2}, "paid": 6.01}]}"#,
+             says: "adds up to 12.01, not 12.00"),
         // Query parameters and ids.
         Case(.get, "/api/v1/ledgers/{home}/entries?limit=0", nil, says: "between 1 and 500"),
         Case(.get, "/api/v1/ledgers/{home}/entries?cursor=-1", nil, says: "cursor"),
@@ -747,7 +763,14 @@ struct EntryReply: Decodable, Equatable {
     var kind: String
     var amount: String
     var currency: String
+    struct Payer: Decodable, Equatable {
+        var member: Int64
+        var paid: String
+    }
+
     var payer: Int64
+    /// Always there: one for a sole payer.
+    var payers: [Payer]
     var recipient: Int64?
     var date: String
     var description: String?

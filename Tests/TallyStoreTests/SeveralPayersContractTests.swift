@@ -103,6 +103,9 @@ struct SeveralPayersContractTests {
         await #expect(throws: TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.")) {
             try await add([Payer(member: .id(alex), paid: .text("5")), Payer(member: .id(sam), paid: .text("5"))], payer: .id(alex))
         }
+        await #expect(throws: TallyError.invalid("Give at least one payer with what they paid, or leave the payers out.")) {
+            try await add([])
+        }
         let payment = try await l.alex.recordPayment(in: id, from: .id(alex), to: .id(sam), amount: .text("10")).entry
         await #expect(throws: TallyError.invalid("A payment is made by one member; record one payment for each member who pays.")) {
             try await l.alex.editEntry(payment.id, in: id, .init(payers: [Payer(member: .id(alex), paid: .text("5")),

@@ -10,7 +10,7 @@
 // shared device never shows one person's pages (with their invite codes) to the next.
 "use strict";
 
-const SHELL = "tally-shell-v3";
+const SHELL = "tally-shell-v4";
 const PAGES = "tally-pages-v2-"; // + the owner
 const SHELL_FILES = ["/static/app.css", "/static/app.js", "/static/spending.js", "/static/icon.svg", "/static/icon-192.png",
   "/manifest.webmanifest"];

@@ -167,10 +167,10 @@ struct SpendingWebController {
                 _ = try TransactionAmount.parse(try form.require("amount", "the amount"), currency: details.ledger.currency, what: "An expense")
             }
             try Web.FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(form["description"]) }
+            let payers = try PayerToggles.input(form, details)
             let split = try SplitFields.input(form, details)
             _ = try await spending.addExpense(to: ledger, .init(
-                amount: .text(try form.require("amount", "the amount")),
-                payer: form["payer"].flatMap(MemberID.init).map { .id($0) },
+                amount: .text(try form.require("amount", "the amount")), payer: payers.one, payers: payers.several,
                 date: try Web.FieldRefusal.at("date") {
                     try form["date"].map { try LocalDate.parse($0) }
                 },
@@ -213,8 +213,9 @@ struct SpendingWebController {
                 try LocalDate.parse(try form.require("date", "the date"))
             }
             let expense = entry.kind == .expense
+            let payers = expense ? try PayerToggles.input(form, details) : (one: nil, several: nil)
             _ = try await spending.editEntry(id, in: ledger, .init(
-                amount: .text(typed), payer: expense ? form["payer"].flatMap(MemberID.init).map { .id($0) } : nil, date: date,
+                amount: .text(typed), payer: payers.one, payers: payers.several, date: date,
                 description: description, category: expense ? form.all["category"] ?? "" : nil,
                 split: expense ? try SplitFields.input(form, details) : nil), seen: form["seen"])
             return Web.redirect(SitePath.ledger.link(ledger))

@@ -26,14 +26,14 @@ extension PayerBody {
 
 extension NewExpense {
     public var input: SpendingService.ExpenseInput {
-        .init(amount: amount.input, payer: payer.map { .id($0) }, payers: (payers ?? []).map(\.input), date: date,
+        .init(amount: amount.input, payer: payer.map { .id($0) }, payers: payers?.map(\.input), date: date,
               description: description, category: category, split: split?.input ?? .init(), id: id)
     }
 }
 
 extension EntryChangeBody {
     public var change: SpendingService.EntryChange {
-        .init(amount: amount?.input, payer: payer.map { .id($0) }, payers: (payers ?? []).map(\.input), date: date,
+        .init(amount: amount?.input, payer: payer.map { .id($0) }, payers: payers?.map(\.input), date: date,
               description: description.change.map { $0 ?? "" }, category: category.change.map { $0 ?? "" }, split: split?.input)
     }
 }

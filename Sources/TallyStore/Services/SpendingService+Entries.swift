@@ -91,10 +91,10 @@ extension SpendingService {
 
     public struct ExpenseInput: Sendable {
         public var amount: AmountInput
-        /// The user's own member when nil and `payers` is empty.
+        /// The user's own member when nil, and `payers` too.
         public var payer: MemberRef?
         /// Several members who paid, each their part; instead of `payer`.
-        public var payers: [PayerInput]
+        public var payers: [PayerInput]?
         /// Today in the user's time zone when nil.
         public var date: LocalDate?
         public var description: String?
@@ -103,7 +103,7 @@ extension SpendingService {
         /// A client's id, so that sending the same expense twice records it once.
         public var id: UUID?
 
-        public init(amount: AmountInput, payer: MemberRef? = nil, payers: [PayerInput] = [], date: LocalDate? = nil,
+        public init(amount: AmountInput, payer: MemberRef? = nil, payers: [PayerInput]? = nil, date: LocalDate? = nil,
                     description: String? = nil, category: String? = nil, split: SplitInput = SplitInput(), id: UUID? = nil) {
             self.amount = amount
             self.payer = payer
@@ -154,13 +154,13 @@ extension SpendingService {
         /// One member who paid it all.
         public var payer: MemberRef?
         /// Several members who paid, each their part; instead of `payer`.
-        public var payers: [PayerInput]
+        public var payers: [PayerInput]?
         public var date: LocalDate?
         public var description: String?
         public var category: String?
         public var split: SplitInput?
 
-        public init(amount: AmountInput? = nil, payer: MemberRef? = nil, payers: [PayerInput] = [], date: LocalDate? = nil,
+        public init(amount: AmountInput? = nil, payer: MemberRef? = nil, payers: [PayerInput]? = nil, date: LocalDate? = nil,
                     description: String? = nil, category: String? = nil, split: SplitInput? = nil) {
             self.amount = amount
             self.payer = payer

@@ -15,29 +15,25 @@ extension SpendingService {
 
     /// Who paid `amount`: the members of `several` what each says, or `one` all of it (the
     /// user's own member when neither is given).
-    static func payers(one: MemberRef?, several: [PayerInput], amount: Money, user: UUID,
+    static func payers(one: MemberRef?, several: [PayerInput]?, amount: Money, user: UUID,
                        in details: LedgerDetails) throws -> [PayerPart] {
-        guard several.isEmpty else {
-            guard one == nil else { throw TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.") }
-            return try parts(several, in: details)
-        }
-        return [PayerPart(member: try payer(one, user: user, in: details), amount: amount)]
+        guard let several else { return [PayerPart(member: try payer(one, user: user, in: details), amount: amount)] }
+        guard one == nil else { throw bothWays }
+        return try parts(several, in: details)
     }
 
     /// Who paid an edited entry: as the change says, or as before. An expense several members
     /// paid keeps its payers only while its amount stays; a new amount needs what each paid of it.
     static func payers(after change: EntryChange, of entry: SpendingEntry, amount: Money,
                        in details: LedgerDetails) throws -> [PayerPart] {
-        if !change.payers.isEmpty || change.payer != nil {
-            if entry.kind == .payment, !change.payers.isEmpty {
+        if let several = change.payers {
+            guard entry.kind == .expense else {
                 throw TallyError.invalid("A payment is made by one member; record one payment for each member who pays.")
             }
-            guard change.payers.isEmpty || change.payer == nil else {
-                throw TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.")
-            }
-            guard let one = change.payer else { return try parts(change.payers, in: details) }
-            return [PayerPart(member: try one.resolve(in: details.members), amount: amount)]
+            guard change.payer == nil else { throw bothWays }
+            return try parts(several, in: details)
         }
+        if let one = change.payer { return [PayerPart(member: try one.resolve(in: details.members), amount: amount)] }
         guard entry.hasSeveralPayers else { return [PayerPart(member: entry.payer, amount: amount)] }
         guard amount == entry.amount else {
             throw TallyError.invalid("Several members paid this expense: say what each paid of \(amount.plain), or name one payer.")
@@ -45,8 +41,11 @@ extension SpendingService {
         return entry.payers
     }
 
+    private static let bothWays = TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.")
+
     private static func parts(_ inputs: [PayerInput], in details: LedgerDetails) throws -> [PayerPart] {
-        try inputs.map {
+        guard !inputs.isEmpty else { throw TallyError.invalid("Give at least one payer with what they paid, or leave the payers out.") }
+        return try inputs.map {
             PayerPart(member: try $0.member.resolve(in: details.members),
                       amount: try $0.paid.money(in: details.ledger.currency, what: "What a payer paid"))
         }

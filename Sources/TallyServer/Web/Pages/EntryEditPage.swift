@@ -14,8 +14,9 @@ struct EntryEditPage {
 
     /// The fields that show `entry` as it stands.
     static func values(of entry: SpendingEntry) -> [String: String] {
-        var values = ["amount": entry.amount.plain, "payer": String(entry.payer), "date": entry.date.description,
+        var values = ["amount": entry.amount.plain, "date": entry.date.description,
                       "description": entry.description ?? "", "category": entry.category ?? ""]
+        values.merge(PayerToggles.values(of: entry)) { $1 }
         if entry.kind == .expense { values.merge(SplitFields.values(of: entry.split)) { $1 } }
         return values
     }
@@ -31,7 +32,9 @@ struct EntryEditPage {
             return (refusal.error.message, HTML(unsafe: #" aria-invalid="true""#))
         }
         let amount = refused("amount"), description = refused("description"), date = refused("date")
-        let expenseFields: HTML = isPayment ? "" : PayerToggles(members: details.members, chosen: values["payer"].flatMap(MemberID.init)).render()
+        let expenseFields: HTML = isPayment ? "" : PayerToggles(
+            members: details.members, chosen: values["payer"].flatMap(MemberID.init),
+            several: .init(values: values, currency: currency, refusal: refused("payers"))).render()
         let categoryField: HTML = isPayment ? "" : """
             <label for="category">Category <span class="help">(optional)</span></label>
             <input id="category" name="category" maxlength="50" value="\(values["category"] ?? "")">

@@ -66,6 +66,8 @@ struct LedgerPage {
             return (error, HTML(unsafe: #" aria-invalid="true""#))
         }
         let amount = refusal("amount"), description = refusal("description"), date = refusal("date"), split = refusal("split")
+        let payers = PayerToggles(members: details.members, chosen: payer, you: you,
+                                  several: .init(values: retry, currency: currency, refusal: refusal("payers")))
         let open = !date.message.isEmpty || !split.message.isEmpty
         return """
         <section class="card quick" aria-labelledby="add-title">
@@ -77,7 +79,7 @@ struct LedgerPage {
           pattern="\(pattern)" data-max="\(TransactionAmount.maximumUnits)" value="\(retry["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)
           data-invalid="Type an amount such as \(example), with at most \(decimals) decimal\(decimals == 1 ? "" : "s"), more than 0 and at most \(TransactionAmount.maximumUnits).">
         <p class="field-error" id="amount-error" aria-live="polite">\(amount.message)</p>
-        \(PayerToggles(members: details.members, chosen: payer, you: you).render())
+        \(payers.render())
         <label for="description">What for <span class="help">(optional)</span></label>
         <input id="description" name="description" maxlength="200" value="\(retry["description"] ?? "")" autocomplete="off"
           aria-describedby="description-error"\(description.invalid)>
@@ -151,7 +153,10 @@ struct LedgerPage {
         }
         let shared = entry.split.members.count == details.members.count ? "" : " · shared by "
             + entry.split.members.map(summary.name).joined(separator: ", ")
-        return (entry.description ?? "Expense", "paid by \(summary.name(entry.payer))\(shared)")
+        let paidBy = entry.hasSeveralPayers
+            ? entry.payers.map { "\(summary.name($0.member)) \($0.amount.plain)" }.joined(separator: " and ")
+            : summary.name(entry.payer)
+        return (entry.description ?? "Expense", "paid by \(paidBy)\(shared)")
     }
 
     /// Find entries by words, member, category and dates: a form that works without the
@@ -230,12 +235,13 @@ struct LedgerPage {
     }
 
     /// What an entry does to the balances, for the page to take it back when it is deleted
-    /// offline: the entry, who paid, how much, and each member's share in minor units.
+    /// offline: the entry, who paid what, how much, and each member's share, in minor units.
     private func figures(_ entry: SpendingEntry) -> HTML {
         let shares = ((try? entry.shares) ?? []).map { "\($0.member):\($0.share.minorUnits)" }.joined(separator: " ")
+        let payers = entry.payers.map { "\($0.member):\($0.amount.minorUnits)" }.joined(separator: " ")
         return """
         data-entry="\(entry.id)" data-kind="\(entry.kind.rawValue)" data-payer="\(entry.payer)" data-amount="\(entry.amount.minorUnits)" \
-        data-shares="\(shares)"
+        data-payers="\(payers)" data-shares="\(shares)"
         """
     }
 

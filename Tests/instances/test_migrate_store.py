@@ -41,7 +41,8 @@ def tally(*arguments, database, now=NOW, stdin=None, check=True):
 def fill(path):
     """Something of everything: drinks over a few days, a removal, an edit and a deletion, a kind,
     a profile and a goal, the bottle, reminders, an account and its token, and a ledger with an
-    uneven split, a payment, a deleted expense and two recurring expenses (one paused)."""
+    uneven split, an expense two members paid, a payment, a deleted expense and two recurring
+    expenses (one paused)."""
     tally("settings", "set", "timezone", "Europe/Berlin", database=path)
     for day, amount in (("2026-03-27", "500"), ("2026-03-28", "750"), ("2026-03-29", "250")):
         tally("drink", amount, "--at", f"{day}T09:30:00+01:00", database=path, now=f"{day}T18:00:00Z")
@@ -62,6 +63,7 @@ def fill(path):
     tally("spend", "90", "Groceries", "--payer", "Ada", "--split", "shares", "--part", "Ada=2", "--part", "Sam=1",
           "--part", "Kim=1", "--category", "Food", database=path)
     tally("spend", "10", "Bread", "--payer", "Sam", database=path)
+    tally("spend", "45", "Dinner", "--payer", "Ada=30", "--payer", "Kim=15", database=path)
     tally("pay", "Kim", "Ada", "20", database=path)
     gone = json.loads(tally("spend", "33.33", "Mistake", "--json", database=path).stdout)["id"]
     tally("expenses", "delete", gone, database=path)
@@ -87,7 +89,7 @@ def test_an_installation_moves_to_postgresql_whole(tmp_path, database):
     counts = {table["table"]: (table["source"], table["target"]) for table in copied}
     assert all(source == target for source, target in counts.values()), counts
     for table, least in (("user", 2), ("intake", 5), ("removal", 1), ("drinkKind", 8), ("goal", 1), ("dayTotal", 3),
-                         ("spendingEntry", 4), ("spendingShare", 7), ("ledgerActivity", 5), ("memberTotal", 3),
+                         ("spendingEntry", 5), ("spendingShare", 10), ("spendingPayer", 2), ("ledgerActivity", 5), ("memberTotal", 3),
                          ("apiToken", 1), ("userBottle", 1), ("userReminders", 1), ("userProfile", 1),
                          ("recurringExpense", 2)):
         assert counts[table][0] >= least, (table, counts[table])

@@ -81,11 +81,38 @@ struct PersonBackupTests {
                                                           split: .init(method: .shares, parts: [.init(member: .name("Ada"), value: .decimal(2)),
                                                                                                 .init(member: .name("Sam"), value: .decimal(1))])))
         _ = try await spending.recordPayment(in: home, from: .name("Kim"), to: .name("Ada"), amount: .text("10.00"))
+        _ = try await spending.addExpense(to: home, .init(amount: .text("45.00"), payers: [.init(member: .name("Ada"), paid: .text("30")),
+                                                                                          .init(member: .name("Kim"), paid: .text("15"))],
+                                                          description: "Dinner"))
         let gone = try await spending.addExpense(to: home, .init(amount: .text("5.00"), description: "Mistake")).entry.id
         _ = try await spending.deleteEntry(gone, in: home)
         let trip = try await spending.createLedger(name: "Trip", currency: "JPY", memberNames: ["Ada", "Lee"]).ledger.id
         _ = try await spending.addExpense(to: trip, .init(amount: .text("12000"), payer: .name("Lee"), description: "Ryokan"))
         return (ada, spending)
+    }
+
+    @Test("A backup from before several payers (entries without payers) restores each expense as paid by its payer; one with them, by each")
+    func entriesWithoutPayers() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        func entry(_ payers: String) throws -> EntryJSON {
+            try decoder.decode(EntryJSON.self, from: Data("""
+                {"id": "\(UUID())", "kind": "expense", "amount": "12.00", "currency": "EUR", "payer": 7, \(payers) "recipient": null,
+                 "date": "2026-01-02", "description": null, "category": null, "split": "equal",
+                 "parts": [{"member": 7, "value": "1", "share": "6.00"}, {"member": 8, "value": "1", "share": "6.00"}],
+                 "createdAt": "2026-01-02T10:00:00Z", "deletedAt": null}
+                """.utf8))
+        }
+        let members = [LedgerMember(id: 1, name: "Ada", userID: nil), LedgerMember(id: 2, name: "Sam", userID: nil)]
+        let details = LedgerDetails(ledger: Ledger(id: UUID(), name: "Home", currency: .euro, createdAt: Date()), members: members,
+                                    ownerID: 1, invite: nil, hasEntries: false)
+        let old = try entry("")
+        #expect(old.payers.isEmpty)
+        let restored = try old.spendingEntry(names: [7: "Sam", 8: "Ada"], in: details, currency: .euro)
+        #expect(restored.payers == [PayerPart(member: 2, amount: Money(minorUnits: 1200, currency: .euro))])
+        let both = try entry(#""payers": [{"member": 7, "paid": "5.00"}, {"member": 8, "paid": "7.00"}],"#)
+            .spendingEntry(names: [7: "Sam", 8: "Ada"], in: details, currency: .euro)
+        #expect(both.payers.map { [$0.member, $0.amount.minorUnits] } == [[1, 700], [2, 500]])
     }
 
     static func backup(_ hydration: HydrationService, _ spending: SpendingService) async throws -> Data {
@@ -115,7 +142,7 @@ struct PersonBackupTests {
             _ = try await bob.setGoal(.custom(ml: 3000))
             let report = try await PersonBackup.read(data).restore(merge: false, hydration: bob, spending: bobSpending)
             #expect(report.drinksAdded + report.removalsAdded == original.entries && report.alreadyThere == 0)
-            #expect(report.ledgers == ["Home", "Trip"] && report.ledgerEntriesAdded == 5 && report.settingsRestored, "\(report)")
+            #expect(report.ledgers == ["Home", "Trip"] && report.ledgerEntriesAdded == 6 && report.settingsRestored, "\(report)")
             #expect(try await Picture(bob, bobSpending) == original)
 
             let again = try await PersonBackup.read(data).restore(merge: true, hydration: bob, spending: bobSpending)

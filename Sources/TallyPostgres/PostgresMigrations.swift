@@ -58,6 +58,7 @@ enum PostgresMigrations {
                 PRIMARY KEY (entryId, memberId)
             );
             CREATE INDEX spendingPayer_member ON spendingPayer (memberId);
+            ALTER TABLE recurringExpense ADD COLUMN payers text;
             """),
     ]
 

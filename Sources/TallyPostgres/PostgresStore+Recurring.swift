@@ -96,17 +96,18 @@ extension PostgresStore: RecurringExpenseRepository {
         recurringExpense.id, recurringExpense.ledgerId, recurringExpense.amount, recurringExpense.payerId, recurringExpense.description,
         recurringExpense.category, recurringExpense.splitMethod, recurringExpense.splitParts, recurringExpense.every,
         recurringExpense.weekday, recurringExpense.day, recurringExpense.month, recurringExpense.timeZone, recurringExpense.nextDate,
-        recurringExpense.endDate, recurringExpense.pausedAt, recurringExpense.createdBy, recurringExpense.createdAt
+        recurringExpense.endDate, recurringExpense.pausedAt, recurringExpense.createdBy, recurringExpense.createdAt,
+        recurringExpense.payers
         """
 
     /// A row of `recurringColumns`, followed by the ledger's currency when `currency` is nil.
     private static func recurringExpense(_ row: PostgresRow, currency: Currency?) throws -> RecurringExpense {
         let (id, ledger, amount, payer, description, category, splitMethod, splitParts, every, weekday, day, month, timeZone,
-             nextDate, endDate, pausedAt, createdBy, createdAt) = try row.decode(
+             nextDate, endDate, pausedAt, createdBy, createdAt, payers) = try row.decode(
                 (UUID, UUID, Int64, MemberID, String?, String?, String, String, String, Int?, Int?, Int?, String, LocalDate, LocalDate?,
-                 Date?, UUID?, Date).self)
-        return try .stored(id: id, ledger: ledger, amount: amount, currency: try currency ?? Currency(code: try row.makeRandomAccess()[18].decode(String.self)),
-                           payer: payer, description: description, category: category, splitMethod: splitMethod, splitParts: splitParts,
+                 Date?, UUID?, Date, String?).self)
+        return try .stored(id: id, ledger: ledger, amount: amount, currency: try currency ?? Currency(code: try row.makeRandomAccess()[19].decode(String.self)),
+                           payer: payer, payers: payers, description: description, category: category, splitMethod: splitMethod, splitParts: splitParts,
                            every: every, weekday: weekday, day: day, month: month, timeZone: timeZone, nextDate: nextDate, endDate: endDate,
                            pausedAt: pausedAt, createdBy: createdBy, createdAt: createdAt)
     }
@@ -115,18 +116,18 @@ extension PostgresStore: RecurringExpenseRepository {
         let template = expense.template, rule = expense.storedRule
         try await connection.run("""
             INSERT INTO recurringExpense (id, ledgerId, amount, payerId, description, category, splitMethod, splitParts, every, weekday,
-                day, month, timeZone, nextDate, endDate, pausedAt, createdBy, createdAt)
+                day, month, timeZone, nextDate, endDate, pausedAt, createdBy, createdAt, payers)
             VALUES (\(expense.id), \(expense.ledger), \(template.amount.minorUnits), \(template.payer), \(template.description),
                 \(template.category), \(template.split.method.rawValue), \(expense.storedSplitParts), \(rule.every), \(rule.weekday),
                 \(rule.day), \(rule.month), \(expense.timeZone), \(expense.nextDate), \(expense.endDate), \(expense.pausedAt),
-                \(expense.createdBy), \(expense.createdAt))
+                \(expense.createdBy), \(expense.createdAt), \(expense.storedPayers))
             """, logger: logger)
     }
 
     private func update(_ expense: RecurringExpense, _ connection: PostgresConnection) async throws {
         let template = expense.template, rule = expense.storedRule
         try await connection.run("""
-            UPDATE recurringExpense SET amount = \(template.amount.minorUnits), payerId = \(template.payer),
+            UPDATE recurringExpense SET amount = \(template.amount.minorUnits), payerId = \(template.payer), payers = \(expense.storedPayers),
                 description = \(template.description), category = \(template.category), splitMethod = \(template.split.method.rawValue),
                 splitParts = \(expense.storedSplitParts), every = \(rule.every), weekday = \(rule.weekday), day = \(rule.day),
                 month = \(rule.month), timeZone = \(expense.timeZone), nextDate = \(expense.nextDate), endDate = \(expense.endDate),

@@ -71,12 +71,15 @@ struct SpendingCommandTests {
             (["spend", "50", "--payer", "Alex=20", "--payer", "Sam"], "Several payers each need what they paid, such as --payer Alex=30 --payer Sam=20."),
             (["spend", "50", "--payer", "Alex", "--payer", "Sam"], "Several payers each need what they paid"),
             (["spend", "50", "--payer", "Alex=x", "--payer", "Sam=50"], "is not an amount"),
-            (["expenses", "edit", id, "--amount", "70"], "Several members paid this expense: say what each paid of 70.00, or name one payer."),
+            (["expenses", "edit", id, "--amount", "70"], "Several members pay this expense: say what each pays of 70.00, or name one payer."),
         ] {
             let message = try tally.refused(arguments)
             #expect(message.contains(expected), "\(arguments): \(message)")
         }
         #expect(try balances(tally) == ["Alex": "10.00", "Sam": "-10.00"], "nothing refused changed anything")
+
+        let rent = try tally.ok(["recurring", "add", "1000", "Rent", "--every", "month", "--on", "1", "--payer", "Alex=600", "--payer", "Sam=400"]).stdout
+        #expect(rent.contains("Rent 1000.00 EUR every month on the 1st, paid by Alex 600.00 and Sam 400.00; next on 2026-12-01"), "\(rent)")
     }
 
     // S2 and A5: refused input changes nothing and says why in one sentence.

@@ -32,13 +32,26 @@ struct SeveralPayersWebTests {
             let renamed = try await client.send(.patch, "\(base)/entries/\(dinner.id)", token: f.adaToken, json: #"{"description": "Dinner out"}"#)
             #expect(try renamed.decode(EntryReply.self).payers == dinner.payers)
             let problem = try await client.send(.patch, "\(base)/entries/\(dinner.id)", token: f.adaToken, json: #"{"amount": 99}"#).problem(.badRequest)
-            #expect(problem == "Several members paid this expense: say what each paid of 99.00, or name one payer.")
+            #expect(problem == "Several members pay this expense: say what each pays of 99.00, or name one payer.")
             let changed = try await client.send(.patch, "\(base)/entries/\(dinner.id)", token: f.adaToken, json: """
                 {"amount": 99, "payers": [{"member": \(ada), "paid": 50}, {"member": \(sam), "paid": 30}, {"member": \(kim), "paid": 19}]}
                 """)
             #expect(try changed.decode(EntryReply.self).payers.map(\.paid) == ["50.00", "30.00", "19.00"])
             let settled = try await client.summary(f.adaToken, ledger.id)
             #expect(settled.members.map(\.balance) == ["17.00", "-3.00", "-14.00"])
+
+            // A recurring expense that several pay lists them, and refuses parts that do not add up.
+            let rent = try await client.send(.post, "\(base)/recurring", token: f.adaToken, json: """
+                {"amount": 900, "description": "Rent", "repeat": {"every": "month", "day": 1},
+                 "payers": [{"member": \(ada), "paid": 450}, {"member": \(sam), "paid": "300"}, {"member": \(kim), "paid": 150}]}
+                """)
+            #expect(rent.status == .created, "\(rent)")
+            let payers = try #require(try rent.json()["payers"] as? [[String: Any]])
+            #expect(payers.map { $0["paid"] as? String } == ["450.00", "300.00", "150.00"])
+            let wrong = try await client.send(.post, "\(base)/recurring", token: f.adaToken, json: """
+                {"amount": 900, "repeat": {"every": "month", "day": 1}, "payers": [{"member": \(ada), "paid": 450}]}
+                """).problem(.badRequest)
+            #expect(wrong == "What the payers paid adds up to 450.00, not 900.00: change it by 450.00 so it matches the expense.")
 
             // The search's member finds what they paid part of.
             let found = try await client.send(.get, "\(base)/entries?member=\(sam)", token: f.adaToken).decode(PageReply.self)
@@ -96,6 +109,18 @@ struct SeveralPayersWebTests {
             #expect(one.status == .seeOther)
             let back = try await client.send(.get, "/api/v1/ledgers/\(ledger.id)/entries/\(entry.id)", token: f.adaToken).decode(EntryReply.self)
             #expect(back.payers == [.init(member: sam, paid: "60.00")], "one payer again; the amounts typed for several are ignored")
+
+            // The recurring form takes several payers too, and refuses them at the payers.
+            let recurring = "/spending/\(ledger.id)/recurring"
+            let start = edited.date
+            let wrong = try await browser.post(recurring, ["amount": "800", "every": "month", "start": start, "payer": "several",
+                                                           "paid-\(ada)": "500", "split": "equal", "among-\(ada)": "yes", "among-\(sam)": "yes"])
+            #expect(wrong.status == .badRequest && wrong.text.contains(#"id="payers-error">What the payers paid adds up to 500.00, not 800.00"#))
+            let rent = try await browser.post(recurring, ["amount": "800", "description": "Rent", "every": "month", "start": start, "payer": "several",
+                                                          "paid-\(ada)": "500", "paid-\(sam)": "300", "split": "equal",
+                                                          "among-\(ada)": "yes", "among-\(sam)": "yes"])
+            #expect(rent.status == .seeOther, "\(rent)")
+            #expect(try await browser.get(recurring).text.contains("paid by Ada 500.00 and Sam 300.00"))
         }
     }
 }

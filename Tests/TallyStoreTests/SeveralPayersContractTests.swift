@@ -55,7 +55,7 @@ struct SeveralPayersContractTests {
         let described = try await l.alex.editEntry(entry.id, in: id, .init(description: "Picnic"))
         #expect(described.payers == entry.payers, "an edit that leaves the amount keeps who paid what")
 
-        await #expect(throws: TallyError.invalid("Several members paid this expense: say what each paid of 60.00, or name one payer.")) {
+        await #expect(throws: TallyError.invalid("Several members pay this expense: say what each pays of 60.00, or name one payer.")) {
             try await l.alex.editEntry(entry.id, in: id, .init(amount: .text("60")))
         }
         await #expect(throws: TallyError.invalid("What the payers paid adds up to 50.00, not 60.00: change it by 10.00 so it matches the expense.")) {
@@ -112,6 +112,39 @@ struct SeveralPayersContractTests {
                                                                          Payer(member: .id(sam), paid: .text("5"))]))
         }
         #expect(try await l.alex.entries(in: id, .all).count == 1, "nothing refused was written")
+    }
+
+    @Test("A recurring expense several pay records each occurrence with their parts; a new amount needs the parts again",
+          arguments: StoreKind.allCases)
+    func recurring(_ kind: StoreKind) async throws {
+        let s = try await RecurringContractTests.Setup(kind)
+        let (alex, sam) = (s.ledger.members[0].id, s.ledger.members[1].id)
+        let rent = try await s.l.alex.addRecurringExpense(to: s.id, .init(
+            amount: .text("1000"), payers: [Payer(member: .id(sam), paid: .text("400")), Payer(member: .id(alex), paid: .text("600"))],
+            description: "Rent", rule: .monthly(day: 1)))
+        #expect(rent.template.payers.map { [$0.member, $0.amount.minorUnits] } == [[alex, 60_000], [sam, 40_000]])
+        #expect(try await s.l.sam.recurringExpense(rent.id, in: s.id) == rent, "read back as written")
+
+        s.move(to: "2027-01-02T08:00:00Z")
+        let added = try await s.schedule.recordDue().added
+        #expect(added.count == 2 && added.allSatisfy { $0.payers == rent.template.payers })
+        #expect(try await s.l.alex.summary(of: s.id).balances.members.map(\.balance) == [20_000, -20_000])
+        let log = try await s.l.alex.activity(in: s.id, limit: 1)
+        #expect(log[0].text.contains("paid by Person 1 600.00 and Person 2 400.00"), "\(log[0].text)")
+
+        let renamed = try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(description: "Flat"))
+        #expect(renamed.template.payers == rent.template.payers)
+        await #expect(throws: TallyError.invalid("Several members pay this expense: say what each pays of 1100.00, or name one payer.")) {
+            try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(amount: .text("1100")))
+        }
+        let one = try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(payer: .id(sam)))
+        #expect(one.template.payers == [PayerPart(member: sam, amount: rent.template.amount)])
+        #expect(try await s.l.alex.recurringExpense(rent.id, in: s.id) == one)
+        // A member who pays part of a recurring expense stays a member until it changes.
+        let kim = try await s.l.alex.addMember(to: s.id, name: "Kim").members.last!.id
+        _ = try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(payers: [
+            Payer(member: .id(sam), paid: .text("999")), Payer(member: .id(kim), paid: .text("1"))]))
+        await #expect(throws: TallyError.self) { try await s.l.alex.removeMember(kim, from: s.id) }
     }
 
     @Test("A member who paid part of an expense stays a member", arguments: StoreKind.allCases)

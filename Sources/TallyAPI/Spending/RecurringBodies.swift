@@ -35,8 +35,10 @@ public struct RepeatBody: Codable, Sendable, Equatable {
 
 public struct NewRecurringExpense: Codable, Sendable {
     public var amount: AmountValue
-    /// The member who pays; you when absent.
+    /// The member who pays; you when absent, and `payers` too.
     public var payer: MemberID?
+    /// Several members who pay, each their part, adding up to the amount; instead of `payer`.
+    public var payers: [PayerBody]?
     public var description: String?
     public var category: String?
     public var split: SplitBody?
@@ -48,10 +50,11 @@ public struct NewRecurringExpense: Codable, Sendable {
     /// The IANA zone whose days count; yours when absent.
     public var timeZone: String?
 
-    public init(amount: AmountValue, payer: MemberID?, description: String?, category: String?, split: SplitBody?, repeat: RepeatBody,
-                startDate: LocalDate?, endDate: LocalDate?, timeZone: String?) {
+    public init(amount: AmountValue, payer: MemberID?, payers: [PayerBody]? = nil, description: String?, category: String?,
+                split: SplitBody?, repeat: RepeatBody, startDate: LocalDate?, endDate: LocalDate?, timeZone: String?) {
         self.amount = amount
         self.payer = payer
+        self.payers = payers
         self.description = description
         self.category = category
         self.split = split
@@ -66,6 +69,8 @@ public struct NewRecurringExpense: Codable, Sendable {
 public struct RecurringExpenseChange: Codable, Sendable {
     public var amount: AmountValue?
     public var payer: MemberID?
+    /// Several members who pay, each their part; instead of `payer`.
+    public var payers: [PayerBody]?
     /// null or "": cleared.
     public var description: Patch<String>
     public var category: Patch<String>
@@ -76,11 +81,12 @@ public struct RecurringExpenseChange: Codable, Sendable {
     public var endDate: Patch<LocalDate>
     public var paused: Bool?
 
-    public init(amount: AmountValue? = nil, payer: MemberID? = nil, description: Patch<String> = .unchanged,
+    public init(amount: AmountValue? = nil, payer: MemberID? = nil, payers: [PayerBody]? = nil, description: Patch<String> = .unchanged,
                 category: Patch<String> = .unchanged, split: SplitBody? = nil, repeat: RepeatBody? = nil, startDate: LocalDate? = nil,
                 endDate: Patch<LocalDate> = .unchanged, paused: Bool? = nil) {
         self.amount = amount
         self.payer = payer
+        self.payers = payers
         self.description = description
         self.category = category
         self.split = split
@@ -95,7 +101,10 @@ public struct RecurringExpenseJSON: Codable, Sendable {
     public var id: UUID
     public var amount: String
     public var currency: String
+    /// Who pays it all, or the first (in member order) of several.
     public var payer: MemberID
+    /// Everyone who pays and how much, in member order.
+    public var payers: [PayerJSON]
     @ExplicitNull public var description: String?
     @ExplicitNull public var category: String?
     public var split: SplitMethod
@@ -117,6 +126,7 @@ public struct RecurringExpenseJSON: Codable, Sendable {
         amount = template.amount.plain
         currency = template.amount.currency.code
         payer = template.payer
+        payers = template.payers.map { PayerJSON(member: $0.member, paid: $0.amount.plain) }
         description = template.description
         category = template.category
         split = template.split.method

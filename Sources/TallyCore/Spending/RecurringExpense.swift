@@ -3,31 +3,41 @@ import Foundation
 /// What each occurrence of a recurring expense records: an expense without its day.
 public struct ExpenseTemplate: Hashable, Sendable {
     public var amount: Money
-    public var payer: MemberID
+    /// Who pays, in member order: one member the whole amount, or several their parts.
+    public var payers: [PayerPart]
     public var description: String?
     public var category: String?
     public var split: Split
 
     /// Checks the template with the very rules of an expense (S2), against `members`.
-    public init(amount: Money, payer: MemberID, description: String?, category: String?, split: Split, members: [LedgerMember]) throws {
-        let checked = try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payer: payer, date: LocalDate(year: 2000, month: 1, day: 1)!,
+    public init(amount: Money, payers: [PayerPart], description: String?, category: String?, split: Split, members: [LedgerMember]) throws {
+        let checked = try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payers: payers, date: LocalDate(year: 2000, month: 1, day: 1)!,
                                         description: description, category: category, split: split, createdAt: Date(), members: members)
         self.init(checked)
     }
 
+    /// One member pays the whole amount.
+    public init(amount: Money, payer: MemberID, description: String?, category: String?, split: Split, members: [LedgerMember]) throws {
+        try self.init(amount: amount, payers: [PayerPart(member: payer, amount: amount)], description: description,
+                      category: category, split: split, members: members)
+    }
+
+    /// The one member who pays, or the first (in member order) of several.
+    public var payer: MemberID { payers[0].member }
+
     /// An expense's template: its amount, payer, description, category and split.
     public init(_ entry: SpendingEntry) {
         amount = entry.amount
-        payer = entry.payer
+        payers = entry.payers
         description = entry.description
         category = entry.category
         split = entry.split
     }
 
     /// As stored, checked when it was written.
-    public init(stored amount: Money, payer: MemberID, description: String?, category: String?, split: Split) {
+    public init(stored amount: Money, payers: [PayerPart], description: String?, category: String?, split: Split) {
         self.amount = amount
-        self.payer = payer
+        self.payers = payers
         self.description = description
         self.category = category
         self.split = split
@@ -35,7 +45,7 @@ public struct ExpenseTemplate: Hashable, Sendable {
 
     /// The expense of the occurrence on `date`, checked against the ledger's members as they are now.
     public func entry(id: UUID, on date: LocalDate, createdAt: Date, members: [LedgerMember]) throws -> SpendingEntry {
-        try SpendingEntry(id: id, kind: .expense, amount: amount, payer: payer, date: date, description: description,
+        try SpendingEntry(id: id, kind: .expense, amount: amount, payers: payers, date: date, description: description,
                           category: category, split: split, createdAt: createdAt, members: members)
     }
 }

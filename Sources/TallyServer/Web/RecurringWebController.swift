@@ -45,9 +45,10 @@ struct RecurringWebController {
             }
             let end = try Web.FieldRefusal.at("end") { try Self.date(form["end"], "the last day") }
             let every = form["every"].flatMap(RecurrenceRule.Frequency.init(rawValue:)) ?? .month
+            let payers = try PayerToggles.input(form, details)
             let split = try SplitFields.input(form, details)
             _ = try await spending.addRecurringExpense(to: ledger, .init(
-                amount: .text(amount), payer: form["payer"].flatMap(MemberID.init).map { .id($0) },
+                amount: .text(amount), payer: payers.one, payers: payers.several,
                 description: form["description"], category: form["category"], split: split,
                 rule: RecurrenceRule(every: every, like: start), startDate: start, endDate: end))
             return Web.redirect(SitePath.recurringExpenses.link(ledger) + "?done=1")

@@ -566,6 +566,9 @@ enum Migrations {
                 t.primaryKey(["entryId", "memberId"])
             }
             try db.create(index: "spendingPayer_member", on: "spendingPayer", columns: ["memberId"])
+            // A recurring expense's several payers, as JSON ([{"member": 1, "paid": 40000}]): a
+            // template is read whole, never searched by payer. NULL when payerId pays it all.
+            try db.alter(table: "recurringExpense") { t in t.add(column: "payers", .text) }
         }
 
         return migrator

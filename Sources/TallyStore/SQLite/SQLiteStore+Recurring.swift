@@ -90,7 +90,7 @@ extension SQLiteStore: RecurringExpenseRepository {
     private static func recurringExpense(_ row: Row, currency: Currency) throws -> RecurringExpense {
         let endDate: Int? = row["endDate"]
         return try .stored(
-            id: row["id"], ledger: row["ledgerId"], amount: row["amount"], currency: currency, payer: row["payerId"],
+            id: row["id"], ledger: row["ledgerId"], amount: row["amount"], currency: currency, payer: row["payerId"], payers: row["payers"],
             description: row["description"], category: row["category"], splitMethod: row["splitMethod"], splitParts: row["splitParts"],
             every: row["every"], weekday: row["weekday"], day: row["day"], month: row["month"], timeZone: row["timeZone"],
             nextDate: LocalDate(number: row["nextDate"]), endDate: endDate.map(LocalDate.init(number:)), pausedAt: row["pausedAt"],
@@ -100,7 +100,7 @@ extension SQLiteStore: RecurringExpenseRepository {
     private static func save(_ expense: RecurringExpense, _ db: Database, inserting: Bool) throws {
         let template = expense.template, rule = expense.storedRule
         let values: [(String, (any DatabaseValueConvertible)?)] = [
-            ("ledgerId", expense.ledger), ("amount", template.amount.minorUnits), ("payerId", template.payer),
+            ("ledgerId", expense.ledger), ("amount", template.amount.minorUnits), ("payerId", template.payer), ("payers", expense.storedPayers),
             ("description", template.description), ("category", template.category), ("splitMethod", template.split.method.rawValue),
             ("splitParts", expense.storedSplitParts), ("every", rule.every), ("weekday", rule.weekday), ("day", rule.day),
             ("month", rule.month), ("timeZone", expense.timeZone), ("nextDate", expense.nextDate.number),

@@ -19,13 +19,13 @@ struct EntryWording {
             return "a payment of \(entry.amount) from \(name(entry.payer)) to \(name(recipient))"
         }
         let what = entry.description.map { " for \($0)" } ?? ""
-        return "\(entry.amount)\(what), paid by \(paidBy(entry)), \(describe(entry.split))"
+        return "\(entry.amount)\(what), paid by \(paidBy(entry.payers)), \(describe(entry.split))"
     }
 
     /// "Alex", or "Alex 30.00 and Sam 20.00" when several paid.
-    func paidBy(_ entry: SpendingEntry) -> String {
-        guard entry.hasSeveralPayers else { return name(entry.payer) }
-        return list(entry.payers.map { "\(name($0.member)) \($0.amount.plain)" })
+    func paidBy(_ payers: [PayerPart]) -> String {
+        guard payers.count > 1 else { return name(payers[0].member) }
+        return list(payers.map { "\(name($0.member)) \($0.amount.plain)" })
     }
 
     /// "Groceries (12.50 EUR)" or "the payment of 20.00 EUR".
@@ -58,7 +58,7 @@ struct EntryWording {
         if old.kind == .payment {
             note("from", name(old.payer), name(new.payer))
         } else {
-            note(old.hasSeveralPayers || new.hasSeveralPayers ? "paid by" : "payer", paidBy(old), paidBy(new))
+            note(old.hasSeveralPayers || new.hasSeveralPayers ? "paid by" : "payer", paidBy(old.payers), paidBy(new.payers))
         }
         note("date", old.date.description, new.date.description)
         note("description", quoted(old.description), quoted(new.description))

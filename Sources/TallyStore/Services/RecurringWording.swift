@@ -13,7 +13,7 @@ struct RecurringWording {
     func describe(_ expense: RecurringExpense) -> String {
         let template = expense.template
         let wording = EntryWording(details)
-        return "\(template.description.map { "\($0), " } ?? "")\(template.amount), paid by \(wording.name(template.payer)), "
+        return "\(template.description.map { "\($0), " } ?? "")\(template.amount), paid by \(wording.paidBy(template.payers)), "
             + "\(wording.describe(template.split)), \(expense.rule.summary)"
     }
 
@@ -34,7 +34,7 @@ struct RecurringWording {
         let wording = EntryWording(details)
         let (old, new) = (before.template, after.template)
         note("amount", old.amount.description, new.amount.description)
-        note("payer", wording.name(old.payer), wording.name(new.payer))
+        note(old.payers.count > 1 || new.payers.count > 1 ? "paid by" : "payer", wording.paidBy(old.payers), wording.paidBy(new.payers))
         note("description", wording.quoted(old.description), wording.quoted(new.description))
         note("category", wording.quoted(old.category), wording.quoted(new.category))
         note("split", wording.describe(old.split), wording.describe(new.split))

@@ -88,14 +88,15 @@ extension ActivityJSON {
 
 extension NewRecurringExpense {
     public func input() throws -> SpendingService.RecurringInput {
-        .init(amount: amount.input, payer: payer.map { .id($0) }, description: description, category: category,
-              split: split?.input ?? .init(), rule: try self.repeat.rule(), startDate: startDate, endDate: endDate, timeZone: timeZone)
+        .init(amount: amount.input, payer: payer.map { .id($0) }, payers: payers?.map(\.input), description: description,
+              category: category, split: split?.input ?? .init(), rule: try self.repeat.rule(), startDate: startDate, endDate: endDate, timeZone: timeZone)
     }
 }
 
 extension RecurringExpenseChange {
     public func change() throws -> SpendingService.RecurringChange {
-        .init(amount: amount?.input, payer: payer.map { .id($0) }, description: description.change.map { $0 ?? "" },
+        .init(amount: amount?.input, payer: payer.map { .id($0) }, payers: payers?.map(\.input),
+              description: description.change.map { $0 ?? "" },
               category: category.change.map { $0 ?? "" }, split: split?.input, rule: try self.repeat?.rule(), startDate: startDate,
               endDate: endDate.change, paused: paused)
     }

@@ -26,19 +26,27 @@ extension SpendingService {
     /// paid keeps its payers only while its amount stays; a new amount needs what each paid of it.
     static func payers(after change: EntryChange, of entry: SpendingEntry, amount: Money,
                        in details: LedgerDetails) throws -> [PayerPart] {
-        if let several = change.payers {
-            guard entry.kind == .expense else {
-                throw TallyError.invalid("A payment is made by one member; record one payment for each member who pays.")
-            }
-            guard change.payer == nil else { throw bothWays }
+        guard entry.kind == .expense || change.payers == nil else {
+            throw TallyError.invalid("A payment is made by one member; record one payment for each member who pays.")
+        }
+        return try payers(one: change.payer, several: change.payers, before: entry.payers, amount: amount, amountBefore: entry.amount,
+                          in: details)
+    }
+
+    /// Who pays once a change is made: one member or several as it says, or those `before`
+    /// (several of them only while the amount stays what it was).
+    static func payers(one: MemberRef?, several: [PayerInput]?, before: [PayerPart], amount: Money, amountBefore: Money,
+                       in details: LedgerDetails) throws -> [PayerPart] {
+        if let several {
+            guard one == nil else { throw bothWays }
             return try parts(several, in: details)
         }
-        if let one = change.payer { return [PayerPart(member: try one.resolve(in: details.members), amount: amount)] }
-        guard entry.hasSeveralPayers else { return [PayerPart(member: entry.payer, amount: amount)] }
-        guard amount == entry.amount else {
-            throw TallyError.invalid("Several members paid this expense: say what each paid of \(amount.plain), or name one payer.")
+        if let one { return [PayerPart(member: try one.resolve(in: details.members), amount: amount)] }
+        guard before.count > 1 else { return [PayerPart(member: before[0].member, amount: amount)] }
+        guard amount == amountBefore else {
+            throw TallyError.invalid("Several members pay this expense: say what each pays of \(amount.plain), or name one payer.")
         }
-        return entry.payers
+        return before
     }
 
     private static let bothWays = TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.")

@@ -8,8 +8,10 @@ extension SpendingService {
     /// A new recurring expense: the expense it records, its rule and when it starts and ends.
     public struct RecurringInput: Sendable {
         public var amount: AmountInput
-        /// The user's own member when nil.
+        /// The user's own member when nil, and `payers` too.
         public var payer: MemberRef?
+        /// Several members who pay, each their part; instead of `payer`.
+        public var payers: [PayerInput]?
         public var description: String?
         public var category: String?
         public var split: SplitInput
@@ -21,11 +23,12 @@ extension SpendingService {
         /// The IANA zone whose days count; the user's own when nil.
         public var timeZone: String?
 
-        public init(amount: AmountInput, payer: MemberRef? = nil, description: String? = nil, category: String? = nil,
-                    split: SplitInput = SplitInput(), rule: RecurrenceRule, startDate: LocalDate? = nil, endDate: LocalDate? = nil,
-                    timeZone: String? = nil) {
+        public init(amount: AmountInput, payer: MemberRef? = nil, payers: [PayerInput]? = nil, description: String? = nil,
+                    category: String? = nil, split: SplitInput = SplitInput(), rule: RecurrenceRule, startDate: LocalDate? = nil,
+                    endDate: LocalDate? = nil, timeZone: String? = nil) {
             self.amount = amount
             self.payer = payer
+            self.payers = payers
             self.description = description
             self.category = category
             self.split = split
@@ -39,7 +42,10 @@ extension SpendingService {
     /// What a change does; nil leaves a field as it is, and an empty text clears it.
     public struct RecurringChange: Sendable {
         public var amount: AmountInput?
+        /// One member who pays it all.
         public var payer: MemberRef?
+        /// Several members who pay, each their part; instead of `payer`.
+        public var payers: [PayerInput]?
         public var description: String?
         public var category: String?
         public var split: SplitInput?
@@ -50,11 +56,12 @@ extension SpendingService {
         public var endDate: LocalDate??
         public var paused: Bool?
 
-        public init(amount: AmountInput? = nil, payer: MemberRef? = nil, description: String? = nil, category: String? = nil,
-                    split: SplitInput? = nil, rule: RecurrenceRule? = nil, startDate: LocalDate? = nil, endDate: LocalDate?? = nil,
-                    paused: Bool? = nil) {
+        public init(amount: AmountInput? = nil, payer: MemberRef? = nil, payers: [PayerInput]? = nil, description: String? = nil,
+                    category: String? = nil, split: SplitInput? = nil, rule: RecurrenceRule? = nil, startDate: LocalDate? = nil,
+                    endDate: LocalDate?? = nil, paused: Bool? = nil) {
             self.amount = amount
             self.payer = payer
+            self.payers = payers
             self.description = description
             self.category = category
             self.split = split
@@ -84,9 +91,10 @@ extension SpendingService {
             if let end = input.endDate, end < first {
                 throw TallyError.invalid("The end date \(end) is before the first occurrence, \(first): pick a later end, or none.")
             }
+            let amount = try input.amount.money(in: details.ledger.currency, what: "An expense")
             let template = try ExpenseTemplate(
-                amount: try input.amount.money(in: details.ledger.currency, what: "An expense"),
-                payer: try Self.payer(input.payer, user: user, in: details), description: input.description, category: input.category,
+                amount: amount, payers: try Self.payers(one: input.payer, several: input.payers, amount: amount, user: user, in: details),
+                description: input.description, category: input.category,
                 split: try input.split.split(among: details.members), members: details.members)
             let expense = RecurringExpense(id: UUID(), ledger: ledger, template: template, rule: input.rule, timeZone: timeZone,
                                            nextDate: first, endDate: input.endDate, pausedAt: nil, createdBy: user, createdAt: now)
@@ -114,9 +122,11 @@ extension SpendingService {
             var after = before
             let today = before.today(at: now)
             let template = before.template
+            let amount = try change.amount?.money(in: details.ledger.currency, what: "An expense") ?? template.amount
             after.template = try ExpenseTemplate(
-                amount: try change.amount?.money(in: details.ledger.currency, what: "An expense") ?? template.amount,
-                payer: try change.payer.map { try $0.resolve(in: details.members) } ?? template.payer,
+                amount: amount,
+                payers: try Self.payers(one: change.payer, several: change.payers, before: template.payers, amount: amount,
+                                        amountBefore: template.amount, in: details),
                 description: change.description ?? template.description, category: change.category ?? template.category,
                 split: try change.split.map { try $0.split(among: details.members) } ?? template.split, members: details.members)
             if change.rule != nil || change.startDate != nil {

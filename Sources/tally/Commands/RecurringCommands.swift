@@ -46,8 +46,7 @@ struct RecurringCommand: AsyncParsableCommand {
         var from: String?
         @Option(help: ArgumentHelp("The last day it may fall on, YYYY-MM-DD (default: none).", valueName: "date"))
         var until: String?
-        @Option(help: ArgumentHelp("Who pays (default: you).", valueName: "name"))
-        var payer: String?
+        @OptionGroup var payers: PayerOptions
         @Option(help: ArgumentHelp("A category.", valueName: "name"))
         var category: String?
         @OptionGroup var split: SplitOptions
@@ -59,8 +58,9 @@ struct RecurringCommand: AsyncParsableCommand {
             let start = try from.map(parseDate)
             let rule = try on.map { try RecurringText.rule(every.frequency, on: $0) }
                 ?? RecurrenceRule(every: every.frequency, like: start ?? context.today)
+            let (payer, several) = try payers.payers(ledger)
             let expense = try await context.spending.addRecurringExpense(to: ledger.id, NewRecurringExpense(
-                amount: .text(amount), payer: try payer.map(ledger.member(named:)) ?? ownMember(ledger),
+                amount: .text(amount), payer: several == nil ? try payer ?? ownMember(ledger) : nil, payers: several,
                 description: description.isEmpty ? nil : description.joined(separator: " "), category: category,
                 split: try split.body(ledger), repeat: RepeatBody(rule), startDate: start, endDate: try until.map(parseDate),
                 timeZone: nil))

@@ -19,7 +19,7 @@ enum RecurringText {
         case .ended: "ended\(expense.endDate.map { " after \($0)" } ?? "")"
         }
         let end = expense.status != .ended ? expense.endDate.map { ", until \($0)" } ?? "" : ""
-        return "\(title(expense)) \(expense.amount) \(expense.currency) \(expense.schedule), paid by \(ledger.name(of: expense.payer)); \(state)\(end)"
+        return "\(title(expense)) \(expense.amount) \(expense.currency) \(expense.schedule), paid by \(SpendingText.paidBy(expense.payers, ledger)); \(state)\(end)"
     }
 
     static func title(_ expense: RecurringExpenseJSON) -> String { expense.description ?? "expense" }

@@ -56,9 +56,13 @@ enum SpendingText {
         let split = entry.split == .equal && entry.parts.count == ledger.members.count ? "split equally"
             : "split \(entry.split == .equal ? "equally among" : "by \(entry.split.rawValue):") "
                 + entry.parts.map { "\(ledger.name(of: $0.member)) \($0.share)" }.joined(separator: ", ")
-        let paidBy = entry.payers.count > 1 ? entry.payers.map { "\(ledger.name(of: $0.member)) \($0.paid)" }.joined(separator: " and ")
-            : ledger.name(of: entry.payer)
-        return "\(entry.description ?? "expense") \(amount), paid by \(paidBy), \(split)"
+        return "\(entry.description ?? "expense") \(amount), paid by \(paidBy(entry.payers, ledger)), \(split)"
+    }
+
+    /// "Alex", or "Alex 20.00 and Sam 30.00" when several pay.
+    static func paidBy(_ payers: [PayerJSON], _ ledger: LedgerJSON) -> String {
+        payers.count > 1 ? payers.map { "\(ledger.name(of: $0.member)) \($0.paid)" }.joined(separator: " and ")
+            : payers.first.map { ledger.name(of: $0.member) } ?? ""
     }
 
     static func recorded(_ entry: EntryJSON, _ ledger: LedgerJSON) -> String {

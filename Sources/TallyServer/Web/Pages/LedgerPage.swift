@@ -153,10 +153,7 @@ struct LedgerPage {
         }
         let shared = entry.split.members.count == details.members.count ? "" : " · shared by "
             + entry.split.members.map(summary.name).joined(separator: ", ")
-        let paidBy = entry.hasSeveralPayers
-            ? entry.payers.map { "\(summary.name($0.member)) \($0.amount.plain)" }.joined(separator: " and ")
-            : summary.name(entry.payer)
-        return (entry.description ?? "Expense", "paid by \(paidBy)\(shared)")
+        return (entry.description ?? "Expense", "paid by \(PayerToggles.paidBy(entry.payers, name: summary.name))\(shared)")
     }
 
     /// Find entries by words, member, category and dates: a form that works without the

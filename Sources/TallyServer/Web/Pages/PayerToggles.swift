@@ -26,6 +26,12 @@ struct PayerToggles {
     /// The `payer` field's value for several payers.
     static let severalValue = "several"
 
+    /// "Alex", or "Alex 20.00 and Sam 30.00" when several paid.
+    static func paidBy(_ payers: [PayerPart], name: (MemberID) -> String) -> String {
+        guard payers.count > 1 else { return payers.first.map { name($0.member) } ?? "" }
+        return payers.map { "\(name($0.member)) \($0.amount.plain)" }.joined(separator: " and ")
+    }
+
     /// The fields that show who paid `entry`.
     static func values(of entry: SpendingEntry) -> [String: String] {
         guard entry.hasSeveralPayers else { return ["payer": String(entry.payer)] }

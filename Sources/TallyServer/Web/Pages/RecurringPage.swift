@@ -55,7 +55,7 @@ struct RecurringPage {
             return """
             <li class="\(expense.status.rawValue)">
             <span class="what"><strong>\(title)</strong>
-            <span class="help">\(expense.rule.summary.capitalizedFirst) · paid by \(name(expense.template.payer)) · \(state)</span></span>
+            <span class="help">\(expense.rule.summary.capitalizedFirst) · paid by \(PayerToggles.paidBy(expense.template.payers, name: name)) · \(state)</span></span>
             <span class="amount">\(Layout.money(expense.template.amount))</span>
             <span class="actions">\(toggle)\(end)\(action(expense, "delete", "Delete", label, context))</span></li>
             """
@@ -98,7 +98,8 @@ struct RecurringPage {
         <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required \
         value="\(values["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)>
         <p class="field-error" id="amount-error">\(amount.message)</p>
-        \(PayerToggles(members: details.members, chosen: payer, you: you).render())
+        \(PayerToggles(members: details.members, chosen: payer, you: you,
+                      several: .init(values: values, currency: currency, refusal: refused("payers"))).render())
         <label for="description">What for <span class="help">(optional)</span></label>
         <input id="description" name="description" maxlength="200" autocomplete="off" value="\(values["description"] ?? "")" \
         aria-describedby="description-error"\(description.invalid)>

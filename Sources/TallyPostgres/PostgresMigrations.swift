@@ -122,7 +122,7 @@ enum PostgresMigrations {
                     "INSERT INTO schemaVersion (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger)
                 try await connection.query("COMMIT", logger: logger)
             } catch {
-                try? await connection.query("ROLLBACK", logger: logger)
+                _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
         }

@@ -61,8 +61,8 @@ enum SpendingText {
 
     /// "Alex", or "Alex 20.00 and Sam 30.00" when several pay.
     static func paidBy(_ payers: [PayerJSON], _ ledger: LedgerJSON) -> String {
-        payers.count > 1 ? payers.map { "\(ledger.name(of: $0.member)) \($0.paid)" }.joined(separator: " and ")
-            : payers.first.map { ledger.name(of: $0.member) } ?? ""
+        let parts = payers.count > 1 ? payers.map { "\(ledger.name(of: $0.member)) \($0.paid)" } : payers.map { ledger.name(of: $0.member) }
+        return parts.count > 1 ? parts.dropLast().joined(separator: ", ") + " and " + parts.last! : parts.first ?? ""
     }
 
     static func recorded(_ entry: EntryJSON, _ ledger: LedgerJSON) -> String {

@@ -374,6 +374,43 @@ function enhanceSplit(root) {
   }
 }
 
+// Who paid: one member's toggle, or "Several" with what each member paid. The amounts show only
+// while "Several" is chosen (the style sheet hides them otherwise), and what is left to pay is
+// said as you type. The server checks it again.
+function enhancePayers(root) {
+  for (const fieldset of root.querySelectorAll("fieldset[data-payers]")) {
+    const form = fieldset.form;
+    const left = fieldset.querySelector(".left");
+    const decimals = Number(fieldset.dataset.decimals);
+    const currency = fieldset.dataset.currency;
+    const scale = 10 ** decimals;
+    const number = (text) => Number(String(text).trim().replace(",", "."));
+    const money = (units) => `${(units / scale).toFixed(decimals)}\u00a0${currency}`;
+    const update = () => {
+      const several = fieldset.querySelector("input[name=payer]:checked")?.value === "several";
+      fieldset.dataset.mode = several ? "several" : "one";
+      const parts = [...fieldset.querySelectorAll("input.paid")].filter((input) => input.value.trim() !== "");
+      const values = parts.map((input) => number(input.value));
+      const amount = Math.round(number(form?.elements.amount?.value ?? "") * scale);
+      let text = "";
+      // A part that is not a number has nothing to add up (the server says why when it is sent).
+      if (several && !values.some((value) => Number.isNaN(value) || value < 0)) {
+        if (!(amount > 0)) {
+          text = parts.length > 0 ? "Type the amount to see what is left." : "";
+        } else {
+          const rest = amount - values.reduce((total, value) => total + Math.round(value * scale), 0);
+          text = rest === 0 ? "The parts add up." : rest > 0 ? `${money(rest)} left to pay.` : `${money(-rest)} too much.`;
+        }
+      }
+      left.textContent = text;
+    };
+    fieldset.addEventListener("input", update);
+    fieldset.addEventListener("change", update);
+    form?.elements.amount?.addEventListener("input", update);
+    update();
+  }
+}
+
 // A money amount must match the field's pattern (the currency's decimals), be above 0 and at
 // most 1,000,000 before it is sent; the field says why not.
 function checkMoney(form) {
@@ -413,9 +450,11 @@ function enhanceSwapForms(root) {
         main.replaceChildren(...page.querySelector("main").childNodes);
         if (response.redirected) history.replaceState(null, "", response.url);
         enhance(main);
-        // A refusal comes back with the reason at its field; the field gets the focus.
+        // A refusal comes back with the reason at its field; the field gets the focus (in a
+        // fieldset, its chosen toggle: "Several", not the first member's).
         if (main.querySelector(".message.error")) {
-          focusInView(main.querySelector('[aria-invalid="true"] input, [aria-invalid="true"]') ?? main);
+          focusInView(main.querySelector('[aria-invalid="true"] input:checked')
+            ?? main.querySelector('[aria-invalid="true"] input, [aria-invalid="true"]') ?? main);
           return;
         }
         if (added) {
@@ -681,7 +720,7 @@ const live = {
 
 // What makes a page's controls work in place; other scripts add theirs (spending.js).
 const enhancers = [enhancePush, enhanceLevelSliders, enhanceFileFields, enhanceCustomDialog, enhanceForms, enhanceSwapForms,
-  enhanceMoreEntries, enhanceGoalPreview, enhanceSplit, enhanceUploads];
+  enhanceMoreEntries, enhanceGoalPreview, enhanceSplit, enhancePayers, enhanceUploads];
 
 function enhance(root) {
   for (const enhancer of enhancers) enhancer(root);

@@ -49,14 +49,64 @@ function ledgerOnPage(root) {
     path: location.pathname.replace(/\/$/, "") };
 }
 
-// Who pays what and who owes what for a waiting form: { payer, amount, shares: Map(member → units) },
-// or { error } when the form cannot be shared out (the server would refuse it too).
+// "12.50" as the server writes an amount in its sentences: the currency's decimals, "-" for a minus.
+function plainAmount(units, ledger) {
+  return moneyText(units, ledger).split("\u00a0")[0].replace("−", "-");
+}
+
+// Who pays what and who owes what for a waiting form: { payers: Map(member → units), amount, kind,
+// shares: Map(member → units) }, or { error, at } when the server would refuse it: `at` names the
+// fieldset the reason belongs to ("payers" or "split").
 function effectOf(fields, ledger) {
   const get = (name) => fields.find(([key]) => key === name)?.[1];
   const amount = minorUnits(get("amount") ?? "", ledger.decimals);
   if (!(amount > 0)) return { error: "Type an amount such as 12.50." };
-  const payer = Number(get(fields.some(([key]) => key === "from") ? "from" : "payer"));
-  if (get("to")) return { payer, amount, kind: "payment", shares: new Map([[Number(get("to")), amount]]) };
+  if (get("to")) {
+    return { payers: new Map([[Number(get("from")), amount]]), amount, kind: "payment", shares: new Map([[Number(get("to")), amount]]) };
+  }
+  const payers = payersOf(get, amount, ledger);
+  if (payers.error) return { error: payers.error, at: "payers" };
+  const shares = sharesOf(get, amount, ledger);
+  if (shares.error) return { error: shares.error, at: "split" };
+  return { payers, amount, kind: "expense", shares };
+}
+
+// Who paid an expense, as the server reads the form: one member the whole amount, or with
+// "several" what each member typed (an empty field: they paid nothing), checked as the server
+// checks it, in its words. A Map(member → units), or { error }.
+function payersOf(get, amount, ledger) {
+  if (get("payer") !== "several") return new Map([[Number(get("payer")), amount]]);
+  const ids = ledger.members.map((member) => member.id).sort((a, b) => a - b);
+  const name = (id) => ledger.members.find((member) => member.id === id).name;
+  const payers = new Map();
+  for (const id of ids) {
+    const typed = (get("paid-" + id) ?? "").trim();
+    if (typed === "") continue;
+    const units = minorUnits(typed, ledger.decimals);
+    if (Number.isNaN(units)) return { error: notAnAmount(typed, ledger) };
+    if (!(units > 0)) return { error: `What ${name(id)} paid must be more than 0.` };
+    payers.set(id, units);
+  }
+  if (payers.size === 0) return { error: "Give what each member paid, or choose the one who paid it all." };
+  const sum = [...payers.values()].reduce((a, b) => a + b, 0);
+  if (sum !== amount) {
+    return { error: `What the payers paid adds up to ${plainAmount(sum, ledger)}, not ${plainAmount(amount, ledger)}: change it by ${plainAmount(amount - sum, ledger)} so it matches the expense.` };
+  }
+  return payers;
+}
+
+// Why typed text is not an amount, as the server says it (Money(parsing:)).
+function notAnAmount(typed, ledger) {
+  if (/^[0-9]*[.,][0-9]+$/.test(typed)) {
+    const allowed = ledger.decimals === 0 ? "no decimals" : ledger.decimals === 1 ? "1 decimal" : `${ledger.decimals} decimals`;
+    return `"${typed}" has more decimals than ${ledger.currency} has: write it with ${allowed}.`;
+  }
+  if (typed.startsWith("-")) return `An amount must be more than 0; "${typed}" is negative.`;
+  return `"${typed}" is not an amount: write digits with at most one decimal point, such as 12.50.`;
+}
+
+// Who owes what of an expense, shared the way the server shares: a Map(member → units), or { error }.
+function sharesOf(get, amount, ledger) {
   const method = get("split") ?? "equal";
   // In member order, as the server's split keeps them: the order ties are broken in.
   const ids = ledger.members.map((member) => member.id).sort((a, b) => a - b);
@@ -73,10 +123,9 @@ function effectOf(fields, ledger) {
       const sum = units.reduce((a, b) => a + b, 0);
       if (units.some(Number.isNaN)) return { error: `Each exact amount must be a number with at most ${ledger.decimals} decimals.` };
       if (sum !== amount) {
-        const plain = (units) => moneyText(units, ledger).split("\u00a0")[0].replace("−", "-");
-        return { error: `The exact amounts add up to ${plain(sum)}, not ${plain(amount)}: change them by ${plain(amount - sum)} so they match the expense.` };
+        return { error: `The exact amounts add up to ${plainAmount(sum, ledger)}, not ${plainAmount(amount, ledger)}: change them by ${plainAmount(amount - sum, ledger)} so they match the expense.` };
       }
-      return { payer, amount, kind: "expense", shares: new Map(members.map((id, index) => [id, units[index]])) };
+      return new Map(members.map((id, index) => [id, units[index]]));
     }
     const total = Math.round(numbers.reduce((a, b) => a + b, 0) * 10000);
     if (method === "percent" && total !== 1000000) {
@@ -86,13 +135,16 @@ function effectOf(fields, ledger) {
   }
   if (members.length === 0 || weights.some((weight) => !(weight > 0))) return { error: "Choose who shares the expense." };
   const parts = shareOut(amount, weights);
-  return { payer, amount, kind: "expense", shares: new Map(members.map((id, index) => [id, parts[index]])) };
+  return new Map(members.map((id, index) => [id, parts[index]]));
 }
 
-// The effect of an entry the server drew (data-payer, data-amount, data-shares).
+// The effect of an entry the server drew (data-payers, data-amount, data-shares: "member:units"
+// pairs). A page kept from before several payers has only data-payer, who paid it all.
 function effectOfEntry(item) {
-  const shares = new Map((item.dataset.shares || "").split(" ").filter(Boolean).map((pair) => pair.split(":").map(Number)));
-  return { payer: Number(item.dataset.payer), amount: Number(item.dataset.amount), kind: item.dataset.kind, shares };
+  const pairs = (text) => new Map((text || "").split(" ").filter(Boolean).map((pair) => pair.split(":").map(Number)));
+  const amount = Number(item.dataset.amount);
+  const payers = item.dataset.payers ? pairs(item.dataset.payers) : new Map([[Number(item.dataset.payer), amount]]);
+  return { payers, amount, kind: item.dataset.kind, shares: pairs(item.dataset.shares) };
 }
 
 // Keeps a ledger form for later, or says at once why it could not be sent at all.
@@ -110,28 +162,33 @@ async function keepForLater(form, body) {
     say("Deleted on this device: it is sent when you are online.", false);
   } else {
     const effect = effectOf(fields, ledger);
-    const split = form.querySelector("fieldset[data-split]");
-    if (effect.error) { refuseAtSplit(split, effect.error); return; }
-    refuseAtSplit(split, null);
+    // Who paid is checked first, as the server does; a refusal shows at one fieldset, the other's goes.
+    const payers = form.querySelector("fieldset[data-payers]");
+    refuseAt(payers, effect.at === "payers" ? effect.error : null);
+    refuseAt(form.querySelector("fieldset[data-split]"), effect.at === "payers" ? null : effect.error ?? null);
+    if (effect.error) return;
     const id = body.get("id");
     await outbox.add({ form: true, kind, ledger: ledger.path, action: form.action, fields, id, date: body.get("date") });
-    // The next expense is another one: a new id, and the fields ready for it.
+    // The next expense is another one: a new id, and the fields ready for it (what each paid
+    // was of the amount that goes).
     if (form.elements.id) form.elements.id.value = crypto.randomUUID();
     for (const name of ["amount", "description"]) if (form.elements[name]) form.elements[name].value = "";
+    for (const paid of payers?.querySelectorAll("input.paid") ?? []) paid.value = "";
+    payers?.dispatchEvent(new Event("input"));
     say("Kept on this device: it is sent when you are online.", false);
   }
   showWaiting(document);
 }
 
-// A split that cannot be shared out is said at the split, in the server's words (the amount was
-// checked before); null clears it.
-function refuseAtSplit(split, reason) {
-  if (!split) { if (reason) say(reason, true); return; }
-  split.querySelector(".field-error").textContent = reason ?? "";
-  if (!reason) { split.removeAttribute("aria-invalid"); return; }
-  split.setAttribute("aria-invalid", "true");
-  split.closest("details")?.setAttribute("open", "");
-  focusInView(split.querySelector("input:checked") ?? split);
+// Who paid, or a split, that the server would refuse is said at its fieldset, in the server's
+// words (the amount was checked before); null clears it. Without the fieldset, the page says it.
+function refuseAt(fieldset, reason) {
+  if (!fieldset) { if (reason) say(reason, true); return; }
+  fieldset.querySelector(".field-error").textContent = reason ?? "";
+  if (!reason) { fieldset.removeAttribute("aria-invalid"); return; }
+  fieldset.setAttribute("aria-invalid", "true");
+  fieldset.closest("details")?.setAttribute("open", "");
+  focusInView(fieldset.querySelector("input:checked") ?? fieldset);
 }
 
 // The ledger's waiting forms in its history, and its balances with them.
@@ -172,10 +229,10 @@ function showWaiting(root) {
   for (const member of ledger.members) {
     let { paid, balance } = member;
     for (const effect of effects) {
-      if (effect.payer === member.id) {
-        balance += effect.sign * effect.amount;
-        if (effect.kind === "expense") paid += effect.sign * effect.amount;
-      }
+      // Each payer is credited their part; a payment's sender is not counted as having spent.
+      const part = effect.payers.get(member.id) ?? 0;
+      balance += effect.sign * part;
+      if (effect.kind === "expense") paid += effect.sign * part;
       balance -= effect.sign * (effect.shares.get(member.id) ?? 0);
     }
     const [paidCell, balanceCell] = member.row.querySelectorAll("td");
@@ -208,17 +265,27 @@ function waitingEntry(item, effect, ledger, name) {
   const what = document.createElement("span");
   what.className = "what";
   const title = document.createElement("strong");
-  title.textContent = effect.kind === "payment" ? `${name(effect.payer)} paid ${name([...effect.shares.keys()][0])}`
+  // A form the page can no longer work out (a member removed since) still says who it named.
+  const payers = effect.payers ? [...effect.payers]
+    : get("payer") === "several" ? null : [[Number(get("payer") ?? get("from")), 0]];
+  title.textContent = effect.kind === "payment" ? `${name(payers[0][0])} paid ${name([...effect.shares.keys()][0])}`
     : get("description")?.trim() || "Expense";
   const detail = document.createElement("span");
   detail.className = "help";
-  detail.textContent = `${get("date") || item.date || ""} · paid by ${name(effect.payer)}`;
+  detail.textContent = `${get("date") || item.date || ""} · paid by ${payers ? paidBy(payers, ledger, name) : "several"}`;
   what.append(title, detail, waitingLine(item, "Waiting to be sent."));
   const amount = document.createElement("span");
   amount.className = "amount";
   amount.textContent = effect.error ? get("amount") : moneyText(effect.amount, ledger);
   entry.append(what, amount, dropButton(item, item.refused ? "Dismiss" : "Cancel", `${title.textContent}, ${amount.textContent}`));
   return entry;
+}
+
+// "Alex" for one payer; "Alex 30.00 and Sam 20.00" for several, as the history says it.
+function paidBy(payers, ledger, name) {
+  if (payers.length === 1) return name(payers[0][0]);
+  const each = payers.map(([id, units]) => `${name(id)} ${plainAmount(units, ledger)}`);
+  return `${each.slice(0, -1).join(", ")} and ${each.at(-1)}`;
 }
 
 // Takes a waiting form out of the outbox: it will not be sent.

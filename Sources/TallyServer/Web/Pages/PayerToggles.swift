@@ -26,10 +26,11 @@ struct PayerToggles {
     /// The `payer` field's value for several payers.
     static let severalValue = "several"
 
-    /// "Alex", or "Alex 20.00 and Sam 30.00" when several paid.
+    /// "Alex", or "Alex 20.00 and Sam 30.00" (and "Kim 10.00, Alex 20.00 and Sam 30.00") when
+    /// several paid, as the activity log and the page's waiting entries say it.
     static func paidBy(_ payers: [PayerPart], name: (MemberID) -> String) -> String {
-        guard payers.count > 1 else { return payers.first.map { name($0.member) } ?? "" }
-        return payers.map { "\(name($0.member)) \($0.amount.plain)" }.joined(separator: " and ")
+        let parts = payers.count > 1 ? payers.map { "\(name($0.member)) \($0.amount.plain)" } : payers.map { name($0.member) }
+        return parts.count > 1 ? parts.dropLast().joined(separator: ", ") + " and " + parts.last! : parts.first ?? ""
     }
 
     /// The fields that show who paid `entry`.
@@ -64,7 +65,7 @@ struct PayerToggles {
         }
         return """
         <fieldset class="payers" data-payers data-currency="\(several.currency.code)" data-decimals="\(several.currency.minorUnits)" \
-        aria-describedby="payers-help payers-left payers-error"\(several.refusal.invalid)>
+        aria-describedby="payers-left payers-error"\(several.refusal.invalid)>
         <legend>Paid by</legend>
         <div class="toggles">\(toggles)</div>
         <p class="help" id="payers-help">Several: give what each member paid (in \(several.currency.code)); leave a member empty if they paid nothing.</p>

@@ -184,6 +184,36 @@ struct IHateMoneyImportTests {
         #expect(document.summary.members.count == 3)
     }
 
+    @Test("S6: an expense two paid, beside imported bills: each payer is credited, the exports say who paid what, a second import adds nothing")
+    func severalPayersBesideImport() async throws {
+        let spending = try await Self.service()
+        let bills = try IHateMoneyExport.bills(from: try Self.fixture("household.json"))
+        let ledger = try await IHateMoneyImporter(spending: spending).importBills(bills, into: nil, name: "Household", currency: nil).ledger
+        let before = try await spending.summary(of: ledger).balances.members.map(\.balance)
+        // act: 60.00 shared by the three, Alex paid 40.00 and Sam 20.00
+        let dinner = try await spending.addExpense(to: ledger, .init(amount: .text("60"), payers: [
+            .init(member: .name("Sam"), paid: .text("20")), .init(member: .name("Alex"), paid: .text("40.00")),
+        ], description: "Dinner"))
+        // check: Alex +20, Sam 0, Zoë -20, and the balances still sum to zero
+        let after = try await spending.summary(of: ledger)
+        #expect(after.balances.members.map(\.balance) == zip(before, [2000, 0, -2000]).map { $0 + $1 })
+        #expect(after.balances.total == 0)
+        let again = try await IHateMoneyImporter(spending: spending).importBills(bills, into: ledger, name: "Household", currency: nil)
+        #expect(again.added == 0 && again.alreadyThere == bills.count)
+        #expect(try await spending.summary(of: ledger).balances.members.map(\.balance) == after.balances.members.map(\.balance))
+
+        let csv = String(decoding: try await LedgerExport.data(of: ledger, format: .csv, spending: spending), as: UTF8.self)
+        let row = try #require(try CSVReader(string: csv, hasHeaderRow: true).first { $0[2] == "Dinner" })
+        #expect(row[6] == "Alex 40.00; Sam 20.00")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let document = try decoder.decode(LedgerExport.Document.self, from: try await LedgerExport.data(of: ledger, format: .json, spending: spending))
+        let exported = try #require(document.entries.first { $0.id == dinner.entry.id })
+        let names = Dictionary(uniqueKeysWithValues: after.details.members.map { ($0.id, $0.name) })
+        #expect(exported.payers.map { "\(names[$0.member]!) \($0.paid)" } == ["Alex 40.00", "Sam 20.00"])
+        #expect(document.summary.members.map(\.balance) == after.balances.members.map { Money(minorUnits: $0.balance, currency: after.balances.currency).plain })
+    }
+
     @Test("S6: every text cell a person typed is spreadsheet-safe in the CSV: members' names too, in the header and as payer and payee")
     func formulaNames() async throws {
         let spending = try await Self.service()

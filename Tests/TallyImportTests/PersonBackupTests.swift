@@ -23,7 +23,8 @@ struct PersonBackupTests {
         var bottle: Bottle
         var reminders: ReminderSettings
         var sleep: [DateInterval]
-        /// Per ledger (by name): each member's name and balance, and the settle-up sentences.
+        /// Per ledger (by name): each member's name and balance, the settle-up sentences, the
+        /// count of entries, and each recurring expense with who pays, its zone, state and days.
         var ledgers: [String: [String]]
 
         init(_ hydration: HydrationService, _ spending: SpendingService) async throws {
@@ -44,6 +45,10 @@ struct PersonBackupTests {
                 let summary = try await spending.summary(of: details.ledger.id)
                 ledgers[details.ledger.name] = summary.balances.members.map { "\(summary.name($0.member)) \($0.balance)" } + summary.sentences
                     + [try await spending.entries(in: details.ledger.id, .all).count.description]
+                    + (try await spending.recurringExpenses(in: details.ledger.id)).map { recurring in
+                        let payers = recurring.template.payers.map { "\(summary.name($0.member)) \($0.amount.plain)" }
+                        return "\(recurring.title) \(payers) \(recurring.timeZone) \(recurring.status) \(recurring.nextDate) \(String(describing: recurring.endDate))"
+                    }
             }
             self.ledgers = ledgers
         }
@@ -86,8 +91,16 @@ struct PersonBackupTests {
                                                           description: "Dinner"))
         let gone = try await spending.addExpense(to: home, .init(amount: .text("5.00"), description: "Mistake")).entry.id
         _ = try await spending.deleteEntry(gone, in: home)
+        // Rent from today: its first occurrence is recorded at once, and is in the backup.
+        _ = try await spending.addRecurringExpense(to: home, .init(
+            amount: .text("900"), payers: [.init(member: .name("Ada"), paid: .text("600")), .init(member: .name("Sam"), paid: .text("300"))],
+            description: "Rent", rule: .monthly(day: 1)))
         let trip = try await spending.createLedger(name: "Trip", currency: "JPY", memberNames: ["Ada", "Lee"]).ledger.id
         _ = try await spending.addExpense(to: trip, .init(amount: .text("12000"), payer: .name("Lee"), description: "Ryokan"))
+        let pass = try await spending.addRecurringExpense(to: trip, .init(
+            amount: .text("3000"), payer: .name("Lee"), description: "Rail pass", rule: .weekly(weekday: 5),
+            endDate: CSV.day("2026-09-30"), timeZone: "Asia/Tokyo"))
+        _ = try await spending.pauseRecurringExpense(pass.id, in: trip)
         return (ada, spending)
     }
 
@@ -142,11 +155,11 @@ struct PersonBackupTests {
             _ = try await bob.setGoal(.custom(ml: 3000))
             let report = try await PersonBackup.read(data).restore(merge: false, hydration: bob, spending: bobSpending)
             #expect(report.drinksAdded + report.removalsAdded == original.entries && report.alreadyThere == 0)
-            #expect(report.ledgers == ["Home", "Trip"] && report.ledgerEntriesAdded == 6 && report.settingsRestored, "\(report)")
+            #expect(report.ledgers == ["Home", "Trip"] && report.ledgerEntriesAdded == 7 && report.recurringExpensesAdded == 2 && report.settingsRestored, "\(report)")
             #expect(try await Picture(bob, bobSpending) == original)
 
             let again = try await PersonBackup.read(data).restore(merge: true, hydration: bob, spending: bobSpending)
-            #expect(again.drinksAdded + again.removalsAdded + again.ledgerEntriesAdded + again.sleepRecordsAdded == 0)
+            #expect(again.drinksAdded + again.removalsAdded + again.ledgerEntriesAdded + again.sleepRecordsAdded + again.recurringExpensesAdded == 0)
             #expect(again.alreadyThere == original.entries && !again.settingsRestored)
             #expect(try await Picture(bob, bobSpending) == original)
 
@@ -158,6 +171,76 @@ struct PersonBackupTests {
         }
         // ada's own data is untouched by restoring a copy of it beside her.
         #expect(try await Picture(ada, adaSpending) == original)
+    }
+
+    /// The backup of a person whose ledger Home (Ada, Sam) has a monthly rent of 900.00 on the
+    /// 1st, set up on 1 June 2026, when its first occurrence was recorded.
+    static func backupWithRent() async throws -> Data {
+        let ada = try await CSV.person("ada")
+        let spending = Self.spending(ada)
+        let home = try await spending.createLedger(name: "Home", currency: "EUR", memberNames: ["Ada", "Sam"]).ledger.id
+        _ = try await spending.addRecurringExpense(to: home, .init(amount: .text("900"), description: "Rent", rule: .monthly(day: 1)))
+        return try await Self.backup(ada, spending)
+    }
+
+    @Test("A2: a recurring expense restored later records what fell due since, once, never an occurrence the backup holds, and a year at most")
+    func recurringRestoredLater() async throws {
+        let text = String(decoding: try await Self.backupWithRent(), as: UTF8.self)
+        #expect(text.contains(#""nextDate":"2026-07-01""#), "the 1 June rent is recorded and in the backup")
+        let variants = [
+            ("as written", text),
+            // An occurrence recorded between the backup's two reads: in the entries, not yet past in the rule.
+            ("read before its occurrence", text.replacingOccurrences(of: #""nextDate":"2026-07-01""#, with: #""nextDate":"2026-06-01""#)),
+            ("next due long ago", text.replacingOccurrences(of: #""nextDate":"2026-07-01""#, with: #""nextDate":"2020-07-01""#)),
+        ]
+        for (name, backup) in variants {
+            // act: restored on 15 August
+            let bob = try await CSV.person("bob", now: CSV.instant("2026-08-15T10:00:00Z"))
+            let bobSpending = Self.spending(bob)
+            let report = try await PersonBackup.read(Data(backup.utf8)).restore(merge: false, hydration: bob, spending: bobSpending)
+            // check: 1 June from the backup, 1 July and 1 August recorded by the restore
+            #expect(report.recurringExpensesAdded == 1, "\(name)")
+            let ledger = try #require(try await bobSpending.ledgers().first).ledger.id
+            let rent = try await bobSpending.entries(in: ledger, .all).filter { $0.description == "Rent" }.map(\.date.description)
+            #expect(rent.sorted() == ["2026-06-01", "2026-07-01", "2026-08-01"], "\(name)")
+            let restored = try #require(try await bobSpending.recurringExpenses(in: ledger).first)
+            #expect(restored.nextDate == CSV.day("2026-09-01") && restored.status == .active, "\(name)")
+            let activity = try await bobSpending.activity(in: ledger).map(\.text)
+            #expect(activity.contains { $0.hasPrefix("Restored the recurring expense Rent, 900.00 EUR, paid by Ada") }, "\(activity)")
+
+            let again = try await PersonBackup.read(Data(backup.utf8)).restore(merge: true, hydration: bob, spending: bobSpending)
+            #expect(again.recurringExpensesAdded == 0 && again.ledgerEntriesAdded == 0, "\(name)")
+            #expect(try await bobSpending.recurringExpenses(in: ledger).count == 1)
+        }
+    }
+
+    @Test("A2: a ledger export from before recurring expenses were part of it restores, with none; a broken one is refused before anything is written")
+    func recurringOldAndBroken() async throws {
+        let data = try await Self.backupWithRent()
+        var document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var ledgers = try #require(document["ledgers"] as? [[String: Any]])
+        ledgers[0]["recurring"] = nil
+        document["ledgers"] = ledgers
+        let old = try JSONSerialization.data(withJSONObject: document)
+        let bob = try await CSV.person("bob")
+        let report = try await PersonBackup.read(old).restore(merge: false, hydration: bob, spending: Self.spending(bob))
+        #expect(report.recurringExpensesAdded == 0 && report.ledgers == ["Home"] && report.ledgerEntriesAdded == 1)
+
+        let breaks: [(String, Any)] = [("repeat", ["every": "year", "month": 2, "day": 30]), ("timeZone", "Mars/Olympus")]
+        for (field, value) in breaks {
+            var ledgers = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])["ledgers"] as? [[String: Any]] ?? []
+            var recurring = try #require(ledgers[0]["recurring"] as? [[String: Any]])
+            recurring[0][field] = value
+            ledgers[0]["recurring"] = recurring
+            document["ledgers"] = ledgers
+            let kim = try await CSV.person("kim")
+            let error = await #expect(throws: TallyError.self) {
+                try await PersonBackup.read(try JSONSerialization.data(withJSONObject: document))
+                    .restore(merge: false, hydration: kim, spending: Self.spending(kim))
+            }
+            #expect(error?.message.hasPrefix("The backup's ledger \"Home\" cannot be restored: recurring expense ") == true, "\(String(describing: error))")
+            #expect(try await Self.spending(kim).ledgers().isEmpty)
+        }
     }
 
     @Test("A2: a merge adds the backup's drinks, kinds and ledger entries to what the account has, and keeps its settings")
@@ -210,7 +293,8 @@ struct PersonBackupTests {
         let (ada, spending) = try await Self.generatedPerson(in: store)
         let before = try await Picture(ada, spending)
         let report = try await PersonBackup.read(try await Self.backup(ada, spending)).restore(merge: true, hydration: ada, spending: spending)
-        #expect(report.drinksAdded + report.removalsAdded + report.ledgerEntriesAdded + report.sleepRecordsAdded == 0, "\(report)")
+        #expect(report.drinksAdded + report.removalsAdded + report.ledgerEntriesAdded + report.sleepRecordsAdded + report.recurringExpensesAdded == 0,
+                "\(report)")
         #expect(try await Picture(ada, spending) == before)
     }
 

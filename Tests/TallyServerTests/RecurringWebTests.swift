@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TallyCore
+import TallyStore
 @testable import TallyServer
 
 /// A ledger's recurring expenses on the web, without JavaScript: plain forms, CSRF, refusals at
@@ -51,6 +52,39 @@ struct RecurringWebTests {
             #expect(forged.status == .forbidden)
             #expect(try await browser.post("\(path)/\(id)", ["action": "delete"]).status == .seeOther)
             #expect(try await browser.get(path).text.contains("No recurring expenses yet"))
+        }
+    }
+
+    @Test("A2: a backup restored on the settings page sets up its recurring expenses again, says so, and a merge adds none twice")
+    func restoredFromBackup() async throws {
+        let f = try await ServerFixture(now: "2026-11-21T10:00:00Z")
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR", "members": ["Ada", "Sam"]}"#)
+            let (ada, sam) = (ledger.members[0].id, ledger.members[1].id)
+            let rent = try await client.send(.post, "/api/v1/ledgers/\(ledger.id)/recurring", token: f.adaToken, json: """
+                {"amount": 800, "description": "Rent", "repeat": {"every": "month", "day": 1}, "startDate": "2026-12-01",
+                 "payers": [{"member": \(ada), "paid": 500}, {"member": \(sam), "paid": 300}]}
+                """)
+            #expect(rent.status == .created, "\(rent)")
+            let backup = try await client.send(.get, "/api/v1/export/json", token: f.adaToken).body
+
+            let browser = WebTests.Browser(client)
+            _ = try await browser.get("/signup")
+            _ = try await browser.post("/signup", ["name": "carol", "password": "long enough", "timeZone": "Europe/Berlin"])
+            let restored = try await browser.post("/settings/restore", [:], file: "file", backup)
+            let location = try #require(restored.headers[.location], "\(restored)")
+            #expect(location.contains("&recurring=1&"), "\(location)")
+            #expect(try await browser.get(location).text.contains("It set up 1 recurring expense again."))
+            let merged = try await browser.post("/settings/restore", ["merge": "yes"], file: "file", backup)
+            #expect(merged.headers[.location]?.contains("&recurring=0&") == true, "\(merged)")
+
+            // check: carol's copy of the ledger has the rent, as it was, once
+            let carol = try #require(try await f.store.user(named: "carol")).id
+            let spending = SpendingService(store: f.store, clock: f.clock, user: carol)
+            let home = try #require(try await spending.ledgers().first).ledger.id
+            let copies = try await spending.recurringExpenses(in: home)
+            #expect(copies.map(\.title) == ["Rent (every month on the 1st)"])
+            #expect(copies.first?.nextDate == LocalDate(year: 2026, month: 12, day: 1) && copies.first?.template.payers.count == 2)
         }
     }
 }

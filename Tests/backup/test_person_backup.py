@@ -50,6 +50,9 @@ def test_a_backup_follows_its_schema_and_restores_into_another_account(tmp_path)
         tally(*args, database=database, user="ada")
     tally("ledger", "create", "Home", "--currency", "EUR", "--member", "Ada", "--member", "Sam", database=database, user="ada")
     tally("spend", "30.00", "Groceries", "--ledger", "Home", database=database, user="ada")
+    tally("recurring", "add", "800", "Rent", "--every", "month", "--on", "1", "--from", "2099-01-01",
+          "--ledger", "Home",
+          "--payer", "Ada=500", "--payer", "Sam=300", database=database, user="ada")
     backup = tmp_path / "ada.json"
     tally("export", "json", "-o", str(backup), database=database, user="ada")
 
@@ -58,23 +61,29 @@ def test_a_backup_follows_its_schema_and_restores_into_another_account(tmp_path)
     assert document["format"] == "tally-person-backup" and document["version"] == 1
     assert [entry["type"] for entry in document["entries"]] == ["drink", "drink", "removal"]
     assert [ledger["ledger"]["name"] for ledger in document["ledgers"]] == ["Home"]
+    assert [(r["description"], r["nextDate"]) for r in document["ledgers"][0]["recurring"]] == [("Rent", "2099-01-01")]
 
     secret = json.loads(tally("token", "create", "--user", "bob", "--json", database=database).stdout)["secret"]
     with tally_process.serve(database, tmp_path / "serve.log", tally_process.environment()) as base:
         status, report = post(base, "/api/v1/restore", backup.read_bytes(), secret)
         assert status == 200, report
         assert (report["drinksAdded"], report["removalsAdded"], report["newKinds"], report["ledgers"]) == (2, 1, ["Kvass"], ["Home"])
+        assert report["recurringExpensesAdded"] == 1, report
         status, problem = post(base, "/api/v1/restore", backup.read_bytes(), secret)
         assert status == 409 and problem["detail"].startswith("This account has drinks already"), problem
         status, report = post(base, "/api/v1/restore?merge=true", backup.read_bytes(), secret)
         assert status == 200 and report["drinksAdded"] + report["removalsAdded"] + report["ledgerEntriesAdded"] == 0, report
+        assert report["recurringExpensesAdded"] == 0, report
         newer = backup.read_bytes().replace(b'"version":1', b'"version":2')
         status, problem = post(base, "/api/v1/restore?merge=true", newer, secret)
         assert status == 400 and "version 2" in problem["detail"], problem
 
-    for command in [["history", "--month", "2026-05", "--json"], ["kinds", "--json"], ["balance", "--ledger", "Home"]]:
+    for command in [["history", "--month", "2026-05", "--json"], ["kinds", "--json"], ["balance", "--ledger", "Home"],
+                    ["recurring", "list", "--ledger", "Home"]]:
         ada = tally(*command, database=database, user="ada").stdout
         bob = tally(*command, database=database, user="bob").stdout
         if command[0] == "kinds":
             ada, bob = ([(kind["name"], kind["factor"]) for kind in json.loads(text)] for text in (ada, bob))
+        if command[0] == "recurring":  # each line starts with the expense's own id
+            ada, bob = ([line.split("  ", 1)[-1] for line in text.splitlines()] for text in (ada, bob))
         assert ada == bob, f"tally {' '.join(command)} differs:\n{ada}\n{bob}"

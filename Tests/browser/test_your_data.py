@@ -607,7 +607,7 @@ def test_your_data_backup(server, browser, unique_name, tmp_path, viewport, java
     seen = restore(b, server, saved, javascript)
     notice = ("Restored 2 drinks and 1 removal from the backup. It added 1 drink kind: see Drink kinds. "
               "It added 2 entries to your ledgers. Your settings are the backup's.")
-    assert b.current_url == f"{server}/settings?saved=your-data&restored=2&removals=1&already=0&kinds=1&ledgerEntries=2&merged=0#your-data", \
+    assert b.current_url == f"{server}/settings?saved=your-data&restored=2&removals=1&already=0&kinds=1&ledgerEntries=2&recurring=0&merged=0#your-data", \
         f"{b.current_url}; the page says {section_message(b, 'error') or message(b, 'error')!r}"
     assert section_message(b, "error") is None
     assert section_message(b, "notice") == notice
@@ -642,7 +642,7 @@ def test_your_data_backup(server, browser, unique_name, tmp_path, viewport, java
     seen = restore(b, server, saved, javascript, merge=True)
     merged = ("Restored 0 drinks and 0 removals from the backup. 3 entries were there already. "
               "Your settings stay as they were.")
-    assert b.current_url == f"{server}/settings?saved=your-data&restored=0&removals=0&already=3&kinds=0&ledgerEntries=0&merged=1#your-data", \
+    assert b.current_url == f"{server}/settings?saved=your-data&restored=0&removals=0&already=3&kinds=0&ledgerEntries=0&recurring=0&merged=1#your-data", \
         f"{b.current_url}; the page says {section_message(b, 'error') or message(b, 'error')!r}"
     assert section_message(b, "notice") == merged
     assert section_message(b, "error") is None

@@ -161,12 +161,14 @@ public struct BackupRestoreReport: Codable, Equatable, Sendable {
     /// The ledgers restored, by name, and how many of their entries were added.
     public var ledgers: [String]
     public var ledgerEntriesAdded: Int
+    /// The ledgers' recurring expenses set up again; those a merge found there already are not.
+    public var recurringExpensesAdded: Int
     /// Whether the settings, profile, goals, bottle and reminders came from the backup (a
     /// restore into an empty account) or were kept (a merge).
     public var settingsRestored: Bool
 
     public init(drinksAdded: Int, removalsAdded: Int, alreadyThere: Int, newKinds: [String], sleepRecordsAdded: Int,
-                ledgers: [String], ledgerEntriesAdded: Int, settingsRestored: Bool) {
+                ledgers: [String], ledgerEntriesAdded: Int, recurringExpensesAdded: Int, settingsRestored: Bool) {
         self.drinksAdded = drinksAdded
         self.removalsAdded = removalsAdded
         self.alreadyThere = alreadyThere
@@ -174,6 +176,7 @@ public struct BackupRestoreReport: Codable, Equatable, Sendable {
         self.sleepRecordsAdded = sleepRecordsAdded
         self.ledgers = ledgers
         self.ledgerEntriesAdded = ledgerEntriesAdded
+        self.recurringExpensesAdded = recurringExpensesAdded
         self.settingsRestored = settingsRestored
     }
 }

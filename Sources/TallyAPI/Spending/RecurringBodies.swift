@@ -142,6 +142,14 @@ public struct RecurringExpenseJSON: Codable, Sendable {
     }
 }
 
+extension KeyedDecodingContainer {
+    /// A ledger export written before recurring expenses were part of it has no `recurring`:
+    /// read as none.
+    public func decode(_ type: [RecurringExpenseJSON].Type, forKey key: Key) throws -> [RecurringExpenseJSON] {
+        try decodeIfPresent(type, forKey: key) ?? []
+    }
+}
+
 public struct RecurringExpenseList: Codable, Sendable {
     /// All of the ledger's (at most 100): the soonest first, the ended last.
     public var items: [RecurringExpenseJSON]

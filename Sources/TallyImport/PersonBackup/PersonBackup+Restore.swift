@@ -37,14 +37,16 @@ extension PersonBackup {
                 drinks: [], asleep: nights.map { DateInterval(start: $0.start, end: $0.end) }, of: hydration.user,
                 at: importedAt ?? hydration.clock.now).asleep
         }
-        var ledgerEntries = 0
+        var (ledgerEntries, recurring) = (0, 0)
         for ledger in ledgers {
-            ledgerEntries += try await Self.restore(ledger, merge: merge, spending: spending)
+            let added = try await Self.restore(ledger, merge: merge, spending: spending)
+            ledgerEntries += added.entries
+            recurring += added.recurring
         }
         return BackupRestoreReport(drinksAdded: added.drinks, removalsAdded: added.removals,
                                    alreadyThere: entries.count - added.drinks - added.removals, newKinds: added.newKinds,
                                    sleepRecordsAdded: sleepAdded, ledgers: ledgers.map(\.ledger.name), ledgerEntriesAdded: ledgerEntries,
-                                   settingsRestored: !merge)
+                                   recurringExpensesAdded: recurring, settingsRestored: !merge)
     }
 
     /// What the backup says, checked by the rules a person's own changes follow.
@@ -146,8 +148,10 @@ extension PersonBackup {
     }
 
     /// A ledger of the backup: a new one owned by the person (their member first), or, in a
-    /// merge, the person's ledger of that name. Entries are known by their id in the backup.
-    static func restore(_ document: LedgerExport.Document, merge: Bool, spending: SpendingService) async throws -> Int {
+    /// merge, the person's ledger of that name. Entries are known by their id in the backup, and
+    /// so are recurring expenses, which are restored after the entries (each in a transaction of
+    /// its own): restoring again with `merge` adds none twice.
+    static func restore(_ document: LedgerExport.Document, merge: Bool, spending: SpendingService) async throws -> (entries: Int, recurring: Int) {
         let ledger = document.ledger
         let currency = try Currency(code: ledger.currency)
         let you = ledger.members.first(where: \.isYou) ?? ledger.members.first(where: { $0.id == ledger.owner })
@@ -172,11 +176,31 @@ extension PersonBackup {
                 }
             }
         }
-        return result.added
+        return (result.added, try await restoreRecurring(document, into: result.details, spending: spending))
+    }
+
+    /// The backup's recurring expenses that `ledger` does not have yet, under ids made from
+    /// theirs and the ledger's; what fell due since the backup is recorded.
+    static func restoreRecurring(_ document: LedgerExport.Document, into details: LedgerDetails, spending: SpendingService) async throws -> Int {
+        let ledger = details.ledger.id
+        let there = Set(try await spending.recurringExpenses(in: ledger).map(\.id))
+        let names = Dictionary(document.ledger.members.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let recorded = Set(document.entries.map(\.id))
+        var added = 0
+        for recurring in document.recurring {
+            let id = UUID.nameBased(namespace: recurring.id, name: "restored into \(ledger)")
+            guard !there.contains(recurring.id), !there.contains(id) else { continue }
+            let (user, now) = (spending.user, spending.clock.now)
+            _ = try await spending.restoreRecurringExpense(into: ledger) { details in
+                try recurring.recurringExpense(id: id, members: RestoredMembers(names: names, details: details), recorded: recorded, by: user, now: now)
+            }
+            added += 1
+        }
+        return added
     }
 
     /// A ledger of the backup, checked by the rules its entries were made by: its name, currency
-    /// and members, and each entry among those members.
+    /// and members, and each entry and recurring expense among those members.
     static func check(_ document: LedgerExport.Document) throws {
         let ledger = document.ledger
         func refuse(_ error: Error) -> TallyError {
@@ -197,6 +221,17 @@ extension PersonBackup {
                     _ = try entry.spendingEntry(names: names, in: details, currency: currency)
                 } catch let error as TallyError {
                     throw TallyError.invalid("entry \(entry.id): \(error.message)")
+                }
+            }
+            guard document.recurring.count <= RecurringExpense.maximumPerLedger else {
+                throw TallyError.invalid("it has \(document.recurring.count) recurring expenses, more than the \(RecurringExpense.maximumPerLedger) a ledger may have")
+            }
+            let restored = RestoredMembers(names: names, details: details)
+            for recurring in document.recurring {
+                do {
+                    _ = try recurring.recurringExpense(id: recurring.id, members: restored, recorded: [], by: UUID(), now: document.exportedAt)
+                } catch let error as TallyError {
+                    throw TallyError.invalid("recurring expense \(recurring.id): \(error.message)")
                 }
             }
         } catch {
@@ -235,29 +270,17 @@ extension EntryJSON {
     /// The ledger entry this export line describes, among the restored ledger's members (found
     /// by the names the backup gives its members' ids), under a new id.
     func spendingEntry(names: [MemberID: String], in details: LedgerDetails, currency: Currency) throws -> SpendingEntry {
-        func member(_ id: MemberID) throws -> MemberID {
-            guard let name = names[id] else { throw TallyError.invalid("it names member \(id), whom the ledger does not have") }
-            return try LedgerRules.member(named: name, in: details.members).id
-        }
+        let members = RestoredMembers(names: names, details: details)
         let amount = try TransactionAmount.parse(self.amount, currency: currency)
         var entry: SpendingEntry
         switch kind {
         case .payment:
             guard let recipient else { throw TallyError.invalid("a payment without a recipient") }
-            entry = try .payment(id: UUID(), from: try member(payer), to: try member(recipient), amount: amount, date: date,
+            entry = try .payment(id: UUID(), from: try members.member(payer), to: try members.member(recipient), amount: amount, date: date,
                                  note: description, createdAt: createdAt, members: details.members)
         case .expense:
-            let parts = try parts.map { part in
-                guard let value = Decimal(string: part.value, locale: Locale(identifier: "en_US_POSIX")) else {
-                    throw TallyError.invalid("\(UserText.quoted(part.value)) is not a share")
-                }
-                return SplitPart(member: try member(part.member), value: value)
-            }
-            let payers = payers.count > 1
-                ? try payers.map { PayerPart(member: try member($0.member), amount: try Money(parsing: $0.paid, currency: currency)) }
-                : [PayerPart(member: try member(payer), amount: amount)]
-            entry = try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payers: payers, date: date,
-                                      description: description, category: category, split: try Split(method: split, parts: parts),
+            entry = try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payers: try members.payers(payers, payer: payer, amount: amount),
+                                      date: date, description: description, category: category, split: try members.split(split, parts),
                                       createdAt: createdAt, members: details.members)
         }
         entry.deletedAt = deletedAt
@@ -272,7 +295,9 @@ extension BackupRestoreReport {
                                                       alreadyThere: alreadyThere, newKinds: newKinds)
         if sleepRecordsAdded > 0 { sentences.append("\(AppleHealthImportReport.counted(sleepRecordsAdded, "sleep record")) added.") }
         if !ledgers.isEmpty {
-            sentences.append("Ledgers: \(ledgers.joined(separator: ", ")), with \(AppleHealthImportReport.counted(ledgerEntriesAdded, "entry", plural: "entries")) added.")
+            let recurring = recurringExpensesAdded > 0
+                ? " and \(AppleHealthImportReport.counted(recurringExpensesAdded, "recurring expense"))" : ""
+            sentences.append("Ledgers: \(ledgers.joined(separator: ", ")), with \(AppleHealthImportReport.counted(ledgerEntriesAdded, "entry", plural: "entries"))\(recurring) added.")
         }
         sentences.append(settingsRestored ? "Settings, profile, goals, bottle and reminders are the backup's."
                                           : "Your settings, profile, goals, bottle and reminders stay as they were.")

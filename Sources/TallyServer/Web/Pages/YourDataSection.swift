@@ -60,7 +60,7 @@ struct YourDataSection {
     static func restoredLink(_ report: BackupRestoreReport) -> String {
         SitePath.settings.link + "?saved=\(SettingsSection.yourData.rawValue)&restored=\(report.drinksAdded)&removals=\(report.removalsAdded)"
             + "&already=\(report.alreadyThere)&kinds=\(report.newKinds.count)&ledgerEntries=\(report.ledgerEntriesAdded)"
-            + "&merged=\(report.settingsRestored ? 0 : 1)#\(SettingsSection.yourData.rawValue)"
+            + "&recurring=\(report.recurringExpensesAdded)&merged=\(report.settingsRestored ? 0 : 1)#\(SettingsSection.yourData.rawValue)"
     }
 
     /// What an import did, in sentences; nil when the page is not the answer to one.
@@ -77,6 +77,9 @@ struct YourDataSection {
             sentences += Self.newKinds(count("kinds"))
             if count("ledgerEntries") > 0 {
                 sentences.append("It added \(AppleHealthImportReport.counted(count("ledgerEntries"), "entry", plural: "entries")) to your ledgers.")
+            }
+            if count("recurring") > 0 {
+                sentences.append("It set up \(AppleHealthImportReport.counted(count("recurring"), "recurring expense")) again.")
             }
             sentences.append(count("merged") == 1 ? "Your settings stay as they were." : "Your settings are the backup's.")
             return sentences.joined(separator: " ")

@@ -191,7 +191,7 @@ extension PersonBackup {
             let id = UUID.nameBased(namespace: recurring.id, name: "restored into \(ledger)")
             guard !there.contains(recurring.id), !there.contains(id) else { continue }
             let (user, now) = (spending.user, spending.clock.now)
-            _ = try await spending.restoreRecurringExpense(into: ledger) { details in
+            try await spending.restoreRecurringExpense(into: ledger) { details in
                 try recurring.recurringExpense(id: id, members: RestoredMembers(names: names, details: details), recorded: recorded, by: user, now: now)
             }
             added += 1

@@ -24,8 +24,13 @@ struct EntryWording {
 
     /// "Alex", or "Alex 30.00 and Sam 20.00" when several paid.
     func paidBy(_ payers: [PayerPart]) -> String {
-        guard payers.count > 1 else { return name(payers[0].member) }
-        return list(payers.map { "\(name($0.member)) \($0.amount.plain)" })
+        Payers.wording(payers, name: name)
+    }
+
+    /// A change of who pays, as a field and its two sides: "payer" from one member to
+    /// another, "paid by" once several pay, before or after.
+    func payersChange(_ old: [PayerPart], _ new: [PayerPart]) -> (field: String, before: String, after: String) {
+        (old.count > 1 || new.count > 1 ? "paid by" : "payer", paidBy(old), paidBy(new))
     }
 
     /// "Groceries (12.50 EUR)" or "the payment of 20.00 EUR".
@@ -38,7 +43,7 @@ struct EntryWording {
         let everyone = Set(details.members.map(\.id)) == Set(split.members)
         switch split.method {
         case .equal:
-            return everyone ? "split equally" : "split equally among \(list(split.members.map(name)))"
+            return everyone ? "split equally" : "split equally among \(split.members.map(name).spokenList)"
         case .shares:
             return "split by shares: " + split.parts.map { "\(name($0.member)) \($0.value)" }.joined(separator: ", ")
         case .percent:
@@ -58,7 +63,8 @@ struct EntryWording {
         if old.kind == .payment {
             note("from", name(old.payer), name(new.payer))
         } else {
-            note(old.hasSeveralPayers || new.hasSeveralPayers ? "paid by" : "payer", paidBy(old.payers), paidBy(new.payers))
+            let payers = payersChange(old.payers, new.payers)
+            note(payers.field, payers.before, payers.after)
         }
         note("date", old.date.description, new.date.description)
         note("description", quoted(old.description), quoted(new.description))
@@ -72,8 +78,4 @@ struct EntryWording {
         text.map { "“\($0)”" } ?? "none"
     }
 
-    private func list(_ names: [String]) -> String {
-        guard names.count > 1 else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " and " + names.last!
-    }
 }

@@ -107,7 +107,7 @@ extension SpendingService {
     /// Adds a recurring expense as a backup describes it, made by `build` from the ledger as it
     /// stands: its rule, zone, next day, end and pause as they were. Whatever is due is recorded
     /// at once, each occurrence once.
-    public func restoreRecurringExpense(into ledger: UUID, _ build: @escaping @Sendable (LedgerDetails) throws -> RecurringExpense) async throws -> RecurringExpense {
+    public func restoreRecurringExpense(into ledger: UUID, _ build: @escaping @Sendable (LedgerDetails) throws -> RecurringExpense) async throws {
         let now = clock.now
         let expense = try await store.addRecurringExpense(to: ledger, by: user, at: now) { details, _ in
             let expense = try build(details)
@@ -115,7 +115,6 @@ extension SpendingService {
             return (expense, ActivityNote("Restored the recurring expense \(RecurringWording(details).describe(expense)) from a backup\(next)."))
         }
         _ = try await schedule.record(expense, now: now)
-        return try await store.recurringExpense(expense.id, in: ledger, of: user)
     }
 
     /// The ledger's recurring expenses, the soonest first and the ended last.

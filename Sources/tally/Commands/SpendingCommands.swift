@@ -10,7 +10,8 @@ struct SpendCommand: TallyCommand {
         discussion: """
             Split equally among all members unless told otherwise: --among "Alex,Sam" for an equal \
             split over some members; --split shares|exact|percent with a --part NAME=VALUE per member \
-            (shares: 2 pays twice as much as 1; exact: amounts that add up; percent: adds up to 100).             When several paid, give each with what they paid: --payer Alex=30 --payer Sam=20.
+            (shares: 2 pays twice as much as 1; exact: amounts that add up; percent: adds up to 100). \
+            When several paid, give each with what they paid: --payer Alex=30 --payer Sam=20.
             """)
 
     @Argument(help: ArgumentHelp("How much, in the ledger's currency (12.50).", valueName: "amount"))

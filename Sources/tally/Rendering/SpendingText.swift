@@ -61,8 +61,7 @@ enum SpendingText {
 
     /// "Alex", or "Alex 20.00 and Sam 30.00" when several pay.
     static func paidBy(_ payers: [PayerJSON], _ ledger: LedgerJSON) -> String {
-        let parts = payers.count > 1 ? payers.map { "\(ledger.name(of: $0.member)) \($0.paid)" } : payers.map { ledger.name(of: $0.member) }
-        return parts.count > 1 ? parts.dropLast().joined(separator: ", ") + " and " + parts.last! : parts.first ?? ""
+        Payers.wording(payers.map { (ledger.name(of: $0.member), $0.paid) })
     }
 
     static func recorded(_ entry: EntryJSON, _ ledger: LedgerJSON) -> String {

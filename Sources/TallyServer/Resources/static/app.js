@@ -332,18 +332,29 @@ function enhanceGoalPreview(root) {
   }
 }
 
+// A fieldset of amounts in the ledger's currency (data-decimals, data-currency) that says what is
+// left as you type: `update` redraws it, now and whenever it or the form's amount changes. It is
+// given how to read a typed number and write minor units as money.
+function followAmounts(fieldset, update) {
+  const decimals = Number(fieldset.dataset.decimals);
+  const scale = 10 ** decimals;
+  const figures = {
+    form: fieldset.form, left: fieldset.querySelector(".left"), scale,
+    number: (text) => Number(String(text).trim().replace(",", ".")),
+    money: (units) => `${(units / scale).toFixed(decimals)}\u00a0${fieldset.dataset.currency}`,
+  };
+  const redraw = () => update(figures);
+  fieldset.addEventListener("input", redraw);
+  fieldset.addEventListener("change", redraw);
+  fieldset.form?.elements.amount?.addEventListener("input", redraw);
+  redraw();
+}
+
 // The quick entry's split: only the chosen method's fields show (ticks for equal shares, numbers
 // for the others), and what is left to share is said as you type. The server checks it again.
 function enhanceSplit(root) {
   for (const fieldset of root.querySelectorAll("fieldset[data-split]")) {
-    const form = fieldset.form;
-    const left = fieldset.querySelector(".left");
-    const decimals = Number(fieldset.dataset.decimals);
-    const currency = fieldset.dataset.currency;
-    const scale = 10 ** decimals;
-    const number = (text) => Number(String(text).trim().replace(",", "."));
-    const money = (units) => `${(units / scale).toFixed(decimals)}\u00a0${currency}`;
-    const update = () => {
+    followAmounts(fieldset, ({ form, left, scale, number, money }) => {
       const method = fieldset.querySelector("input[name=split]:checked")?.value ?? "equal";
       fieldset.dataset.method = method;
       const parts = [...fieldset.querySelectorAll("input.part")].filter((input) => input.value.trim() !== "");
@@ -366,11 +377,7 @@ function enhanceSplit(root) {
         }
       }
       left.textContent = text;
-    };
-    fieldset.addEventListener("input", update);
-    fieldset.addEventListener("change", update);
-    form.elements.amount.addEventListener("input", update);
-    update();
+    });
   }
 }
 
@@ -379,14 +386,7 @@ function enhanceSplit(root) {
 // said as you type. The server checks it again.
 function enhancePayers(root) {
   for (const fieldset of root.querySelectorAll("fieldset[data-payers]")) {
-    const form = fieldset.form;
-    const left = fieldset.querySelector(".left");
-    const decimals = Number(fieldset.dataset.decimals);
-    const currency = fieldset.dataset.currency;
-    const scale = 10 ** decimals;
-    const number = (text) => Number(String(text).trim().replace(",", "."));
-    const money = (units) => `${(units / scale).toFixed(decimals)}\u00a0${currency}`;
-    const update = () => {
+    followAmounts(fieldset, ({ form, left, scale, number, money }) => {
       const several = fieldset.querySelector("input[name=payer]:checked")?.value === "several";
       fieldset.dataset.mode = several ? "several" : "one";
       const parts = [...fieldset.querySelectorAll("input.paid")].filter((input) => input.value.trim() !== "");
@@ -403,11 +403,7 @@ function enhancePayers(root) {
         }
       }
       left.textContent = text;
-    };
-    fieldset.addEventListener("input", update);
-    fieldset.addEventListener("change", update);
-    form?.elements.amount?.addEventListener("input", update);
-    update();
+    });
   }
 }
 

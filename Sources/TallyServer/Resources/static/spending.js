@@ -36,8 +36,9 @@ function moneyText(units, ledger, signed) {
   return `${sign}${whole}${fraction}\u00a0${ledger.currency}`;
 }
 
-// What the page knows of its ledger: where its forms go, its currency, and each member's name
-// and figures as the server last drew them.
+// What the page knows of its ledger: where its forms go, its currency, each member's name and
+// figures as the server last drew them, and their ids in member order (the order the server
+// keeps payers and split parts in, and breaks ties in).
 function ledgerOnPage(root) {
   const summary = root.querySelector("section.summary[data-currency]");
   if (!summary) return null;
@@ -45,8 +46,8 @@ function ledgerOnPage(root) {
     id: Number(row.dataset.member), name: row.querySelector("th").textContent, row,
     paid: Number(row.dataset.paid), balance: Number(row.dataset.balance),
   }));
-  return { summary, members, currency: summary.dataset.currency, decimals: Number(summary.dataset.decimals),
-    path: location.pathname.replace(/\/$/, "") };
+  return { summary, members, ids: members.map((member) => member.id).sort((a, b) => a - b),
+    currency: summary.dataset.currency, decimals: Number(summary.dataset.decimals), path: location.pathname.replace(/\/$/, "") };
 }
 
 // "12.50" as the server writes an amount in its sentences: the currency's decimals, "-" for a minus.
@@ -76,7 +77,7 @@ function effectOf(fields, ledger) {
 // checks it, in its words. A Map(member → units), or { error }.
 function payersOf(get, amount, ledger) {
   if (get("payer") !== "several") return new Map([[Number(get("payer")), amount]]);
-  const ids = ledger.members.map((member) => member.id).sort((a, b) => a - b);
+  const ids = ledger.ids;
   const name = (id) => ledger.members.find((member) => member.id === id).name;
   const payers = new Map();
   for (const id of ids) {
@@ -108,8 +109,7 @@ function notAnAmount(typed, ledger) {
 // Who owes what of an expense, shared the way the server shares: a Map(member → units), or { error }.
 function sharesOf(get, amount, ledger) {
   const method = get("split") ?? "equal";
-  // In member order, as the server's split keeps them: the order ties are broken in.
-  const ids = ledger.members.map((member) => member.id).sort((a, b) => a - b);
+  const ids = ledger.ids;
   let members, weights;
   if (method === "equal") {
     members = ids.filter((id) => get("among-" + id) !== undefined);

@@ -153,7 +153,7 @@ struct LedgerPage {
         }
         let shared = entry.split.members.count == details.members.count ? "" : " · shared by "
             + entry.split.members.map(summary.name).joined(separator: ", ")
-        return (entry.description ?? "Expense", "paid by \(PayerToggles.paidBy(entry.payers, name: summary.name))\(shared)")
+        return (entry.description ?? "Expense", "paid by \(Payers.wording(entry.payers, name: summary.name))\(shared)")
     }
 
     /// Find entries by words, member, category and dates: a form that works without the

@@ -26,13 +26,6 @@ struct PayerToggles {
     /// The `payer` field's value for several payers.
     static let severalValue = "several"
 
-    /// "Alex", or "Alex 20.00 and Sam 30.00" (and "Kim 10.00, Alex 20.00 and Sam 30.00") when
-    /// several paid, as the activity log and the page's waiting entries say it.
-    static func paidBy(_ payers: [PayerPart], name: (MemberID) -> String) -> String {
-        let parts = payers.count > 1 ? payers.map { "\(name($0.member)) \($0.amount.plain)" } : payers.map { name($0.member) }
-        return parts.count > 1 ? parts.dropLast().joined(separator: ", ") + " and " + parts.last! : parts.first ?? ""
-    }
-
     /// The fields that show who paid `entry`.
     static func values(of entry: SpendingEntry) -> [String: String] {
         guard entry.hasSeveralPayers else { return ["payer": String(entry.payer)] }

@@ -55,7 +55,7 @@ struct RecurringPage {
             return """
             <li class="\(expense.status.rawValue)">
             <span class="what"><strong>\(title)</strong>
-            <span class="help">\(expense.rule.summary.capitalizedFirst) · paid by \(PayerToggles.paidBy(expense.template.payers, name: name)) · \(state)</span></span>
+            <span class="help">\(expense.rule.summary.capitalizedFirst) · paid by \(Payers.wording(expense.template.payers, name: name)) · \(state)</span></span>
             <span class="amount">\(Layout.money(expense.template.amount))</span>
             <span class="actions">\(toggle)\(end)\(action(expense, "delete", "Delete", label, context))</span></li>
             """

@@ -60,12 +60,20 @@ function focusKey(main) {
   return { selector: null };
 }
 
-// Fetches the page again and swaps its content in, letting the ring move from where it was.
+// Reads of the page, by the order they were started in: which was last drawn.
+const reads = { started: 0, drawn: 0 };
+
+// Fetches the page again and swaps its content in, letting the ring move from where it was. An
+// answer that comes back after a later read's was drawn is older: it is dropped, and so does not
+// take that read's notice away (a stream's "it changed" and the page's own delete cross).
 async function refresh(notice) {
+  const read = ++reads.started;
   const oldOffset = document.querySelector(".ring .fill")?.getAttribute("stroke-dashoffset");
   const focus = focusKey(document.querySelector("main"));
   const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  if (read < reads.drawn) return;
+  reads.drawn = read;
   const main = document.querySelector("main");
   main.replaceChildren(...page.querySelector("main").childNodes);
   const fill = document.querySelector(".ring .fill");

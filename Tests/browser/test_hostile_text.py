@@ -154,7 +154,7 @@ def test_hostile_text_stays_text_on_every_page(server, browser, unique_name):
     ledger_name = long_text(100)
     load(driver, server + "/spending")
     submit(driver, "form[action='/spending']", {"name": ledger_name, "currency": "EUR"})
-    wait(driver, lambda d: LEDGER_URL.search(d.current_url), timeout=15, message=f"the ledger was not created: {outcome(driver)}")
+    wait(driver, lambda d: LEDGER_URL.search(d.current_url), timeout=15, message=lambda: f"the ledger was not created: {outcome(driver)}")
     ledger = driver.current_url
     members = [HOSTILE[0], HOSTILE[1]]
     for number, name in enumerate(members):

@@ -97,7 +97,7 @@ def test_two_members_one_offline(server, browser, unique_name):
         click(sam, sam.find_element(By.CSS_SELECTOR, "button.add"))
         wait(sam, lambda d: what in [t for t, _ in waiting(d)], message=f"{what} is not shown as waiting")
     delete(sam, "Rent")
-    wait(sam, lambda d: "2 changes" not in banner(d) and "3 changes wait" in banner(d), message=f"the banner says {banner(sam)!r}")
+    wait(sam, lambda d: "2 changes" not in banner(d) and "3 changes wait" in banner(d), message=lambda: f"the banner says {banner(sam)!r}")
 
     # check: shown as waiting, Rent marked, and the balances with all three, worked out in the page
     assert waiting(sam) == [("Cinema", "Waiting to be sent."), ("Groceries", "Waiting to be sent.")]
@@ -177,6 +177,38 @@ def test_the_day_follows_another_device(server, browser, unique_name):
     check_page(desktop, "desktop-live-today")
 
 
+def test_a_late_answer_to_the_day_page_read_does_not_take_the_later_notice_away(server, browser, unique_name):
+    """The page's own delete and the stream's "it changed" read the page at about the same time;
+    when the stream's read comes back last, it is older than what the delete drew ("Deleted.")."""
+    driver = browser("desktop")
+    sign_up(driver, server, unique_name)
+    load(driver, server + "/")
+    wait_total(driver, "0 ml")
+
+    # act: a first read held back until a second one, with its notice, has been drawn
+    said = driver.execute_async_script("""
+        const done = arguments[0];
+        const original = window.fetch;
+        let release;
+        const held = new Promise((resolve) => { release = resolve; });
+        let calls = 0;
+        window.fetch = async (...args) => {
+          const answer = await original(...args);
+          calls += 1;
+          if (calls === 1) await held;
+          return answer;
+        };
+        const first = refresh(null);
+        const second = refresh("Deleted.");
+        second.then(() => { release(); return first; }).then(() => {
+          window.fetch = original;
+          done(document.querySelector("main .message")?.textContent.trim() ?? "");
+        });""")
+
+    # check
+    assert said == "Deleted."
+
+
 def test_the_page_shares_out_as_the_server_does(server, browser, unique_name):
     """What a waiting expense does to the balances is worked out in the page: for random amounts
     and splits (equal among some, shares, percentages), the page's shares are the server's, cent
@@ -245,7 +277,7 @@ def test_a_payment_recorded_offline_settles_up_when_sent(server, browser, unique
     click(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Record this payment']"))
 
     # check: waiting, and the balances settled in the page
-    wait(driver, lambda d: waiting(d) == [("Person 2 paid Person 1", "Waiting to be sent.")], message=f"waiting: {waiting(driver)}")
+    wait(driver, lambda d: waiting(d) == [("Person 2 paid Person 1", "Waiting to be sent.")], message=lambda: f"waiting: {waiting(driver)}")
     assert balances(driver) == {"Person 1": ("100.00 EUR", "0.00 EUR"), "Person 2": ("0.00 EUR", "0.00 EUR")}
     assert "1 change waits" in banner(driver)
 
@@ -276,14 +308,14 @@ def test_a_split_that_does_not_add_up_offline_is_refused_at_the_split(server, br
 
     # check: said at the split, in the server's words (test_spending's online refusal), and nothing waits
     wait(driver, lambda d: text(d, "#split-error") == "The exact amounts add up to 10.00, not 12.00: change them by 2.00 so they match the expense.",
-         message=f"the split says {text(driver, '#split-error')!r}")
+         message=lambda: f"the split says {text(driver, '#split-error')!r}")
     assert driver.find_element(By.CSS_SELECTOR, "fieldset[data-split]").get_attribute("aria-invalid") == "true"
     assert not waiting(driver) and "wait" not in banner(driver)
 
     # act and check: put right, it waits, and the refusal goes
     driver.find_elements(By.CSS_SELECTOR, "ul.among input.part")[1].send_keys(Keys.BACKSPACE, "7")
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
-    wait(driver, lambda d: waiting(d) == [("Expense", "Waiting to be sent.")], message=f"waiting: {waiting(driver)}")
+    wait(driver, lambda d: waiting(d) == [("Expense", "Waiting to be sent.")], message=lambda: f"waiting: {waiting(driver)}")
     assert text(driver, "#split-error") == ""
     network(driver, online=True)
     wait(driver, lambda d: not waiting(d) and [t for t, _, _ in history(d)] == ["Expense"], timeout=15)

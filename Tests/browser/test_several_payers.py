@@ -74,7 +74,7 @@ def left(driver):
 
 
 def wait_left(driver, expected):
-    wait(driver, lambda d: left(d) == expected, message=f"the payers say {left(driver)!r}, not {expected!r}")
+    wait(driver, lambda d: left(d) == expected, message=lambda: f"the payers say {left(driver)!r}, not {expected!r}")
 
 
 def held_payers(driver, ledger):
@@ -145,7 +145,7 @@ def test_parts_that_do_not_add_up_are_refused_at_the_payers(server, browser, uni
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
 
     # check: said at the payers, in the server's words, as typed; nothing added
-    wait(driver, lambda d: text(d, "#payers-error") == REFUSED, message=f"the payers say {text(driver, '#payers-error')!r}")
+    wait(driver, lambda d: text(d, "#payers-error") == REFUSED, message=lambda: f"the payers say {text(driver, '#payers-error')!r}")
     assert payers(driver).get_attribute("aria-invalid") == "true"
     assert driver.find_element(By.ID, "payer-several").is_selected()
     assert payers(driver).get_attribute("data-mode") == "several"
@@ -171,14 +171,14 @@ def test_several_payers_offline(server, browser, unique_name):
     # act and check: parts that do not add up are refused at the payers, in the server's words; nothing waits
     type_dinner(driver, "50", "20", "25")
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
-    wait(driver, lambda d: text(d, "#payers-error") == REFUSED, message=f"the payers say {text(driver, '#payers-error')!r}")
+    wait(driver, lambda d: text(d, "#payers-error") == REFUSED, message=lambda: f"the payers say {text(driver, '#payers-error')!r}")
     assert payers(driver).get_attribute("aria-invalid") == "true"
     assert not waiting(driver) and "wait" not in banner(driver)
 
     # act: put right, it waits
     type_paid(driver, "Sam", "30")
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
-    wait(driver, lambda d: waiting(d) == [("Dinner", "Waiting to be sent.")], message=f"waiting: {waiting(driver)}")
+    wait(driver, lambda d: waiting(d) == [("Dinner", "Waiting to be sent.")], message=lambda: f"waiting: {waiting(driver)}")
 
     # check: the refusal went; the entry says who paid what; the balances count each part
     assert text(driver, "#payers-error") == "" and payers(driver).get_attribute("aria-invalid") is None

@@ -11,7 +11,8 @@ import re
 from datetime import date
 
 import pytest
-from selenium.common.exceptions import WebDriverException, NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException, NoSuchElementException, StaleElementReferenceException, \
+    TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -129,6 +130,14 @@ def check_page(driver, name, full=True):
 
 
 def wait(driver, condition, timeout=8, message=""):
+    """Waits until `condition` holds; `message` says what did not happen, and may be a function
+    that reads the page then (read at once, it could meet the page while it is replaced)."""
+    if callable(message):
+        try:
+            return wait(driver, condition, timeout)
+        except TimeoutException:
+            raise TimeoutException(message()) from None
+
     def settled(d):
         try:
             return condition(d)

@@ -7,13 +7,14 @@ import TallyStore
 // and the activity log in one transaction, under the ledger's lock.
 
 extension PostgresStore {
-    public func addEntry(id: UUID, to ledger: UUID, by user: UUID,
+    public func addEntry(_ key: LedgerEntryKey, to ledger: UUID, by user: UUID,
                          _ build: @escaping @Sendable (LedgerDetails, TimeZone) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool) {
         try await write(locking: .ledger(ledger)) { connection in
             let details = try await self.details(ledger, of: user, connection)
-            if let stored = try await connection.row("SELECT ledgerId FROM spendingEntry WHERE id = \(id)", logger: logger) {
-                guard try stored.decode(UUID.self) == ledger else { throw Self.usedID(id) }
-                return (try await self.entry(id, in: details, connection), false)
+            if let stored = try await connection.row("""
+                SELECT id FROM spendingEntry WHERE id = ANY(\(key.storedIDs)) AND ledgerId = \(ledger) ORDER BY id = \(key.id) DESC LIMIT 1
+                """, logger: logger) {
+                return (try await self.entry(try stored.decode(UUID.self), in: details, connection), false)
             }
             let (entry, note) = try build(details, try await settings(user, connection).zone)
             // Another ledger's entry with this id, written since the check, is a clash too.

@@ -60,15 +60,16 @@ extension PostgresStore: RecurringExpenseRepository {
     }
 
     public func recordOccurrence(of id: UUID, in ledger: UUID, on date: LocalDate,
-                                 _ record: @escaping @Sendable (inout RecurringExpense, LedgerDetails) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> SpendingEntry? {
+                                 _ record: @escaping @Sendable (inout RecurringExpense, LedgerDetails, UUID) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> SpendingEntry? {
         try await write(locking: .ledger(ledger)) { connection in
             let details = try await details(ledger, connection)
             // Another instance, or an earlier run, may have recorded it since it was found due.
             guard var expense = try? await recurringExpense(id, of: details, connection), expense.nextDate == date, expense.status == .active
             else { return nil }
-            let (entry, note) = try record(&expense, details)
+            let usual = expense.entryID(on: date)
+            let taken = try await connection.row("SELECT 1 FROM spendingEntry WHERE id = \(usual)", logger: logger) != nil
+            let (entry, note) = try record(&expense, details, taken ? UUID() : usual)
             try await update(expense, connection)
-            guard try await connection.row("SELECT 1 FROM spendingEntry WHERE id = \(entry.id)", logger: logger) == nil else { return nil }
             guard try await insert(entry, importKey: nil, ledger: ledger, connection) else { return nil }
             try await changeTotals(of: ledger, connection) { try $0.add(entry) }
             try await log(note, ledger: ledger, user: expense.createdBy, at: entry.createdAt, connection)

@@ -22,11 +22,13 @@ public protocol RecurringExpenseRepository: Sendable {
     /// before, the soonest first, at most `limit`.
     func dueRecurringExpenses(through latest: LocalDate, limit: Int) async throws -> [RecurringExpense]
     /// Records one occurrence, in one transaction, if `date` is still the expense's next one and
-    /// it still runs: `record` advances the expense and makes the entry and its activity note
-    /// (written in the name of whoever set it up). An entry whose id is stored already is not
-    /// added again, and the expense still moves on. Returns the entry when this call added it.
+    /// it still runs: `record` advances the expense and makes the entry, with the id it is given,
+    /// and its activity note (written in the name of whoever set it up). The id is the
+    /// occurrence's own (`entryID(on:)`), or a new one when an entry has that id already: the
+    /// date check makes an occurrence happen once, and no stored entry can stop it. Returns the
+    /// entry when this call added it.
     func recordOccurrence(of id: UUID, in ledger: UUID, on date: LocalDate,
-                          _ record: @escaping @Sendable (inout RecurringExpense, LedgerDetails) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> SpendingEntry?
+                          _ record: @escaping @Sendable (inout RecurringExpense, LedgerDetails, UUID) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> SpendingEntry?
 }
 
 extension RecurringExpense {

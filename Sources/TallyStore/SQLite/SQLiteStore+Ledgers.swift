@@ -75,15 +75,15 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
-    public func addEntry(id: UUID, to ledger: UUID, by user: UUID,
+    public func addEntry(_ key: LedgerEntryKey, to ledger: UUID, by user: UUID,
                          _ build: @escaping @Sendable (LedgerDetails, TimeZone) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool) {
         try await write { db in
             let details = try Self.details(ledger, of: user, db)
-            if let existing = try SpendingEntryRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM spendingEntry WHERE id = ?"), arguments: [id]) {
-                guard existing.ledgerId == ledger else {
-                    throw TallyError.conflict("The id \(id) is already used: send a new id for a new entry.")
+            for id in key.storedIDs {
+                if let existing = try SpendingEntryRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM spendingEntry WHERE id = ? AND ledgerId = ?"),
+                                                                   arguments: [id, ledger]) {
+                    return (try Self.entry(existing, in: details, db), false)
                 }
-                return (try Self.entry(existing, in: details, db), false)
             }
             let (entry, note) = try build(details, try Self.settings(user, db).zone)
             try Self.insert(entry, importKey: nil, ledger: ledger, db)

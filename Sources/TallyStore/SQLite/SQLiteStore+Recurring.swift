@@ -56,16 +56,16 @@ extension SQLiteStore: RecurringExpenseRepository {
     }
 
     public func recordOccurrence(of id: UUID, in ledger: UUID, on date: LocalDate,
-                                 _ record: @escaping @Sendable (inout RecurringExpense, LedgerDetails) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> SpendingEntry? {
+                                 _ record: @escaping @Sendable (inout RecurringExpense, LedgerDetails, UUID) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> SpendingEntry? {
         try await write { db in
             let details = try Self.details(ledger, db)
             // Another instance, or an earlier run, may have recorded it since it was found due.
             guard var expense = try? Self.recurringExpense(id, of: details, db), expense.nextDate == date, expense.status == .active
             else { return nil }
-            let (entry, note) = try record(&expense, details)
+            let usual = expense.entryID(on: date)
+            let taken = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE id = ?)", arguments: [usual]) ?? false
+            let (entry, note) = try record(&expense, details, taken ? UUID() : usual)
             try Self.save(expense, db, inserting: false)
-            let stored = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE id = ?)", arguments: [entry.id]) ?? false
-            guard !stored else { return nil }
             try Self.insert(entry, importKey: nil, ledger: ledger, db)
             try Self.changeTotals(of: ledger, db) { try $0.add(entry) }
             try Self.log(note, ledger: ledger, user: expense.createdBy, at: entry.createdAt, db)

@@ -47,9 +47,9 @@ public struct RecurringSchedule: Sendable {
         var expense = expense
         var added: [SpendingEntry] = []
         while let date = expense.dueOccurrence(at: now) {
-            let entry = try await store.recordOccurrence(of: expense.id, in: expense.ledger, on: date) { stored, details in
+            let entry = try await store.recordOccurrence(of: expense.id, in: expense.ledger, on: date) { stored, details, id in
                 stored.advance(past: date)
-                let entry = try stored.template.entry(id: stored.entryID(on: date), on: date, createdAt: now, members: details.members)
+                let entry = try stored.template.entry(id: id, on: date, createdAt: now, members: details.members)
                 let wording = EntryWording(details)
                 return (entry, ActivityNote("Added \(wording.describe(entry)), on its schedule (\(stored.rule.summary)).", entryID: entry.id))
             }

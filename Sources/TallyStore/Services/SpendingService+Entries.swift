@@ -121,10 +121,11 @@ extension SpendingService {
     @discardableResult
     public func addExpense(to ledger: UUID, _ input: ExpenseInput) async throws -> (entry: SpendingEntry, created: Bool) {
         let (user, now) = (self.user, clock.now)
-        return try await store.addEntry(id: input.id ?? UUID(), to: ledger, by: user) { details, zone in
+        let key = LedgerEntryKey(client: input.id, in: ledger)
+        return try await store.addEntry(key, to: ledger, by: user) { details, zone in
             let amount = try input.amount.money(in: details.ledger.currency, what: "An expense")
             let entry = try SpendingEntry(
-                id: input.id ?? UUID(), kind: .expense, amount: amount,
+                id: key.id, kind: .expense, amount: amount,
                 payers: try Self.payers(one: input.payer, several: input.payers, amount: amount, user: user, in: details),
                 date: input.date ?? LocalDate(containing: now, in: zone),
                 description: input.description, category: input.category,
@@ -138,10 +139,10 @@ extension SpendingService {
     public func recordPayment(in ledger: UUID, from: MemberRef?, to: MemberRef, amount: AmountInput, date: LocalDate? = nil,
                               note: String? = nil, id: UUID? = nil) async throws -> (entry: SpendingEntry, created: Bool) {
         let (user, now) = (self.user, clock.now)
-        let id = id ?? UUID()
-        return try await store.addEntry(id: id, to: ledger, by: user) { details, zone in
+        let key = LedgerEntryKey(client: id, in: ledger)
+        return try await store.addEntry(key, to: ledger, by: user) { details, zone in
             let entry = try SpendingEntry.payment(
-                id: id, from: try Self.payer(from, user: user, in: details), to: try to.resolve(in: details.members),
+                id: key.id, from: try Self.payer(from, user: user, in: details), to: try to.resolve(in: details.members),
                 amount: try amount.money(in: details.ledger.currency, what: "A payment"), date: date ?? LocalDate(containing: now, in: zone),
                 note: note, createdAt: now, members: details.members)
             return (entry, ActivityNote("Recorded \(EntryWording(details).describe(entry)).", entryID: entry.id))

@@ -27,10 +27,20 @@ enum StoreLocation: CustomStringConvertible {
     func open(for process: StoreUse) async throws -> any TallyStorage {
         switch self {
         case .sqlite(let path):
-            return try SQLiteStore.open(path: path, access: process == .server ? .pool : .singleConnection)
+            return try SQLiteStore.open(path: path, access: process == .server ? .pool : .singleConnection, durability: try Self.durability())
         case .postgres(let url):
             return try await PostgresStore.connect(url: url, maximumConnections: process == .server ? 20 : 1)
         }
+    }
+
+    /// FULL unless TALLY_SQLITE_SYNCHRONOUS=normal says otherwise (see the README: it risks the
+    /// last writes before a power cut).
+    static func durability() throws -> SQLiteStore.Durability {
+        guard let text = ProcessInfo.processInfo.environment["TALLY_SQLITE_SYNCHRONOUS"], !text.isEmpty else { return .full }
+        guard let durability = SQLiteStore.Durability(rawValue: text.lowercased()) else {
+            throw TallyError.invalid("TALLY_SQLITE_SYNCHRONOUS is full or normal, not \(UserText.quoted(text)).")
+        }
+        return durability
     }
 
     /// For logs and messages: the file, or the database's address without its password.

@@ -16,6 +16,18 @@ struct SQLiteStoreTests {
         #expect(mode == "wal")
     }
 
+    @Test("A5: a write is acknowledged once it is on the disk: the writer's synchronous is FULL, NORMAL only when asked",
+          arguments: [SQLiteStore.Access.pool, .singleConnection])
+    func durableByDefault(_ access: SQLiteStore.Access) async throws {
+        let path = temporaryDatabasePath()
+        #expect(try await SQLiteStore.open(path: path, access: access).synchronousSetting() == 2)
+        #expect(try await SQLiteStore.open(path: path, access: access, durability: .normal).synchronousSetting() == 1)
+        // Still FULL after the pool has closed and reopened its writer's statements.
+        let store = try SQLiteStore.open(path: path, access: access)
+        (store.writer as? DatabasePool)?.releaseMemory()
+        #expect(try await store.synchronousSetting() == 2)
+    }
+
     @Test("Many drinks logged at once, with reads between them, are all kept", arguments: [SQLiteStore.Access.pool, .singleConnection])
     func concurrentWrites(_ access: SQLiteStore.Access) async throws {
         let store = try SQLiteStore.open(path: temporaryDatabasePath(), access: access)

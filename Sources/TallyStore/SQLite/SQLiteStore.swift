@@ -18,10 +18,20 @@ public struct SQLiteStore: Sendable {
         case singleConnection
     }
 
+    /// When a write counts as done (SQLite's `synchronous` on the writing connection).
+    public enum Durability: String, Sendable, CaseIterable {
+        /// Once it is on the disk: a power cut or an operating system's crash loses nothing that
+        /// was acknowledged. Every commit waits for an fsync of the WAL.
+        case full
+        /// Once it is in the operating system's hands: the database stays whole, but the last
+        /// commits before a power cut or a crash may be lost. Faster on slow disks.
+        case normal
+    }
+
     /// Opens (creating it and its folder if needed) the database file at `path`, in WAL mode so
     /// that readers never wait for the writer, and brings its schema up to date. The file is
     /// readable by its owner only: SQLite gives its WAL and shared-memory files the same mode.
-    public static func open(path: String, access: Access = .pool) throws -> SQLiteStore {
+    public static func open(path: String, access: Access = .pool, durability: Durability = .full) throws -> SQLiteStore {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
@@ -33,16 +43,21 @@ public struct SQLiteStore: Sendable {
             throw TallyError.invalid("Cannot create the folder \(folder.path) for the database: \(error.localizedDescription)")
         }
         do {
+            let writer: any DatabaseWriter
             switch access {
             case .pool:
-                return try SQLiteStore(DatabasePool(path: path, configuration: configuration()))
+                writer = try DatabasePool(path: path, configuration: configuration())
             case .singleConnection:
                 var configuration = configuration()
                 // The pool sets WAL itself; one connection must ask, so that it and a server can
                 // share the file.
                 configuration.journalMode = .wal
-                return try SQLiteStore(DatabaseQueue(path: path, configuration: configuration))
+                writer = try DatabaseQueue(path: path, configuration: configuration)
             }
+            // GRDB sets NORMAL with WAL, after `prepareDatabase`: set it here, on the one
+            // connection that writes.
+            try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())") }
+            return try SQLiteStore(writer)
         } catch let error as DatabaseError {
             throw TallyError.invalid("Cannot open the database at \(path): \(error.message ?? "\(error.resultCode)").")
         }
@@ -62,6 +77,11 @@ public struct SQLiteStore: Sendable {
             guard let mode = (try? files.attributesOfItem(atPath: file))?[.posixPermissions] as? Int, mode & 0o077 != 0 else { continue }
             try? files.setAttributes([.posixPermissions: mode & 0o700], ofItemAtPath: file)
         }
+    }
+
+    /// The writing connection's `synchronous` setting: 2 is FULL, 1 NORMAL.
+    public func synchronousSetting() async throws -> Int {
+        try await writer.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// A private in-memory database: each call gives a new, empty one.

@@ -21,6 +21,7 @@ public struct Problem: Codable, Sendable, Equatable {
         case .notFound: 404
         case .conflict: 409
         case .unauthorized: 401
+        case .forbidden: 403
         case .tooManyRequests: 429
         case .busy: 503
         }
@@ -30,7 +31,8 @@ public struct Problem: Codable, Sendable, Equatable {
     /// service would have raised it; nil for a status that is the server's failure.
     public static func kind(of status: Int) -> TallyError.Kind? {
         switch status {
-        case 401, 403: .unauthorized
+        case 401: .unauthorized
+        case 403: .forbidden
         case 404: .notFound
         case 409: .conflict
         case 429: .tooManyRequests

@@ -60,6 +60,8 @@ enum PostgresMigrations {
             CREATE INDEX spendingPayer_member ON spendingPayer (memberId);
             ALTER TABLE recurringExpense ADD COLUMN payers text;
             """),
+        // SQLite's migration 20.
+        Migration(version: 6, name: "token scopes", sql: "ALTER TABLE apiToken ADD COLUMN scope text NOT NULL DEFAULT 'write';"),
     ]
 
     /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.

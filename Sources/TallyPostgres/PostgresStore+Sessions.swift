@@ -62,8 +62,8 @@ extension PostgresStore {
     public func createAPIToken(_ token: APITokenInfo, tokenHash: Data, of user: UUID) async throws {
         try await write(locking: nil) { connection in
             try await connection.run("""
-                INSERT INTO apiToken (id, userId, name, tokenHash, createdAt, expiresAt)
-                VALUES (\(token.id), \(user), \(token.name), \(tokenHash), \(token.createdAt), \(token.expiresAt))
+                INSERT INTO apiToken (id, userId, name, scope, tokenHash, createdAt, expiresAt)
+                VALUES (\(token.id), \(user), \(token.name), \(token.scope.rawValue), \(tokenHash), \(token.createdAt), \(token.expiresAt))
                 """, logger: logger)
         }
     }
@@ -71,12 +71,22 @@ extension PostgresStore {
     public func apiTokens(of user: UUID) async throws -> [APITokenInfo] {
         try await connection { connection in
             try await connection.rows("""
-                SELECT id, name, createdAt, revokedAt, expiresAt, lastUsedAt FROM apiToken WHERE userId = \(user) ORDER BY createdAt, id
+                SELECT id, name, scope, createdAt, revokedAt, expiresAt, lastUsedAt FROM apiToken WHERE userId = \(user) ORDER BY createdAt, id
                 """, logger: logger).map { row in
-                let (id, name, createdAt, revokedAt, expiresAt, lastUsedAt) = try row.decode((UUID, String, Date, Date?, Date?, Date?).self)
-                return APITokenInfo(id: id, name: name, createdAt: createdAt, revokedAt: revokedAt, expiresAt: expiresAt,
-                                    lastUsedAt: lastUsedAt)
+                let (id, name, scope, createdAt, revokedAt, expiresAt, lastUsedAt)
+                    = try row.decode((UUID, String, String, Date, Date?, Date?, Date?).self)
+                return APITokenInfo(id: id, name: name, scope: TokenScope(rawValue: scope) ?? .read, createdAt: createdAt,
+                                    revokedAt: revokedAt, expiresAt: expiresAt, lastUsedAt: lastUsedAt)
             }
+        }
+    }
+
+    public func revokeAPITokens(of user: UUID, at: Date) async throws -> Int {
+        try await write(locking: nil) { connection in
+            try await connection.rows("""
+                UPDATE apiToken SET revokedAt = \(at)
+                WHERE userId = \(user) AND revokedAt IS NULL AND (expiresAt IS NULL OR expiresAt > \(at)) RETURNING 1
+                """, logger: logger).count
         }
     }
 

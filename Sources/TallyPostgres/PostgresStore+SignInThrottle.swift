@@ -9,8 +9,13 @@ import TallyStore
 extension PostgresStore {
     public func reserveSignInAttempt(_ keys: [ThrottleKey], now: Date) async throws {
         try await write(locking: .server) { connection in
-            try await connection.run("DELETE FROM signInAttempt WHERE at < \(now.addingTimeInterval(-SignInThrottle.memory))",
-                                     logger: logger)
+            let trusted = SignInThrottle.trustPrefix
+            try await connection.run("""
+                DELETE FROM signInAttempt WHERE at < \(now.addingTimeInterval(-SignInThrottle.memory)) AND NOT starts_with(key, \(trusted))
+                """, logger: logger)
+            try await connection.run("""
+                DELETE FROM signInAttempt WHERE at < \(now.addingTimeInterval(-SignInThrottle.trust)) AND starts_with(key, \(trusted))
+                """, logger: logger)
             let names = keys.map(\.key)
             var recent: [String: (attempts: Int, last: Date)] = [:]
             for row in try await connection.rows("""
@@ -22,23 +27,40 @@ extension PostgresStore {
             for key in keys {
                 let seen = recent[key.key]
                 if let wait = SignInThrottle.wait(attempts: seen?.attempts ?? 0, lastAttempt: seen?.last, now: now, free: key.freeAttempts) {
-                    let seconds = Int(wait.rounded(.up))
-                    throw TallyError(.tooManyRequests, "Too many sign-in attempts; try again in \(seconds) second\(seconds == 1 ? "" : "s").",
-                                     retryAfter: seconds)
+                    throw signInThrottled(wait)
                 }
             }
             try await connection.run("INSERT INTO signInAttempt (key, at) SELECT unnest(\(names)::text[]), \(now)", logger: logger)
         }
     }
 
-    public func signInSucceeded(account: String, others: [String], at: Date) async throws {
+    public func signInSucceeded(forgetting: [String], releasing: [String], trusting: String?, at: Date) async throws {
         try await write(locking: .server) { connection in
-            try await connection.run("DELETE FROM signInAttempt WHERE key = \(account)", logger: logger)
-            for key in others {
+            try await connection.run("DELETE FROM signInAttempt WHERE key = ANY(\(forgetting + (trusting.map { [$0] } ?? [])))", logger: logger)
+            for key in releasing {
                 try await connection.run("""
                     DELETE FROM signInAttempt WHERE id = (SELECT max(id) FROM signInAttempt WHERE key = \(key) AND at = \(at))
                     """, logger: logger)
             }
+            if let trusting {
+                try await connection.run("INSERT INTO signInAttempt (key, at) VALUES (\(trusting), \(at))", logger: logger)
+            }
+        }
+    }
+
+    public func isTrusted(_ key: String, now: Date) async throws -> Bool {
+        try await read { connection in
+            try await connection.row("""
+                SELECT 1 FROM signInAttempt WHERE key = \(key) AND at >= \(now.addingTimeInterval(-SignInThrottle.trust))
+                """, logger: logger) != nil
+        }
+    }
+
+    public func clearSignInAttempts(account name: String) async throws {
+        try await write(locking: .server) { connection in
+            try await connection.run("""
+                DELETE FROM signInAttempt WHERE key = \(SignInThrottle.accountKey(name)) OR starts_with(key, \(SignInThrottle.pairKey(name, "")))
+                """, logger: logger)
         }
     }
 }

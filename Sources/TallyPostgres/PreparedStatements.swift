@@ -71,12 +71,19 @@ private func goalPeriod(start: LocalDate?, end: LocalDate?, mode: String?, targe
 /// Who an API token belongs to: a token neither revoked nor expired, of an enabled account.
 struct TokenUserStatement: CredentialStatement {
     static let sql = """
-        SELECT \(PostgresStore.userColumns), apiToken.lastUsedAt FROM apiToken JOIN users ON users.id = apiToken.userId
+        SELECT \(PostgresStore.userColumns), apiToken.lastUsedAt, apiToken.scope, apiToken.expiresAt
+        FROM apiToken JOIN users ON users.id = apiToken.userId
         WHERE apiToken.tokenHash = $1 AND apiToken.revokedAt IS NULL
           AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > $2) AND users.disabledAt IS NULL
         """
     var tokenHash: Data
     var now: Date
+
+    func decodeRow(_ row: PostgresRow) throws -> Credentialed {
+        let (id, name, createdAt, lastSeenAt, scope, expiresAt) = try row.decode((UUID, String, Date, Date?, String, Date?).self)
+        return Credentialed(user: User(id: id, name: name, createdAt: createdAt), lastSeenAt: lastSeenAt,
+                            token: TokenGrant(scope: TokenScope(rawValue: scope) ?? .read, expiresAt: expiresAt))
+    }
 }
 
 /// Whether a known API token still admits its holder: neither revoked nor expired, of an

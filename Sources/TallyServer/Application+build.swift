@@ -20,8 +20,9 @@ public func buildApplication(
     _ = ServerMetrics.registry // bootstraps swift-metrics before the first request is counted
     let push = PushCenter(store: store, contact: configuration.pushContact, endpoints: configuration.pushEndpoints)
     var services = APIServices(store: store, clock: clock, accounts: accounts, push: push)
-    services.changes = ChangeFeed(pollInterval: configuration.changeCheckInterval, lifetime: configuration.changeStreamLifetime)
-    let router = buildRouter(services: services, address: configuration.publicAddress)
+    services.changes = ChangeFeed(pollInterval: configuration.changeCheckInterval, lifetime: configuration.changeStreamLifetime,
+                                  open: OpenStreams(perPerson: configuration.streamsPerPerson))
+    let router = buildRouter(services: services, address: configuration.publicAddress, metricsToken: configuration.metricsToken)
     let idle = configuration.idleTimeout.components
     var application = Application(
         router: router,
@@ -52,7 +53,7 @@ private func backgroundServices(_ configuration: ServerConfiguration, store: any
 }
 
 /// The routes, grouped by resource. Every route is in openapi.yaml (a test checks both ways).
-func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()) -> Router<TallyRequestContext> {
+func buildRouter(services: APIServices, address: PublicAddress = PublicAddress(), metricsToken: String? = nil) -> Router<TallyRequestContext> {
     let router = Router(context: TallyRequestContext.self)
     router.add(middleware: RequestOriginMiddleware(address: address))
     router.add(middleware: SecurityHeadersMiddleware())
@@ -65,9 +66,15 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     router.get("health") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: health))
     }
-    router.get("metrics") { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.registry.emitToBuffer())))
+    // For the scraper that has the token only: without one configured, as if there were no such page.
+    let metricsAuthorization = metricsToken.map { "Bearer " + $0 }
+    router.get("metrics") { request, _ in
+        guard let metricsAuthorization else { return Response(status: .notFound) }
+        guard let sent = request.headers[.authorization], Cookies.constantTimeEqual(sent, metricsAuthorization) else {
+            return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"metrics\""])
+        }
+        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: ServerMetrics.registry.emitToBuffer())))
     }
     router.get("openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml"],
@@ -110,7 +117,7 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
 /// answers 404 to anyone else), take anyone.
 func addWebApp(to router: Router<TallyRequestContext>, services: APIServices) {
     let web = router.group()
-        .add(middleware: AuthenticationMiddleware(accounts: services.accounts))
+        .add(middleware: AuthenticationMiddleware(accounts: services.accounts, acceptsTokens: false))
         .add(middleware: CSRFCookieMiddleware())
         .add(middleware: SignInRedirectMiddleware())
     let signedIn = web.group(context: SignedInPageContext.self)

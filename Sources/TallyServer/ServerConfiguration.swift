@@ -31,6 +31,12 @@ public struct ServerConfiguration: Sendable {
     /// long one stream lasts before the browser opens the next (see `ChangeFeed`).
     public var changeCheckInterval: Duration = .milliseconds(300)
     public var changeStreamLifetime: Duration = .seconds(60)
+    /// How many streams of changes one person may hold open on this instance at once (their
+    /// pages and devices); beyond, a new one is refused with 429.
+    public var streamsPerPerson = 20
+    /// The bearer token a Prometheus scraper sends for `/metrics` (TALLY_METRICS_TOKEN). Without
+    /// one, `/metrics` is not served: what it counts (sign-in failures by route) is not for all.
+    public var metricsToken: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, passwordCost: Int = 12,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600, pushContact: String = "mailto:tally@localhost",

@@ -17,6 +17,8 @@ public struct TallyRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var user: User?
     public var credential: Credential?
+    /// What the request's API token may do, and until when (nil for a session).
+    public var token: TokenGrant?
     /// The browser's CSRF token, for the forms of a page: bound to its session when signed in,
     /// else from its cookie (or new).
     public var csrf: String?

@@ -82,10 +82,24 @@ public struct SignUpInviteInfo: Codable, Equatable, Sendable {
 public struct Credentialed: Sendable {
     public var user: User
     public var lastSeenAt: Date?
+    /// An API token's scope and end (nil for a session).
+    public var token: TokenGrant?
 
-    public init(user: User, lastSeenAt: Date?) {
+    public init(user: User, lastSeenAt: Date?, token: TokenGrant? = nil) {
         self.user = user
         self.lastSeenAt = lastSeenAt
+        self.token = token
+    }
+}
+
+/// What an API token lets its holder do, and until when (nil: for good).
+public struct TokenGrant: Equatable, Sendable {
+    public var scope: TokenScope
+    public var expiresAt: Date?
+
+    public init(scope: TokenScope, expiresAt: Date?) {
+        self.scope = scope
+        self.expiresAt = expiresAt
     }
 }
 
@@ -126,10 +140,15 @@ public protocol AccountRepository: Sendable {
     /// (too many requests) when a key has had more than its free attempts recently. Atomic, so
     /// that parallel guesses cannot all pass the check before any is recorded.
     func reserveSignInAttempt(_ keys: [ThrottleKey], now: Date) async throws
-    /// After a sign-in succeeded: forgets the attempts under `account`, and the one attempt
-    /// reserved `at` under each of `others` (a client address counts failures, not a household's
-    /// daily sign-ins).
-    func signInSucceeded(account: String, others: [String], at: Date) async throws
+    /// After a sign-in succeeded: forgets every attempt under `forgetting` (the account from
+    /// this address), the one attempt reserved `at` under each of `releasing` (a client address
+    /// counts failures, not a household's daily sign-ins), and records `trusting`, if any, for
+    /// `SignInThrottle.trust`.
+    func signInSucceeded(forgetting: [String], releasing: [String], trusting: String?, at: Date) async throws
+    /// Whether `key` was recorded by a sign-in that succeeded within `SignInThrottle.trust`.
+    func isTrusted(_ key: String, now: Date) async throws -> Bool
+    /// The admin lifts the throttle on an account: its attempts from every address are forgotten.
+    func clearSignInAttempts(account name: String) async throws
 
     /// Creates a session; `replacing` (the browser's previous one, if any) is deleted with it.
     func createSession(tokenHash: Data, of user: UUID, device: String, createdAt: Date, expiresAt: Date, replacing: Data?) async throws
@@ -144,6 +163,9 @@ public protocol AccountRepository: Sendable {
 
     func createAPIToken(_ token: APITokenInfo, tokenHash: Data, of user: UUID) async throws
     func apiTokens(of user: UUID) async throws -> [APITokenInfo]
+    /// Revokes every token of the user that still works; returns how many.
+    @discardableResult
+    func revokeAPITokens(of user: UUID, at: Date) async throws -> Int
     /// Revokes one of the user's tokens; another user's token is not found.
     func revokeAPIToken(id: UUID, of user: UUID, at: Date) async throws
     /// The user of a token that is neither revoked nor expired, of an enabled account.
@@ -152,4 +174,11 @@ public protocol AccountRepository: Sendable {
     /// Checks a known token in a read of its own, for a request that opened no transaction:
     /// throws `TokenAdmission.Refused` when it no longer admits its holder.
     func admit(_ admission: TokenAdmission) async throws
+}
+
+/// The refusal of a throttled sign-in in every store: how long to wait, in whole seconds.
+package func signInThrottled(_ wait: TimeInterval) -> TallyError {
+    let seconds = Int(wait.rounded(.up))
+    return TallyError(.tooManyRequests, "Too many sign-in attempts; try again in \(seconds) second\(seconds == 1 ? "" : "s").",
+                      retryAfter: seconds)
 }

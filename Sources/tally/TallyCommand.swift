@@ -50,7 +50,7 @@ private func exitCode(_ kind: TallyError.Kind) -> Int32 {
     case .invalidInput: 1
     case .notFound: 2
     case .conflict: 3
-    case .unauthorized: 4
+    case .unauthorized, .forbidden: 4
     case .tooManyRequests, .busy: 5
     }
 }

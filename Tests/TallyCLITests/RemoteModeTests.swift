@@ -368,7 +368,7 @@ final class ServeProcess: @unchecked Sendable {
         process.executableURL = binary
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port), "--database", database]
         process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                               "HOME": folder.path, "LANG": "C.UTF-8", "LOG_LEVEL": "warning"]
+                               "HOME": folder.path, "LANG": "C.UTF-8", "LOG_LEVEL": "warning", "TALLY_METRICS_TOKEN": Self.metricsToken]
         process.currentDirectoryURL = folder
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log
@@ -474,7 +474,8 @@ final class ServeProcess: @unchecked Sendable {
 
     /// How many requests of the API the server has answered, from its /metrics.
     func apiRequests() throws -> Int {
-        guard let port = URLComponents(string: url)?.port, let metrics = Self.get("/metrics", port: port, whole: true) else {
+        guard let port = URLComponents(string: url)?.port,
+              let metrics = Self.get("/metrics", port: port, whole: true, authorization: "Bearer " + Self.metricsToken) else {
             throw CLIError("GET /metrics did not answer")
         }
         return metrics.split(separator: "\n")
@@ -484,7 +485,10 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// An answer to GET `path` over a plain socket: its status line only, or all of it.
-    static func get(_ path: String, port: Int, whole: Bool) -> String? {
+    /// What the servers these tests start take for /metrics.
+    static let metricsToken = "metrics for the tests"
+
+    static func get(_ path: String, port: Int, whole: Bool, authorization: String? = nil) -> String? {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -499,7 +503,8 @@ final class ServeProcess: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { return nil }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        let credential = authorization.map { "Authorization: \($0)\r\n" } ?? ""
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(credential)Connection: close\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -117,10 +117,10 @@ struct AccountSecurityTests {
             }
             return await group.reduce(into: [TallyError.Kind?]()) { $0.append($1) }
         }
-        #expect(accounts.hasher.checked <= SignInThrottle.freeAttemptsPerAccount, "\(accounts.hasher.checked) guesses reached the hash")
+        #expect(accounts.hasher.checked <= SignInThrottle.freeAttemptsPerAccountAndAddress, "\(accounts.hasher.checked) guesses reached the hash")
         #expect(outcomes.filter { $0 == .unauthorized }.count == accounts.hasher.checked)
         // The rest were throttled, or found every hashing slot taken (busy): none got in.
-        #expect(outcomes.filter { $0 == .tooManyRequests }.count >= 20 - SignInThrottle.freeAttemptsPerAccount)
+        #expect(outcomes.filter { $0 == .tooManyRequests }.count >= 20 - SignInThrottle.freeAttemptsPerAccountAndAddress)
         #expect(outcomes.allSatisfy { [.unauthorized, .tooManyRequests, .busy].contains($0) }, "\(outcomes)")
     }
 
@@ -130,7 +130,7 @@ struct AccountSecurityTests {
         let accounts = AccountService(store: f.store, clock: f.clock, passwordCost: 4)
         var messages: [String: Set<String>] = [:]
         for name in ["ada", "nobody"] {
-            for _ in 0..<(SignInThrottle.freeAttemptsPerAccount + 1) {
+            for _ in 0..<(SignInThrottle.freeAttemptsPerAccountAndAddress + 1) {
                 let before = accounts.hasher.checked
                 let error = try await #require(throws: TallyError.self) { try await accounts.signIn(name: name, password: "wrong password") }
                 messages[name, default: []].insert(error.message)

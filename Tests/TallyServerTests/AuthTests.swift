@@ -120,7 +120,7 @@ struct AuthTests {
     @Test("A1: repeated sign-in attempts slow down, and a success resets the count")
     func slowDown() async throws {
         let f = try await ServerFixture()
-        for _ in 0..<SignInThrottle.freeAttemptsPerAccount {
+        for _ in 0..<SignInThrottle.freeAttemptsPerAccountAndAddress {
             await #expect(throws: TallyError(.unauthorized, "The user name or the password is wrong.")) {
                 try await f.accounts.signIn(name: "ada", password: "wrong password")
             }

@@ -135,15 +135,17 @@ struct HydrationAPITests {
         }
     }
 
-    @Test("Health, metrics and the API description are served without signing in")
+    @Test("Health and the API description are served without signing in, metrics to the scraper's token")
     func operations() async throws {
-        let f = try await ServerFixture()
+        var fixture = try await ServerFixture()
+        fixture.configuration.metricsToken = "scraper"
+        let f = fixture
         try await f.test { client in
             let health = try await client.send(.get, "/health", token: nil)
             #expect(health.text == #"{"status":"ok"}"#)
             #expect(health.headers[.contentType] == "application/json; charset=utf-8")
             _ = try await client.send(.get, "/api/v1/today", token: f.adaToken)
-            let metrics = try await client.send(.get, "/metrics", token: nil)
+            let metrics = try await client.send(.get, "/metrics", token: "scraper")
             #expect(metrics.status == .ok && metrics.text.contains("hb_requests"), "\(metrics.text.prefix(300))")
             let document = try await client.send(.get, "/openapi.yaml", token: nil)
             #expect(document.status == .ok && document.text.hasPrefix("openapi: 3.1"))

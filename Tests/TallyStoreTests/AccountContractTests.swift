@@ -190,7 +190,8 @@ struct AccountContractTests {
         let other = ThrottleKey("address:10.0.0.2", freeAttempts: 1)
         try await f.store.reserveSignInAttempt([other], now: start)
         try await f.store.reserveSignInAttempt([other], now: start.addingTimeInterval(10))
-        try await f.store.signInSucceeded(account: account.key, others: [other.key], at: start.addingTimeInterval(10))
+        try await f.store.signInSucceeded(forgetting: [account.key], releasing: [other.key], trusting: "trusted:ada|10.0.0.2",
+                                          at: start.addingTimeInterval(10))
         for _ in 0..<3 { try await f.store.reserveSignInAttempt([account], now: start.addingTimeInterval(10)) }
         // The address's earlier failure still counts: the next attempt passes, the one after waits for both.
         try await f.store.reserveSignInAttempt([other], now: start.addingTimeInterval(10))
@@ -221,6 +222,62 @@ struct AccountContractTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(passed.filter { $0 }.count == 5)
+    }
+
+    @Test("A sign-in's success trusts its address for 30 days, past the day attempts are kept; the admin's clearing forgets an account's attempts from every address",
+          arguments: StoreKind.allCases)
+    func trustAndClearing(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let start = instant("2025-06-15T10:00:00Z")
+        let trust = SignInThrottle.trustKey("Carol", "10.0.0.1")
+        #expect(try await !f.store.isTrusted(trust, now: start))
+        try await f.store.signInSucceeded(forgetting: [], releasing: [], trusting: trust, at: start)
+        #expect(try await f.store.isTrusted(trust, now: start))
+        #expect(try await !f.store.isTrusted(SignInThrottle.trustKey("carol", "10.0.0.2"), now: start))
+        // Another attempt a week later clears the day's attempts, and keeps the trust.
+        let week = start.addingTimeInterval(7 * 86_400)
+        try await f.store.reserveSignInAttempt([ThrottleKey("address:10.0.0.9", freeAttempts: 1)], now: week)
+        #expect(try await f.store.isTrusted(trust, now: week))
+        let later = start.addingTimeInterval(SignInThrottle.trust + 1)
+        try await f.store.reserveSignInAttempt([ThrottleKey("address:10.0.0.9", freeAttempts: 9)], now: later)
+        #expect(try await !f.store.isTrusted(trust, now: later))
+
+        // carol's name is locked from two addresses and across them; "carolyn" and the address are not hers.
+        let keys = [SignInThrottle.pairKey("carol", "10.0.0.1"), SignInThrottle.pairKey("carol", "10.0.0.2"), SignInThrottle.accountKey("carol"),
+                    SignInThrottle.pairKey("carolyn", "10.0.0.1"), SignInThrottle.addressKey("10.0.0.1")]
+        for key in keys { try await f.store.reserveSignInAttempt([ThrottleKey(key, freeAttempts: 0)], now: later) }
+        for key in keys {
+            await #expect(throws: TallyError.self) { try await f.store.reserveSignInAttempt([ThrottleKey(key, freeAttempts: 0)], now: later) }
+        }
+        try await f.store.clearSignInAttempts(account: "Carol")
+        for key in keys.prefix(3) { try await f.store.reserveSignInAttempt([ThrottleKey(key, freeAttempts: 1)], now: later) }
+        for key in keys.suffix(2) {
+            await #expect(throws: TallyError.self, "\(key) is not carol's") {
+                try await f.store.reserveSignInAttempt([ThrottleKey(key, freeAttempts: 1)], now: later)
+            }
+        }
+    }
+
+    @Test("Revoking all of a person's tokens ends each that still works, and no one else's", arguments: StoreKind.allCases)
+    func revokeAllTokens(_ kind: StoreKind) async throws {
+        let f = try await Fixture(kind)
+        let ada = try await f.account("ada2"), bob = try await f.account("bob")
+        let now = instant("2025-06-15T10:00:00Z")
+        func token(_ name: String, of user: UUID, expires: Date?) async throws -> Data {
+            let hash = Data(name.utf8)
+            try await f.store.createAPIToken(APITokenInfo(id: UUID(), name: name, createdAt: now.addingTimeInterval(-86_400 * 2), expiresAt: expires),
+                                             tokenHash: hash, of: user)
+            return hash
+        }
+        let forever = try await token("forever", of: ada.user.id, expires: nil)
+        let week = try await token("week", of: ada.user.id, expires: now.addingTimeInterval(7 * 86_400))
+        _ = try await token("gone", of: ada.user.id, expires: now.addingTimeInterval(-86_400))
+        let bobs = try await token("bob's", of: bob.user.id, expires: nil)
+        #expect(try await f.store.revokeAPITokens(of: ada.user.id, at: now) == 2)
+        #expect(try await f.store.tokenUser(tokenHash: forever, now: now) == nil)
+        #expect(try await f.store.tokenUser(tokenHash: week, now: now) == nil)
+        #expect(try await f.store.tokenUser(tokenHash: bobs, now: now)?.user.id == bob.user.id)
+        #expect(try await f.store.revokeAPITokens(of: ada.user.id, at: now) == 0)
     }
 
     @Test("A session finds its user until it expires; a new one replaces the browser's previous one", arguments: StoreKind.allCases)

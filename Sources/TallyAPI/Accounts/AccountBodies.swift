@@ -7,10 +7,13 @@ public struct NewToken: Codable, Sendable {
     public var name: String
     /// Nil: the token never expires.
     public var expiresInDays: Int?
+    /// Nil: write, everything the API does.
+    public var scope: TokenScope?
 
-    public init(name: String, expiresInDays: Int?) {
+    public init(name: String, expiresInDays: Int?, scope: TokenScope? = nil) {
         self.name = name
         self.expiresInDays = expiresInDays
+        self.scope = scope
     }
 }
 

@@ -30,15 +30,32 @@ public enum AccountRules {
 
 /// The slow-down after repeated failed sign-ins (A1): the first few attempts cost nothing, then
 /// each one doubles the wait before the next try, up to 15 minutes. Counted per account and
-/// per client address, each with its own number of free attempts.
+/// client address together, per client address, and per account across every address: the
+/// last is a ceiling that a crowd of addresses reaches, and it does not hold back an address
+/// that signed in to the account before, so that nobody can lock the owner out by guessing.
 public enum SignInThrottle {
-    /// Per account name: a person who mistypes a few times is not slowed.
-    public static let freeAttemptsPerAccount = 5
+    /// Per account name from one address: a person who mistypes a few times is not slowed.
+    public static let freeAttemptsPerAccountAndAddress = 5
     /// Per client address: a household behind one address signs in often.
     public static let freeAttemptsPerAddress = 20
+    /// Per account name from all addresses together, except those it trusts.
+    public static let freeAttemptsPerAccount = 100
+    /// Sign-ups per client address, each counted whether it succeeds or not.
+    public static let freeSignUpsPerAddress = 10
     public static let longestWait: TimeInterval = 15 * 60
     /// Attempts older than this are forgotten.
     public static let memory: TimeInterval = 24 * 3600
+    /// How long an address that signed in to an account stays trusted by it.
+    public static let trust: TimeInterval = 30 * 24 * 3600
+
+    /// The keys attempts are counted under; names are compared without case.
+    public static func accountKey(_ name: String) -> String { "account:" + name.lowercased() }
+    public static func pairKey(_ name: String, _ address: String) -> String { "pair:" + name.lowercased() + "|" + address }
+    public static func addressKey(_ address: String) -> String { "address:" + address }
+    public static func signUpKey(_ address: String) -> String { "sign-up:" + address }
+    /// Recorded when a sign-in from the address succeeds; kept for `trust`, not `memory`.
+    public static func trustKey(_ name: String, _ address: String) -> String { trustPrefix + name.lowercased() + "|" + address }
+    public static let trustPrefix = "trusted:"
 
     /// How long from `now` the key must wait before another try, or nil if it may try now.
     public static func wait(attempts: Int, lastAttempt: Date?, now: Date, free: Int) -> TimeInterval? {

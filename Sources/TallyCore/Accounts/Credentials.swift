@@ -22,17 +22,36 @@ public struct SessionInfo: Codable, Equatable, Sendable {
     }
 }
 
+/// What a personal API token may do (A1). Every token reads what its holder reads, except
+/// `drinks`, which a phone's shortcut is given: it logs drinks and reads today, nothing else.
+public enum TokenScope: String, Codable, Sendable, CaseIterable {
+    /// Reads everything its holder can; changes nothing.
+    case read
+    /// Everything the API does for its holder (what every token made before scopes can do).
+    case write
+    /// Logs drinks and reads today's total.
+    case drinks
+
+    /// Whether a token of this scope may make every request one of `other` may.
+    public func covers(_ other: TokenScope) -> Bool {
+        self == other || self == .write
+    }
+}
+
 /// A personal API token as listed: never the token itself, which is shown once and stored hashed.
 public struct APITokenInfo: Codable, Equatable, Sendable, Identifiable {
     public var id: UUID
     public var name: String
+    public var scope: TokenScope
     public var createdAt: Date
     public var revokedAt: Date?
     public var expiresAt: Date?
     public var lastUsedAt: Date?
 
-    public init(id: UUID, name: String, createdAt: Date, revokedAt: Date? = nil, expiresAt: Date? = nil, lastUsedAt: Date? = nil) {
+    public init(id: UUID, name: String, scope: TokenScope = .write, createdAt: Date, revokedAt: Date? = nil, expiresAt: Date? = nil,
+                lastUsedAt: Date? = nil) {
         self.id = id
+        self.scope = scope
         self.name = name
         self.createdAt = createdAt
         self.revokedAt = revokedAt

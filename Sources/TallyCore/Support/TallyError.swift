@@ -13,6 +13,8 @@ public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
         case conflict
         /// Who is asking is not known (a wrong password, a missing or revoked token).
         case unauthorized
+        /// Who is asking is known, but their credential does not allow this (a read-only token).
+        case forbidden
         /// Too many tries in too short a time: wait and try again.
         case tooManyRequests
         /// The server has too much to do right now: try again shortly.

@@ -29,7 +29,8 @@ struct AccountController {
 
     @Sendable func createToken(_ body: NewToken, _ request: Request, context: SignedInContext) async throws -> JSONBody<CreatedToken> {
         let (info, secret) = try await services.accounts.createAPIToken(
-            for: context.user, name: body.name, lifetime: body.expiresInDays.map { TimeInterval($0) * 86_400 })
+            for: context.user, name: body.name, scope: body.scope ?? .write, lifetime: body.expiresInDays.map { TimeInterval($0) * 86_400 },
+            by: context.token)
         return JSONBody(CreatedToken(token: info, secret: secret), status: .created)
     }
 

@@ -15,7 +15,8 @@ extension RouterMethods where Context == SignedInContext {
         _ route: Route<Body, Answer>, use handle: @escaping @Sendable (Body, Request, SignedInContext) async throws -> JSONBody<Answer>
     ) -> Self {
         on(route.routerPath, method: route.httpMethod) { request, context in
-            try await handle(try await request.decode(Body.self, context: context), request, context)
+            try context.permit(route)
+            return try await handle(try await request.decode(Body.self, context: context), request, context)
         }
     }
 
@@ -24,14 +25,20 @@ extension RouterMethods where Context == SignedInContext {
     func on<Answer: Encodable>(
         _ route: Route<FileBody, Answer>, use handle: @escaping @Sendable (Request, SignedInContext) async throws -> JSONBody<Answer>
     ) -> Self {
-        on(route.routerPath, method: route.httpMethod, use: handle)
+        on(route.routerPath, method: route.httpMethod) { request, context in
+            try context.permit(route)
+            return try await handle(request, context)
+        }
     }
 
     /// A route that makes its answer itself: a file (an export to save), or a revision that may
     /// come as a stream of events.
     @discardableResult
     func on<Answer>(_ route: Route<NoBody, Answer>, use handle: @escaping @Sendable (Request, SignedInContext) async throws -> Response) -> Self {
-        on(route.routerPath, method: route.httpMethod, use: handle)
+        on(route.routerPath, method: route.httpMethod) { request, context in
+            try context.permit(route)
+            return try await handle(request, context)
+        }
     }
 }
 

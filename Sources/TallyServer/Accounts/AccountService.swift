@@ -28,10 +28,38 @@ public struct AccountService: Sendable {
     // MARK: - Accounts
 
     /// Creates an account through sign-up: the first one on a fresh server is the admin; after
-    /// it, the server's sign-up mode decides, and `invite` is the code of a server invite.
-    public func signUp(name: String, password: String, timeZone: String? = nil, invite: String? = nil) async throws -> Account {
+    /// it, the server's sign-up mode decides, and `invite` is the code of a server invite. Like a
+    /// sign-in, a sign-up is throttled per client address (a success gives its attempt back, so
+    /// that a household can sign up together), and every refusal that needs no password work
+    /// comes before it: a closed server, a missing or spent invite, a name that is taken.
+    public func signUp(name: String, password: String, timeZone: String? = nil, invite: String? = nil,
+                       client: String? = nil) async throws -> Account {
+        let name = try AccountRules.validateName(name)
+        try AccountRules.validatePassword(password)
         let code = invite.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        return try await create(name: name, password: password, timeZone: timeZone, by: .signUp(inviteHash: code.map(Self.hash)))
+        let inviteHash = code.map(Self.hash)
+        let key = SignInThrottle.signUpKey(client ?? "unknown")
+        let attempted = clock.now
+        do {
+            try await store.reserveSignInAttempt([ThrottleKey(key, freeAttempts: SignInThrottle.freeSignUpsPerAddress)], now: attempted)
+        } catch let error as TallyError where error.kind == .tooManyRequests {
+            let seconds = error.retryAfter ?? 1
+            throw TallyError(.tooManyRequests, "Too many sign-ups from your address; try again in \(seconds) second\(seconds == 1 ? "" : "s").",
+                             retryAfter: seconds)
+        }
+        try await admitSignUp(inviteHash: inviteHash)
+        if try await store.user(named: name) != nil { throw TallyError.conflict("There is already a user named \(name).") }
+        let account = try await create(name: name, password: password, timeZone: timeZone, by: .signUp(inviteHash: inviteHash))
+        try await store.signInSucceeded(forgetting: [], releasing: [key], trusting: nil, at: attempted)
+        return account
+    }
+
+    /// Refuses a sign-up that the server's mode does not let in (closed, or an invite that is
+    /// missing, unknown or used up), as the store would in the sign-up's own transaction.
+    private func admitSignUp(inviteHash: Data?) async throws {
+        guard try await !store.accounts().isEmpty, let hash = try await store.signUpMode().inviteToSpend(inviteHash) else { return }
+        let id = SessionInfo.id(of: hash)
+        guard try await store.signUpInvites(now: clock.now).contains(where: { $0.id == id }) else { throw SignUpMode.inviteUsedUp }
     }
 
     /// Creates an account as the server's admin does, whatever the sign-up mode.
@@ -68,16 +96,21 @@ public struct AccountService: Sendable {
         return try await store.deleteSessions(of: user.id, except: session.map(Self.hash))
     }
 
-    /// Checks a name and password, throttled per name and per client address before the slow
-    /// hash is reached; returns the account and a new session's secret. Every refusal reads the
-    /// same whether the name exists or not, and costs the same.
+    /// Checks a name and password, throttled before the slow hash is reached (see
+    /// `SignInThrottle`); returns the account and a new session's secret. Every refusal reads
+    /// the same whether the name exists or not, and costs the same.
     public func signIn(name: String, password: String, client: String? = nil, device: String = "a browser",
                        replacing previous: String? = nil) async throws -> (account: Account, session: String) {
         let name = name.trimmingCharacters(in: .whitespaces)
-        let accountKey = "account:" + name.lowercased()
-        var keys = [ThrottleKey(accountKey, freeAttempts: SignInThrottle.freeAttemptsPerAccount)]
-        if let client { keys.append(ThrottleKey("address:" + client, freeAttempts: SignInThrottle.freeAttemptsPerAddress)) }
+        let address = client ?? "unknown"
+        let pair = SignInThrottle.pairKey(name, address), trust = SignInThrottle.trustKey(name, address)
+        var keys = [ThrottleKey(pair, freeAttempts: SignInThrottle.freeAttemptsPerAccountAndAddress)]
+        if let client { keys.append(ThrottleKey(SignInThrottle.addressKey(client), freeAttempts: SignInThrottle.freeAttemptsPerAddress)) }
         let attempted = clock.now
+        // The ceiling per account holds back a crowd of addresses, not one the account knows.
+        if try await !store.isTrusted(trust, now: attempted) {
+            keys.append(ThrottleKey(SignInThrottle.accountKey(name), freeAttempts: SignInThrottle.freeAttemptsPerAccount))
+        }
         try await store.reserveSignInAttempt(keys, now: attempted)
         let account = try await store.account(named: name)
         guard try await hasher.verify(password, against: account?.passwordHash), let account else {
@@ -86,7 +119,7 @@ public struct AccountService: Sendable {
         guard account.disabledAt == nil else {
             throw TallyError(.unauthorized, "This account is disabled: ask the server's admin.")
         }
-        try await store.signInSucceeded(account: accountKey, others: keys.dropFirst().map(\.key), at: attempted)
+        try await store.signInSucceeded(forgetting: [pair], releasing: keys.dropFirst().map(\.key), trusting: trust, at: attempted)
         let secret = Self.newSecret()
         let now = clock.now
         try await store.createSession(tokenHash: Self.hash(secret), of: account.user.id, device: String(device.prefix(120)),
@@ -149,8 +182,10 @@ public struct AccountService: Sendable {
 
     // MARK: - API tokens
 
-    /// A new token: the secret is returned once and never stored. `lifetime` nil: it never expires.
-    public func createAPIToken(for user: User, name: String, lifetime: TimeInterval? = nil) async throws -> (info: APITokenInfo, secret: String) {
+    /// A new token: the secret is returned once and never stored. `lifetime` nil: it never
+    /// expires. Made with another token (`by`), it may neither outlive it nor do more than it.
+    public func createAPIToken(for user: User, name: String, scope: TokenScope = .write, lifetime: TimeInterval? = nil,
+                               by maker: TokenGrant? = nil) async throws -> (info: APITokenInfo, secret: String) {
         let name = try UserText.name(name, "A token's name")
         guard !name.isEmpty, UserText.fits(name, maximumLength: 60) else {
             throw TallyError.invalid("A token needs a name of 1 to 60 characters, such as \"laptop\".")
@@ -159,7 +194,17 @@ public struct AccountService: Sendable {
             throw TallyError.invalid("A token can expire after 1 to 3650 days.")
         }
         let now = clock.now
-        let info = APITokenInfo(id: UUID(), name: name, createdAt: now, expiresAt: lifetime.map(now.addingTimeInterval))
+        let expiresAt = lifetime.map(now.addingTimeInterval)
+        if let maker {
+            guard maker.scope.covers(scope) else {
+                throw TallyError(.forbidden, "This token may \(maker.scope.rawValue) only, so it cannot make a \(scope.rawValue) token.")
+            }
+            if let end = maker.expiresAt, expiresAt.map({ $0 > end }) ?? true {
+                let days = Int(end.timeIntervalSince(now) / 86_400)
+                throw TallyError.invalid("A token made with a token cannot outlive it: this one ends in \(days) day\(days == 1 ? "" : "s"), so ask for at most that.")
+            }
+        }
+        let info = APITokenInfo(id: UUID(), name: name, scope: scope, createdAt: now, expiresAt: expiresAt)
         let secret = "tally_" + Self.newSecret()
         try await store.createAPIToken(info, tokenHash: Self.hash(secret), of: user.id)
         return (info, secret)
@@ -176,10 +221,20 @@ public struct AccountService: Sendable {
     }
 
     public func user(forAPIToken secret: String) async throws -> User? {
+        try await holder(ofAPIToken: secret)?.user
+    }
+
+    /// The holder of a token that works, and what the token lets them do.
+    public func holder(ofAPIToken secret: String) async throws -> (user: User, grant: TokenGrant)? {
         let hash = Self.hash(secret)
-        guard let found = try await store.tokenUser(tokenHash: hash, now: clock.now) else { return nil }
+        guard let found = try await store.tokenUser(tokenHash: hash, now: clock.now), let grant = found.token else { return nil }
         if isStale(found.lastSeenAt) { try await store.touchAPIToken(tokenHash: hash, at: clock.now) }
-        return found.user
+        return (found.user, grant)
+    }
+
+    /// Revokes every token of the user that still works: returns how many.
+    public func revokeAPITokens(of user: User) async throws -> Int {
+        try await store.revokeAPITokens(of: user.id, at: clock.now)
     }
 
     /// "Last seen" is kept to five minutes, so that reading who asks is not a write each time.

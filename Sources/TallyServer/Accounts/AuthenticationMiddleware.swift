@@ -4,8 +4,9 @@ import Hummingbird
 import TallyStore
 
 /// Finds who sent a request: a personal API token in the Authorization header, else the session
-/// cookie of the web app. It never refuses a request itself: handlers that need a user ask
-/// `SignedInContext`, which refuses a request without one.
+/// cookie of the web app (the web app's pages take the cookie only: `acceptsTokens` false). It
+/// never refuses a request itself: handlers that need a user ask `SignedInContext`, which
+/// refuses a request without one.
 ///
 /// A token seen lately (`KnownTokens`) costs no read of its own: it is checked again in the
 /// first transaction the request opens (`TokenAdmission`), or, when the request opened none,
@@ -13,29 +14,32 @@ import TallyStore
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = TallyRequestContext
     let accounts: AccountService
+    var acceptsTokens = true
 
     static let invalidToken = "That API token is not valid: it may have been revoked. Create a new one with `tally token create`."
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let authorization = request.headers[.authorization] {
+        if acceptsTokens, let authorization = request.headers[.authorization] {
             guard authorization.hasPrefix("Bearer ") else { throw HTTPError(.unauthorized, message: Self.invalidToken) }
             let secret = String(authorization.dropFirst("Bearer ".count))
             let tokenHash = AccountService.hash(secret)
             let now = accounts.clock.now
             context.credential = .apiToken
-            if let holder = accounts.knownTokens.holder(of: tokenHash, at: now) {
+            if let (holder, grant) = accounts.knownTokens.holder(of: tokenHash, at: now) {
                 context.user = holder
+                context.token = grant
                 let admission = TokenAdmission(tokenHash: tokenHash, user: holder.id, now: now)
                 // An upload is only taken in for a token checked first.
                 if Self.mayBeUpload(request) { try await settle(admission) }
                 return try await admitted(admission, request, context, next)
             }
-            guard let user = try await accounts.user(forAPIToken: secret) else {
+            guard let (user, grant) = try await accounts.holder(ofAPIToken: secret) else {
                 throw HTTPError(.unauthorized, message: Self.invalidToken)
             }
-            accounts.knownTokens.remember(tokenHash, holder: user, at: now)
+            accounts.knownTokens.remember(tokenHash, holder: user, grant: grant, at: now)
             context.user = user
+            context.token = grant
         } else if let session = request.cookies[Cookies.session]?.value,
                   let user = try await accounts.user(forSession: session) {
             context.user = user

@@ -12,6 +12,7 @@ final class PasswordHasher: Sendable {
     let limit: Int
     private let inFlight = NIOLockedValueBox(0)
     private let checks = NIOLockedValueBox(0)
+    private let hashes = NIOLockedValueBox(0)
     private let decoy = NIOLockedValueBox<String?>(nil)
 
     init(cost: Int, limit: Int = max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)) {
@@ -21,11 +22,14 @@ final class PasswordHasher: Sendable {
 
     /// How many passwords were checked so far: tests count what reached the hash.
     var checked: Int { checks.withLockedValue { $0 } }
+    /// How many new hashes were made so far (sign-ups, new passwords).
+    var hashed: Int { hashes.withLockedValue { $0 } }
     /// How many hashes run now.
     var running: Int { inFlight.withLockedValue { $0 } }
 
     func hash(_ password: String) async throws -> String {
         let cost = UInt8(cost)
+        defer { hashes.withLockedValue { $0 += 1 } }
         return try await bounded { Bcrypt.hash(password, cost: cost) }
     }
 

@@ -13,6 +13,7 @@ struct AccountWebController {
         web.post(SitePath.signOutElsewhere, use: signOutElsewhere)
         web.post(SitePath.tokens, use: createToken)
         web.post(SitePath.revokeToken, use: revokeToken)
+        web.post(SitePath.revokeAllTokens, use: revokeAllTokens)
     }
 
     private var accounts: AccountService { services.accounts }
@@ -54,7 +55,11 @@ struct AccountWebController {
                 guard let days = Int(text) else { throw TallyError.invalid("The expiry is a number of days, such as 90.") }
                 return TimeInterval(days) * 86_400
             }
-            let (_, secret) = try await accounts.createAPIToken(for: context.user, name: form["name"] ?? "", lifetime: days)
+            let scope = try form["scope"].flatMap { $0.isEmpty ? nil : $0 }.map { text -> TokenScope in
+                guard let scope = TokenScope(rawValue: text) else { throw TallyError.invalid("Choose what the token may do: read, write or drinks.") }
+                return scope
+            } ?? .write
+            let (_, secret) = try await accounts.createAPIToken(for: context.user, name: form["name"] ?? "", scope: scope, lifetime: days)
             return try await accountPage(request, context, newToken: secret)
         } refused: { _, refusal in
             try await accountPage(request, context, error: refusal.error)
@@ -65,6 +70,13 @@ struct AccountWebController {
         try await accountAction(request, context) { _ in
             try await accounts.revokeAPIToken(id: try context.parameters.id("token"), of: context.user)
             return "The token is revoked: it stopped working."
+        }
+    }
+
+    @Sendable func revokeAllTokens(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await accountAction(request, context) { _ in
+            let revoked = try await accounts.revokeAPITokens(of: context.user)
+            return revoked == 0 ? "You had no token that worked." : "Revoked \(revoked) token\(revoked == 1 ? "" : "s"): none works any more."
         }
     }
 

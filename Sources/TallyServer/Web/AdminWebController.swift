@@ -16,13 +16,15 @@ struct AdminWebController {
         web.post(SitePath.disableAccount, use: disable)
         web.post(SitePath.enableAccount, use: enable)
         web.post(SitePath.resetPassword, use: setPassword)
+        web.post(SitePath.clearSignInLock, use: clearSignInLock)
     }
 
     private var accounts: AccountService { services.accounts }
 
-    /// The signed-in admin, or the same 404 as an unknown address for anyone else.
+    /// The signed-in admin, or the same 404 as an unknown address for anyone else. A session
+    /// only: the admin's API token opens the API, not this page.
     private func requireAdmin(_ context: TallyRequestContext) async throws -> User {
-        guard let user = context.user, try await accounts.isAdmin(user) else { throw HTTPError(.notFound) }
+        guard let user = context.user, context.credential == .session, try await accounts.isAdmin(user) else { throw HTTPError(.notFound) }
         return user
     }
 
@@ -90,7 +92,15 @@ struct AdminWebController {
         try await adminAction(request, context) { form in
             let name = context.parameters.get("name") ?? ""
             try await accounts.resetPassword(named: name, to: form["password"] ?? "")
-            return "\(name) has a new password, and was signed out everywhere."
+            return "\(name) has a new password, was signed out everywhere, and their API tokens stopped working."
+        }
+    }
+
+    @Sendable func clearSignInLock(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        try await adminAction(request, context) { _ in
+            let name = context.parameters.get("name") ?? ""
+            try await accounts.clearSignInLock(named: name)
+            return "\(name) can sign in again at once, from any address."
         }
     }
 

@@ -76,7 +76,8 @@ struct SignInWebController {
         try await Web.formAction(request, context) { form in
             let name = form["name"] ?? ""
             let zone = form["timeZone"].flatMap { try? UserTimeZone.validated($0) }
-            _ = try await services.accounts.signUp(name: name, password: form["password"] ?? "", timeZone: zone, invite: form["invite"])
+            _ = try await services.accounts.signUp(name: name, password: form["password"] ?? "", timeZone: zone, invite: form["invite"],
+                                                  client: context.origin.client?.description)
             let session = try await newSession(name: name, password: form["password"] ?? "", request, context)
             // First sign-in: offer onboarding (H12).
             return signedIn(session, context, to: SitePath.onboarding.link)

@@ -25,12 +25,14 @@ struct SignedInPageContext: ChildRequestContext, WebRequestContext {
     var coreContext: CoreRequestContextStorage
     let user: User
     let csrfToken: String
-    /// The secret of the browser's session, when it signed in with one (not with a token).
+    /// The secret of the browser's session.
     let session: String?
     let origin: RequestOrigin
 
+    /// Pages take a session only: an API token (a script's, or one copied from a phone) opens
+    /// the API, never the web app and its admin pages.
     init(context: TallyRequestContext) throws {
-        guard let user = context.user else { throw SignInRequired() }
+        guard let user = context.user, context.credential == .session else { throw SignInRequired() }
         coreContext = context.coreContext
         self.user = user
         csrfToken = context.csrfToken

@@ -85,6 +85,7 @@ enum SitePath {
     static let signOutElsewhere = Pattern<Void>("account/sessions")
     static let tokens = Pattern<Void>("account/tokens")
     static let revokeToken = Pattern<UUID>("account/tokens/:id/revoke")
+    static let revokeAllTokens = Pattern<Void>("account/tokens/revoke-all")
     static let admin = Pattern<Void>("admin")
     static let signUpMode = Pattern<Void>("admin/signup")
     static let invites = Pattern<Void>("admin/invites")
@@ -92,6 +93,7 @@ enum SitePath {
     static let disableAccount = Pattern<String>("admin/accounts/:name/disable")
     static let enableAccount = Pattern<String>("admin/accounts/:name/enable")
     static let resetPassword = Pattern<String>("admin/accounts/:name/password")
+    static let clearSignInLock = Pattern<String>("admin/accounts/:name/unlock")
 
     // MARK: - Spending
 

@@ -571,6 +571,12 @@ enum Migrations {
             try db.alter(table: "recurringExpense") { t in t.add(column: "payers", .text) }
         }
 
+        migrator.registerMigration("20 token scopes") { db in
+            // What a token may do: read, write or drinks (TokenScope). Tokens made before could do
+            // everything, and keep that.
+            try db.alter(table: "apiToken") { t in t.add(column: "scope", .text).notNull().defaults(to: "write") }
+        }
+
         return migrator
     }
 }

@@ -105,15 +105,16 @@ extension SQLiteStore: AccountRepository {
 
     public func reserveSignInAttempt(_ keys: [ThrottleKey], now: Date) async throws {
         try await write { db in
-            try db.execute(sql: "DELETE FROM signInAttempt WHERE at < ?", arguments: [now.addingTimeInterval(-SignInThrottle.memory)])
+            try db.execute(sql: "DELETE FROM signInAttempt WHERE at < ? AND substr(key, 1, ?) <> ?",
+                           arguments: [now.addingTimeInterval(-SignInThrottle.memory), SignInThrottle.trustPrefix.count, SignInThrottle.trustPrefix])
+            try db.execute(sql: "DELETE FROM signInAttempt WHERE at < ? AND substr(key, 1, ?) = ?",
+                           arguments: [now.addingTimeInterval(-SignInThrottle.trust), SignInThrottle.trustPrefix.count, SignInThrottle.trustPrefix])
             for key in keys {
                 let row = try Row.fetchOne(db, sql: "SELECT count(*) AS attempts, max(at) AS last FROM signInAttempt WHERE key = ?",
                                            arguments: [key.key])
                 let attempts: Int = row?["attempts"] ?? 0
                 if let wait = SignInThrottle.wait(attempts: attempts, lastAttempt: row?["last"], now: now, free: key.freeAttempts) {
-                    let seconds = Int(wait.rounded(.up))
-                    throw TallyError(.tooManyRequests, "Too many sign-in attempts; try again in \(seconds) second\(seconds == 1 ? "" : "s").",
-                                     retryAfter: seconds)
+                    throw signInThrottled(wait)
                 }
             }
             for key in keys {
@@ -122,13 +123,31 @@ extension SQLiteStore: AccountRepository {
         }
     }
 
-    public func signInSucceeded(account: String, others: [String], at: Date) async throws {
+    public func signInSucceeded(forgetting: [String], releasing: [String], trusting: String?, at: Date) async throws {
         try await write { db in
-            try db.execute(sql: "DELETE FROM signInAttempt WHERE key = ?", arguments: [account])
-            for key in others {
+            for key in forgetting + (trusting.map { [$0] } ?? []) {
+                try db.execute(sql: "DELETE FROM signInAttempt WHERE key = ?", arguments: [key])
+            }
+            for key in releasing {
                 try db.execute(sql: "DELETE FROM signInAttempt WHERE id = (SELECT max(id) FROM signInAttempt WHERE key = ? AND at = ?)",
                                arguments: [key, at])
             }
+            if let trusting { try db.execute(sql: "INSERT INTO signInAttempt (key, at) VALUES (?, ?)", arguments: [trusting, at]) }
+        }
+    }
+
+    public func isTrusted(_ key: String, now: Date) async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM signInAttempt WHERE key = ? AND at >= ?)",
+                              arguments: [key, now.addingTimeInterval(-SignInThrottle.trust)]) ?? false
+        }
+    }
+
+    public func clearSignInAttempts(account name: String) async throws {
+        let pairs = SignInThrottle.pairKey(name, "")
+        try await write { db in
+            try db.execute(sql: "DELETE FROM signInAttempt WHERE key = ? OR substr(key, 1, ?) = ?",
+                           arguments: [SignInThrottle.accountKey(name), pairs.count, pairs])
         }
     }
 
@@ -183,16 +202,24 @@ extension SQLiteStore: AccountRepository {
 
     public func createAPIToken(_ token: APITokenInfo, tokenHash: Data, of user: UUID) async throws {
         try await write { db in
-            try db.execute(sql: "INSERT INTO apiToken (id, userId, name, tokenHash, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [token.id, user, token.name, tokenHash, token.createdAt, token.expiresAt])
+            try db.execute(sql: "INSERT INTO apiToken (id, userId, name, scope, tokenHash, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [token.id, user, token.name, token.scope.rawValue, tokenHash, token.createdAt, token.expiresAt])
         }
     }
 
     public func apiTokens(of user: UUID) async throws -> [APITokenInfo] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM apiToken WHERE userId = ? ORDER BY createdAt", arguments: [user])
-                .map { APITokenInfo(id: $0["id"], name: $0["name"], createdAt: $0["createdAt"], revokedAt: $0["revokedAt"],
-                                    expiresAt: $0["expiresAt"], lastUsedAt: $0["lastUsedAt"]) }
+                .map { APITokenInfo(id: $0["id"], name: $0["name"], scope: TokenScope(rawValue: $0["scope"]) ?? .read, createdAt: $0["createdAt"],
+                                    revokedAt: $0["revokedAt"], expiresAt: $0["expiresAt"], lastUsedAt: $0["lastUsedAt"]) }
+        }
+    }
+
+    public func revokeAPITokens(of user: UUID, at: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "UPDATE apiToken SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL AND (expiresAt IS NULL OR expiresAt > ?)",
+                           arguments: [at, user, at])
+            return db.changesCount
         }
     }
 
@@ -207,11 +234,13 @@ extension SQLiteStore: AccountRepository {
     public func tokenUser(tokenHash: Data, now: Date) async throws -> Credentialed? {
         try await read { db in
             try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT \(User.columns), apiToken.lastUsedAt AS seen FROM apiToken JOIN user ON user.id = apiToken.userId
+                SELECT \(User.columns), apiToken.lastUsedAt AS seen, apiToken.scope, apiToken.expiresAt AS tokenEnds
+                FROM apiToken JOIN user ON user.id = apiToken.userId
                 WHERE apiToken.tokenHash = ? AND apiToken.revokedAt IS NULL
                 AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > ?) AND user.disabledAt IS NULL
                 """), arguments: [tokenHash, now])
-                .map { Credentialed(user: User(row: $0), lastSeenAt: $0["seen"]) }
+                .map { Credentialed(user: User(row: $0), lastSeenAt: $0["seen"],
+                                    token: TokenGrant(scope: TokenScope(rawValue: $0["scope"]) ?? .read, expiresAt: $0["tokenEnds"])) }
         }
     }
 

@@ -35,6 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             var configuration = ServerConfiguration(host: host ?? environment["TALLY_HOST"] ?? "127.0.0.1", port: port)
             if let contact = environment["TALLY_PUSH_CONTACT"] { configuration.pushContact = contact }
+            configuration.metricsToken = environment["TALLY_METRICS_TOKEN"]
             let proxies = trustedProxy.isEmpty
                 ? (environment["TALLY_TRUSTED_PROXY"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 : trustedProxy
@@ -76,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage the accounts of a server's database.",
-        subcommands: [Create.self, List.self, Password.self, Disable.self, Enable.self], defaultSubcommand: List.self)
+        subcommands: [Create.self, List.self, Password.self, Disable.self, Enable.self, Unlock.self], defaultSubcommand: List.self)
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -147,6 +148,20 @@ extension UserCommand {
         @OptionGroup var options: CommonOptions
 
         func run() async throws { try await setDisabled(name, false, options) }
+    }
+
+    struct Unlock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unlock", abstract: "Lift the sign-in throttle on an account: its failed attempts, from every address, are forgotten.")
+        @Argument(help: ArgumentHelp("The user name.", valueName: "name")) var name: String
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                try await AccountService(store: try await openStore(options), clock: SystemClock()).clearSignInLock(named: name)
+                try emitPlain(["unlocked": name], options) { "\(name) can sign in again at once." }
+            }
+        }
     }
 
     private static func setDisabled(_ name: String, _ disabled: Bool, _ options: CommonOptions) async throws {

@@ -65,10 +65,21 @@ struct AccountPage {
             return """
             <li><form method="post" action="\(SitePath.revokeToken.link(token.id))" class="inline">
             \(Layout.csrfField(context))
-            <span><strong>\(token.name)</strong><br><span class="help">created \(Self.date(token.createdAt, zone)), \
+            <span><strong>\(token.name)</strong> (\(Self.scopeWords(token.scope)))<br><span class="help">created \(Self.date(token.createdAt, zone)), \
             last used \(token.lastUsedAt.map { Self.date($0, zone) } ?? "never"), \(expiry)</span></span>
             <button type="submit" class="delete" aria-label="Revoke \(token.name)">Revoke</button>
             </form></li>
+            """
+        }
+        let revokeAll: HTML = rows.isEmpty ? "" : """
+            <form method="post" action="\(SitePath.revokeAllTokens.link)">
+            \(Layout.csrfField(context))
+            <button type="submit" class="delete">Revoke all tokens</button>
+            </form>
+            """
+        let scopes = TokenScope.allCases.map { scope -> HTML in
+            """
+            <label><input type="radio" name="scope" value="\(scope.rawValue)"\(HTML.flag("checked", scope == .write))> \(Self.scopeWords(scope))</label>
             """
         }
         let created: HTML = newToken.map { secret in """
@@ -80,16 +91,29 @@ struct AccountPage {
         <p class="help">For the command line (<code>tally --server … --token …</code>) and scripts.</p>
         \(created)
         <ul class="kinds">\(rows)</ul>
+        \(revokeAll)
         <form method="post" action="\(SitePath.tokens.link)" class="stack">
         \(Layout.csrfField(context))
         <label for="token-name">Name</label>
         <input id="token-name" name="name" required maxlength="60" placeholder="laptop">
         <label for="token-days">Expires after (days, empty for never)</label>
         <input id="token-days" name="days" inputmode="numeric" pattern="[0-9]*">
+        <fieldset><legend>It may</legend>
+        \(scopes)
+        </fieldset>
         <button type="submit" class="secondary">Create a token</button>
         </form>
         </section>
         """
+    }
+
+    /// What a token of `scope` may do, in a few words.
+    static func scopeWords(_ scope: TokenScope) -> String {
+        switch scope {
+        case .read: "read only"
+        case .write: "read and change everything"
+        case .drinks: "log drinks and read today only"
+        }
     }
 
     static func date(_ date: Date, _ zone: TimeZone) -> String {
@@ -178,6 +202,10 @@ struct AdminPage {
         <span id="password-\(name)-name" class="visually-hidden">New password for \(name)</span>
         <input id="password-\(name)" aria-labelledby="password-\(name)-name" name="password" type="password" autocomplete="new-password" minlength="8" required placeholder="new password">
         <button type="submit" class="secondary">Set password</button>
+        </form>
+        <form method="post" action="\(SitePath.clearSignInLock.link(name))" class="inline">
+        \(Layout.csrfField(context))
+        <button type="submit" class="secondary">Clear sign-in lock of \(name)</button>
         </form></li>
         """
     }

@@ -116,6 +116,10 @@ public enum IHateMoneyExport {
         }
         guard !payer.isEmpty else { throw TallyError.invalid("Bill \(row) has no payer.") }
         guard !owers.isEmpty else { throw TallyError.invalid("Bill \(row) (\(what)) is owed by nobody.") }
+        // Owers are members: at most a ledger's worth, each once, whatever the file claims.
+        guard owers.count <= LedgerRules.maximumMembers, Set(owers.map(UserText.comparisonKey)).count == owers.count else {
+            throw TallyError.invalid("Bill \(row) (\(UserText.shown(what))) is owed by \(owers.count) names, but owers are members, each named once, and a ledger has at most \(LedgerRules.maximumMembers).")
+        }
         return IHateMoneyBill(what: what, billType: billType, amount: amount, currency: currency, date: day,
                               payerName: payer, payerWeight: payerWeight, owers: owers)
     }

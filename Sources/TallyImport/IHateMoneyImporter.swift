@@ -9,41 +9,86 @@ import TallyStore
 /// export again (as JSON or as CSV) adds nothing twice.
 public struct IHateMoneyImporter: Sendable {
     public let spending: SpendingService
+    /// Bills stored per transaction.
+    public var batchSize: Int
 
-    public init(spending: SpendingService) {
+    public static let defaultBatchSize = 2_000
+
+    public init(spending: SpendingService, batchSize: Int = defaultBatchSize) {
         self.spending = spending
+        self.batchSize = max(1, batchSize)
     }
 
     public typealias Report = IHateMoneyImportReport
 
     /// Imports into `ledger`, or into a new ledger called `name` when it is nil. `currency`
     /// overrides the export's, and is needed when the export has none (IHateMoney's "XXX").
-    /// All or nothing: a bill the rules refuse leaves the ledgers as they were.
+    /// Every bill is checked against the ledger as it will be before anything is stored, so a
+    /// bill the rules refuse leaves the ledgers as they were; the bills then go in `batchSize`
+    /// at a time, so that a long export never holds other people's writes for long, and
+    /// importing it again finishes an import that stopped halfway, adding nothing twice.
     public func importBills(_ bills: [IHateMoneyBill], into ledger: UUID?, name: String, currency: String?) async throws -> Report {
-        let currency = try ledgerCurrency(bills, override: currency, existing: try await ledger.asyncMap { try await spending.ledger($0) })
+        let existing = try await ledger.asyncMap { try await spending.ledger($0) }
+        let currency = try ledgerCurrency(bills, override: currency, existing: existing)
         let oldestFirst = Array(bills.reversed())
         let checked = try oldestFirst.enumerated().map { index, bill in
             try Checked(bill, row: bills.count - index, currency: currency)
         }
         let weights = memberWeights(oldestFirst)
+        let names = orderedNames(oldestFirst)
         let (user, now) = (spending.user, spending.clock.now)
-        let result = try await spending.importEntries(
-            into: ledger, name: name, currency: currency, memberNames: orderedNames(oldestFirst),
-            note: "Imported \(bills.count) bill\(bills.count == 1 ? "" : "s") from IHateMoney."
-        ) { details in
-            var seen: [String: Int] = [:]
-            return try checked.map { item in
-                seen[item.key, default: 0] += 1
-                do {
-                    let entry = try Self.entry(item, weights: weights, in: details, createdAt: now, user: user)
-                    return ImportedEntry(entry: entry, importKey: "ihatemoney:\(item.key)#\(seen[item.key]!)")
-                } catch let error as TallyError {
-                    throw TallyError.invalid("Bill \(item.row) (\(item.bill.what)): \(error.message)")
-                }
+        var seen: [String: Int] = [:]
+        let keyed = checked.map { item in
+            seen[item.key, default: 0] += 1
+            return (item: item, key: "ihatemoney:\(item.key)#\(seen[item.key]!)")
+        }
+        _ = try Self.entries(keyed[...], weights: weights,
+                             in: Self.preview(of: existing, name: name, currency: currency, names: names, user: user, now: now),
+                             createdAt: now, user: user)
+        var target = ledger
+        var result: (details: LedgerDetails, added: Int, newMembers: [String])?
+        var added = 0
+        var newMembers: [String] = []
+        for run in keyed.isEmpty ? [keyed[...]] : DayBatches.runs(keyed, size: batchSize) {
+            let stored = try await spending.importEntries(
+                into: target, name: name, currency: currency, memberNames: names,
+                note: "Imported \(run.count) bill\(run.count == 1 ? "" : "s") from IHateMoney."
+            ) { details in
+                try Self.entries(run, weights: weights, in: details, createdAt: now, user: user)
+            }
+            result = stored
+            target = stored.details.ledger.id
+            added += stored.added
+            newMembers += stored.newMembers
+        }
+        return Report(ledger: result!.details.ledger.id, added: added, alreadyThere: checked.count - added, newMembers: newMembers)
+    }
+
+    /// The entries of some bills, each with its import key; a refusal names its bill.
+    private static func entries(_ bills: ArraySlice<(item: Checked, key: String)>, weights: [String: Decimal], in details: LedgerDetails,
+                                createdAt: Date, user: UUID) throws -> [ImportedEntry] {
+        try bills.map { bill in
+            do {
+                return ImportedEntry(entry: try entry(bill.item, weights: weights, in: details, createdAt: createdAt, user: user),
+                                     importKey: bill.key)
+            } catch let error as TallyError {
+                throw TallyError.invalid("Bill \(bill.item.row) (\(bill.item.bill.what)): \(error.message)")
             }
         }
-        return Report(ledger: result.details.ledger.id, added: result.added, alreadyThere: checked.count - result.added,
-                      newMembers: result.newMembers)
+    }
+
+    /// The ledger as the import will make it, to check every bill against before storing any:
+    /// its members and, for those still to come, ids of their own.
+    private static func preview(of existing: LedgerDetails?, name: String, currency: Currency, names: [String], user: UUID,
+                                now: Date) -> LedgerDetails {
+        var members = existing?.members ?? []
+        var next = (members.map(\.id).max() ?? 0) + 1
+        for name in names where !members.contains(where: { UserText.sameName($0.name, name) }) {
+            members.append(LedgerMember(id: next, name: name.trimmingCharacters(in: .whitespaces), userID: existing == nil && members.isEmpty ? user : nil))
+            next += 1
+        }
+        return LedgerDetails(ledger: existing?.ledger ?? Ledger(id: UUID(), name: name, currency: currency, createdAt: now),
+                             members: members, ownerID: nil, invite: nil, hasEntries: false)
     }
 
     /// The entry for a bill: a payment for a Reimbursement to one member, otherwise an expense

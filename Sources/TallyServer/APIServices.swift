@@ -10,8 +10,8 @@ struct APIServices: Sendable {
     let clock: any WallClock
     let accounts: AccountService
     let push: PushCenter
-    /// Shared by every copy: the Apple Health imports under way on this server.
-    var healthImports = HealthImports()
+    /// Shared by every copy: the files being brought in on this server.
+    var uploads = Uploads()
     /// How open pages hear of changes.
     var changes = ChangeFeed()
 

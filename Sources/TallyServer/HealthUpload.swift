@@ -8,19 +8,23 @@ import TallyImport
 import TallyStore
 
 /// An uploaded Apple Health export (from the API or the settings page): saved to a temporary
-/// file as it arrives (exports can be gigabytes), read on a thread of its own so that neither
-/// the server's event loops nor NIO's shared pool (which serves the static files) wait for it,
-/// then deleted.
+/// file as it arrives (exports can be gigabytes), read on the uploads' own threads so that
+/// neither the server's event loops nor NIO's shared pool (which serves the static files) wait
+/// for it, then deleted. The same saving and threads serve every upload (`Uploads`).
 enum HealthUpload {
     /// Big enough for many years of a phone's health data.
     static let maxSize: Int64 = 4 << 30
 
-    /// One import is read at a time: a second waits rather than doubling the memory and the CPU.
+    /// A thread for each upload the server takes at once (`Uploads.serverWide`): one big file
+    /// is read beside the others, never in front of them.
     private static let readers: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: 1)
+        let pool = NIOThreadPool(numberOfThreads: Uploads.standardServerWide)
         pool.start()
         return pool
     }()
+
+    /// The disk the uploads in progress may take together.
+    static let space = UploadSpace(budget: 6 << 30)
 
     static let temporaryPrefix = "tally-health-"
 
@@ -78,55 +82,16 @@ enum HealthUpload {
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw cannotStore() }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
+        let lease = space.lease()
         var size: Int64 = 0
         for try await chunk in body {
             size += Int64(chunk.readableBytes)
             guard size <= maxSize else {
                 throw HTTPError(.contentTooLarge, message: tooLarge)
             }
+            try lease.take(Int64(chunk.readableBytes))
             do { try handle.write(contentsOf: chunk.readableBytesView) } catch { throw cannotStore() }
         }
         guard size > 0 else { throw HTTPError(.badRequest, message: empty) }
-    }
-}
-
-/// The Apple Health imports under way on this server. An import takes a core, gigabytes of disk
-/// and minutes, so a person has one at a time and the server a few: beyond that the upload is
-/// refused (429 with Retry-After) before a byte of it is stored.
-final class HealthImports: Sendable {
-    /// Imports at once on the whole server.
-    let serverWide: Int
-    /// Seconds to wait before trying again: an ordinary export takes well under a minute.
-    static let retryAfter = 60
-
-    private let importing = NIOLockedValueBox(Set<UUID>())
-
-    init(serverWide: Int = 2) {
-        self.serverWide = serverWide
-    }
-
-    /// Runs `body` as the user's import, or refuses it when they or the server have enough.
-    func run<T>(for user: UUID, _ body: () async throws -> T) async throws -> T {
-        try reserve(for: user)
-        defer { release(user) }
-        return try await body()
-    }
-
-    func reserve(for user: UUID) throws {
-        try importing.withLockedValue { importing in
-            guard !importing.contains(user) else {
-                throw TallyError(.tooManyRequests, "You are already importing an Apple Health export; wait until it has finished, then try again.",
-                                 retryAfter: Self.retryAfter)
-            }
-            guard importing.count < serverWide else {
-                throw TallyError(.tooManyRequests, "The server is busy importing other Apple Health exports; try again in a minute.",
-                                 retryAfter: Self.retryAfter)
-            }
-            importing.insert(user)
-        }
-    }
-
-    func release(_ user: UUID) {
-        _ = importing.withLockedValue { $0.remove(user) }
     }
 }

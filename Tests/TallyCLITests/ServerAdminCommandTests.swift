@@ -33,5 +33,17 @@ struct ServerAdminCommandTests {
         #expect(try tally.ok(["token", "list", "--user", "ada"]).stdout.contains("expires"))
         let refused = try tally.refused(["token", "create", "--user", "ada", "--expires", "forever"])
         #expect(refused.contains("number of days"))
+        #expect(token["scope"] as? String == "write")
+        let shortcut = try tally.object(["token", "create", "--user", "ada", "--name", "phone", "--scope", "drinks"])
+        #expect(shortcut["scope"] as? String == "drinks")
+        #expect(try tally.ok(["token", "list", "--user", "ada"]).stdout.contains("phone  drinks"))
+        #expect(try tally.refused(["token", "create", "--user", "ada", "--scope", "admin"]).contains("read, write or drinks"))
+    }
+
+    @Test func unlockLiftsTheSignInThrottle() throws {
+        let tally = try Sandbox()
+        _ = try CLI.run(["user", "create", "ada"], env: tally.environment(), in: tally.folder, input: "correct horse\n")
+        #expect(try tally.ok(["user", "unlock", "ada"]).stdout.contains("ada can sign in again at once."))
+        try tally.refused(["user", "unlock", "nobody"], exit: 2)
     }
 }

@@ -861,6 +861,79 @@ struct DrinkCSVTests {
         #expect(try await Self.entries(of: ada).count == 2)
     }
 
+    @Test("A2: stored a few days at a time, a day that a removal would take below zero stops the import there, keeping the days before; importing again finishes it and doubles nothing")
+    func batchesStopAtTheRefusedDay() async throws {
+        let ada = try await Self.person("ada")
+        let file = Self.tallyFile([
+            "2025-03-28T08:00:00+01:00,2025-03-28,drink,100,water,1,100,,manual,",
+            "2025-03-29T08:00:00+01:00,2025-03-29,drink,100,water,1,100,,manual,",
+            "2025-03-30T08:00:00+02:00,2025-03-30,drink,250,water,1,250,,manual,",
+            "2025-03-30T09:00:00+02:00,2025-03-30,removal,300,,,-300,,,",
+        ])
+        let importer = DrinkCSVImporter(hydration: ada, batchSize: 1)
+        await #expect(throws: TallyError.invalid("The drinks up to 2025-03-29 were imported; from 2025-03-30 on, nothing was. The removals on 2025-03-30 (line 5) take 50 ml more than the day's drinks; a day's total never goes below zero.")) {
+            try await importer.importCSV(Self.stream(file), unit: nil)
+        }
+        #expect(try await Self.entries(of: ada).count == 2)
+        // A kind the person cannot have is refused before anything is stored.
+        let badKind = Self.tallyFile(["2025-03-27T08:00:00+01:00,2025-03-27,drink,100,,5,100,,manual,",
+                                      "2025-03-31T08:00:00+02:00,2025-03-31,drink,100,Kombucha,9,900,,manual,"])
+        await #expect(throws: TallyError.self) { try await importer.importCSV(Self.stream(badKind), unit: nil) }
+        #expect(try await Self.entries(of: ada).count == 2)
+        // Put right, the same file adds the rest only.
+        let fixed = file.replacingOccurrences(of: "removal,300,,,-300", with: "removal,200,,,-200")
+        let report = try await importer.importCSV(Self.stream(fixed), unit: nil)
+        #expect(report == DrinkCSVImportReport(drinksAdded: 1, removalsAdded: 1, alreadyThere: 2, newKinds: []))
+        #expect(try await ada.daySummary(on: Self.day("2025-03-30")).totalMl == 50)
+    }
+
+    @Test("A2: while a long CSV is imported, another person's drink waits for one batch at most, not for the whole file")
+    func importLetsOthersWrite() async throws {
+        // setup: two people in one database file; a year of drinks, 60 a day, for ada
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-csv-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try SQLiteStore.open(path: path)
+        let ada = try await Self.person("ada", in: store), bob = try await Self.person("bob", in: store)
+        var lines: [String] = []
+        var day = Self.day("2025-01-01")
+        for _ in 0..<365 {
+            for minute in 0..<60 { lines.append("\(day)T08:\(minute < 10 ? "0" : "")\(minute):00+01:00,\(day),drink,10,water,1,10,,manual,") }
+            day = day.adding(days: 1)
+        }
+        let file = Self.tallyFile(lines)
+
+        // act: bob logs a drink every few milliseconds while ada's file is stored
+        let started = ContinuousClock.now
+        let done = Flag()
+        let importing = Task {
+            defer { done.raise() }
+            return try await DrinkCSVImporter(hydration: ada).importCSV(Self.stream(file), unit: nil)
+        }
+        var waits: [Duration] = []
+        while !done.isRaised, ContinuousClock.now - started < .seconds(120) {
+            let before = ContinuousClock.now
+            _ = try await bob.logDrink(.init(volumeMl: 10))
+            waits.append(ContinuousClock.now - before)
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let report = try await importing.value
+        let took = ContinuousClock.now - started
+
+        // check: everything stored; bob's longest wait a small part of the whole import
+        #expect(report.drinksAdded == 365 * 60)
+        let longest = waits.max() ?? .zero
+        #expect(waits.count >= 5, "bob wrote \(waits.count) times in \(took)")
+        #expect(longest * 4 < took, "bob waited \(longest) in an import of \(took)")
+    }
+
+    /// A flag one task raises and another reads.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var raised = false
+        var isRaised: Bool { lock.withLock { raised } }
+        func raise() { lock.withLock { raised = true } }
+    }
+
     @Test("A2: amounts: over 5000 ml, zero, negative, not a number; 5000 ml is the most")
     func amounts() async throws {
         let ada = try await Self.person("ada")

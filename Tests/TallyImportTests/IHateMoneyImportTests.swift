@@ -84,6 +84,50 @@ struct IHateMoneyImportTests {
         #expect(ContinuousClock.now - started < .seconds(2))
     }
 
+    @Test("S6: a bill owed by a name repeated 590,000 times is refused while it is read: owers are members, each once",
+          arguments: IHateMoneyExport.Format.allCases)
+    func owersAreMembers(_ format: IHateMoneyExport.Format) throws {
+        let owers = Array(repeating: "Ada", count: 590_000)
+        let export: Data = switch format {
+        case .json:
+            Data(#"[{"what": "Rent", "amount": 10, "date": "2024-02-20", "payer_name": "Ada", "owers": [\#(owers.map { "\"\($0)\"" }.joined(separator: ","))]}]"#.utf8)
+        case .csv:
+            Data((IHateMoneyExport.columns.joined(separator: ",") + "\nRent,Expense,10,EUR,2024-02-20,Ada,1,\"" + owers.joined(separator: ", ") + "\"").utf8)
+        }
+        let started = ContinuousClock.now
+        let error = try #require(throws: TallyError.self) { try IHateMoneyExport.bills(from: export) }
+        #expect(error.message.contains("is owed by 590000 names") && error.message.contains("at most 50"), "\(error)")
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let twice = Data(#"[{"what": "Tea", "amount": 4, "date": "2024-02-20", "payer_name": "Ada", "owers": ["Ada", "ada"]}]"#.utf8)
+        #expect(throws: TallyError.self) { try IHateMoneyExport.bills(from: twice) }
+    }
+
+    @Test("S6: a long export is stored a few bills at a time; a bill the rules refuse, even in the last batch, leaves the ledgers as they were")
+    func batches() async throws {
+        let spending = try await Self.service()
+        func bill(_ what: String, _ day: Int, payer: String = "Ada", owers: [String] = ["Ada", "Sam"], type: String = "Expense") -> IHateMoneyBill {
+            IHateMoneyBill(what: what, billType: type, amount: 10, currency: "EUR", date: LocalDate("2024-02-\(10 + day)")!,
+                           payerName: payer, payerWeight: 1, owers: owers)
+        }
+        let good = (1...5).map { bill("Bill \($0)", $0) }
+        let importer = IHateMoneyImporter(spending: spending, batchSize: 2)
+        let refused = try await #require(throws: TallyError.self) {
+            try await importer.importBills([bill("Back to myself", 6, owers: ["Ada"], type: "Reimbursement")] + good, into: nil, name: "Flat",
+                                           currency: nil)
+        }
+        #expect(refused.message.hasPrefix("Bill 1 (Back to myself)"), "\(refused)")
+        #expect(try await spending.ledgers().isEmpty, "nothing stored, not even the ledger")
+
+        let report = try await importer.importBills(good, into: nil, name: "Flat", currency: nil)
+        #expect(report.added == 5 && report.newMembers == ["Ada", "Sam"])
+        let log = try await spending.activity(in: report.ledger, limit: 10).map(\.text)
+        #expect(log.filter { $0.hasPrefix("Imported") } == ["Imported 1 bill from IHateMoney.", "Imported 2 bills from IHateMoney.",
+                                                            "Imported 2 bills from IHateMoney."])
+        let again = try await importer.importBills(good, into: report.ledger, name: "Flat", currency: nil)
+        #expect(again.added == 0 && again.alreadyThere == 5)
+        #expect(try await spending.entries(in: report.ledger).count == 5)
+    }
+
     @Test("S6: names that differ only by case or composition are one member")
     func oneMemberPerName() async throws {
         let spending = try await Self.service()

@@ -97,9 +97,9 @@ struct HealthImportAPITests {
     @Test("A2: one import at a time per person and two on the server; beyond that, 429 with Retry-After")
     func oneAtATime() async throws {
         let f = try await ServerFixture(now: Self.now)
-        let imports = HealthImports(serverWide: 2)
+        let imports = Uploads(serverWide: 2)
         let services = APIServices(store: f.store, clock: f.clock, accounts: f.accounts,
-                                   push: PushCenter(store: f.store, contact: "mailto:tally@localhost"), healthImports: imports)
+                                   push: PushCenter(store: f.store, contact: "mailto:tally@localhost"), uploads: imports)
         try await Application(router: buildRouter(services: services)).test(.router) { client in
             // ada's first import is under way: her second is refused, bob's goes ahead
             try imports.reserve(for: f.ada.id)

@@ -8,9 +8,10 @@ extension PersonBackup {
     /// kinds of its own, ledgers, sleep records) is refused unless `merge`: then the backup's
     /// drinks, kinds, sleep records and ledger entries that are not there yet are added, and the
     /// account's settings, profile, goals, bottle and reminders stay as they are. Everything the
-    /// backup holds is checked before anything is written; the drinks and removals go in one
-    /// transaction, each ledger in one, so that restoring again (with `merge`) finishes a restore
-    /// that stopped halfway and adds nothing twice.
+    /// backup holds is checked before anything is written; the drinks and removals go in a few
+    /// thousand at a time (whole days), each ledger's entries likewise, so that a restore never
+    /// holds other people's writes for long, and restoring again (with `merge`) finishes a
+    /// restore that stopped halfway and adds nothing twice.
     public func restore(merge: Bool, hydration: HydrationService, spending: SpendingService) async throws -> BackupRestoreReport {
         let checked = try check()
         if !merge, let data = try await existingData(hydration: hydration, spending: spending) {
@@ -22,12 +23,19 @@ extension PersonBackup {
         let own = try await hydration.ownEntryIDs(entries.map(\.id))
         let kinds = kindsWithThoseDrinksName
         let entries = self.entries
-        let added = try await hydration.store.importEntries(of: hydration.user, { _, current in
-            let (newKinds, byBackupID) = try Self.kinds(kinds, among: current, merge: merge)
-            return EntryImport(newKinds: newKinds, entries: try entries.map { try $0.entry(id: own($0.id), kinds: byBackupID) })
-        }, check: { day, total, settings in
-            try DailyTotal.checkImported(total, on: day, unit: settings.unit)
-        })
+        var added = (drinks: 0, removals: 0, newKinds: [String]())
+        for batch in DayBatches.of(entries, size: Self.batchSize, day: \.day) {
+            let items = batch.items
+            let count = try await hydration.store.importEntries(of: hydration.user, { _, current in
+                let (newKinds, byBackupID) = try Self.kinds(kinds, among: current, merge: merge)
+                return EntryImport(newKinds: newKinds, entries: try items.map { try $0.entry(id: own($0.id), kinds: byBackupID) })
+            }, check: { day, total, settings in
+                try DailyTotal.checkImported(total, on: day, unit: settings.unit)
+            })
+            added.drinks += count.drinks
+            added.removals += count.removals
+            added.newKinds += count.newKinds
+        }
         if !merge {
             try await restoreSettings(checked, hydration: hydration)
         }
@@ -48,6 +56,9 @@ extension PersonBackup {
                                    sleepRecordsAdded: sleepAdded, ledgers: ledgers.map(\.ledger.name), ledgerEntriesAdded: ledgerEntries,
                                    recurringExpensesAdded: recurring, settingsRestored: !merge)
     }
+
+    /// Entries stored per transaction.
+    static let batchSize = 2_000
 
     /// What the backup says, checked by the rules a person's own changes follow.
     struct Checked {
@@ -163,20 +174,27 @@ extension PersonBackup {
         // Merged into the very ledger the backup was made of, its entries are there under their own ids.
         let there = try await existing.asyncMap { Set(try await spending.entries(in: $0.ledger.id, .all).map(\.id)) } ?? []
         let entries = document.entries.filter { !there.contains($0.id) }
-        let result = try await spending.importEntries(
-            into: existing?.ledger.id, name: ledger.name, currency: currency, memberNames: names,
-            note: "Restored \(entries.count) entr\(entries.count == 1 ? "y" : "ies") from a backup."
-        ) { details in
-            try entries.map { entry in
-                do {
-                    return ImportedEntry(entry: try entry.spendingEntry(names: backupNames, in: details, currency: currency),
-                                         importKey: "backup:\(entry.id.uuidString.lowercased())")
-                } catch let error as TallyError {
-                    throw TallyError.invalid("The backup's ledger \(UserText.quoted(ledger.name)), entry \(entry.id): \(error.message)")
+        var target = existing?.ledger.id
+        var details = existing
+        var added = 0
+        // The first run makes the ledger and its members (even with no entries); the rest add to it.
+        for run in entries.isEmpty ? [[]] : DayBatches.runs(entries, size: batchSize) {
+            let result = try await spending.importEntries(
+                into: target, name: ledger.name, currency: currency, memberNames: names,
+                note: "Restored \(run.count) entr\(run.count == 1 ? "y" : "ies") from a backup."
+            ) { details in
+                try run.map { entry in
+                    do {
+                        return ImportedEntry(entry: try entry.spendingEntry(names: backupNames, in: details, currency: currency),
+                                             importKey: "backup:\(entry.id.uuidString.lowercased())")
+                    } catch let error as TallyError {
+                        throw TallyError.invalid("The backup's ledger \(UserText.quoted(ledger.name)), entry \(entry.id): \(error.message)")
+                    }
                 }
             }
+            (target, details, added) = (result.details.ledger.id, result.details, added + result.added)
         }
-        return (result.added, try await restoreRecurring(document, into: result.details, spending: spending))
+        return (added, try await restoreRecurring(document, into: details!, spending: spending))
     }
 
     /// The backup's recurring expenses that `ledger` does not have yet, under ids made from

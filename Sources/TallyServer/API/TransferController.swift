@@ -39,11 +39,13 @@ struct TransferController {
     @Sendable func importIHateMoney(_ request: Request, context: SignedInContext) async throws -> JSONBody<IHateMoneyImportReport> {
         let spending = services.spending(context)
         let ledger = try request.query("ledger", { UUID(uuidString: $0) }, form: "a ledger's id")
-        let body = try await request.body.collect(upTo: TallyRequestContext.maxImportSize)
-        let bills = try IHateMoneyExport.bills(from: Data(body.readableBytesView))
-        let report = try await IHateMoneyImporter(spending: spending).importBills(
-            bills, into: ledger, name: request.uri.queryParameters.get("name").map { String($0) } ?? "IHateMoney",
-            currency: request.uri.queryParameters.get("currency").map { String($0) })
+        let report = try await services.uploads.run(for: context.user.id) {
+            let body = try await request.body.collect(upTo: TallyRequestContext.maxImportSize)
+            let bills = try await HealthUpload.read { try IHateMoneyExport.bills(from: Data(body.readableBytesView)) }
+            return try await IHateMoneyImporter(spending: spending).importBills(
+                bills, into: ledger, name: request.uri.queryParameters.get("name").map { String($0) } ?? "IHateMoney",
+                currency: request.uri.queryParameters.get("currency").map { String($0) })
+        }
         return JSONBody(report, status: report.added > 0 ? .created : .ok)
     }
 }

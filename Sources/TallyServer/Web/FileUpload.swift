@@ -24,6 +24,7 @@ struct FileUpload {
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw HealthUpload.cannotStore() }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
+        let lease = HealthUpload.space.lease()
 
         let parser = MultipartParser(boundary: boundary)
         var upload = FileUpload()
@@ -44,7 +45,10 @@ struct FileUpload {
                 guard fileState == .arriving else { return }
                 upload.fileSize += Int64(buffer.readableBytes)
                 guard upload.fileSize <= maxSize else { return }
-                do { try handle.write(contentsOf: buffer.readableBytesView) } catch { refusal = HealthUpload.cannotStore() }
+                do {
+                    try lease.take(Int64(buffer.readableBytes))
+                    try handle.write(contentsOf: buffer.readableBytesView)
+                } catch { refusal = HealthUpload.cannotStore() }
             } else {
                 text.append(contentsOf: buffer.readableBytesView)
             }

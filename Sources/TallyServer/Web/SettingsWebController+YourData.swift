@@ -39,6 +39,8 @@ extension SettingsWebController {
         let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         do {
+            try services.uploads.reserve(for: context.user.id)
+            defer { services.uploads.release(context.user.id) }
             let upload = try await FileUpload.receive(request, fileField: "file", to: file, maxSize: maxSize) { fields in
                 try Web.checkCSRF(context, sent: fields["csrf"])
             }

@@ -89,9 +89,12 @@ struct SpendingWebController {
     @Sendable func importIHateMoney(_ request: Request, context: SignedInPageContext) async throws -> Response {
         let spending = services.spending(for: context.user)
         return try await Web.formAction(request, context, limit: TallyRequestContext.maxImportSize) { form in
-            let bills = try IHateMoneyExport.bills(from: Data(try form.require("export", "the export's contents").utf8))
-            let report = try await IHateMoneyImporter(spending: spending).importBills(
-                bills, into: Self.importTarget(form), name: form["name"] ?? "IHateMoney", currency: form["currency"])
+            let export = Data(try form.require("export", "the export's contents").utf8)
+            let (target, name, currency) = (Self.importTarget(form), form["name"] ?? "IHateMoney", form["currency"])
+            let report = try await services.uploads.run(for: context.user.id) {
+                let bills = try await HealthUpload.read { try IHateMoneyExport.bills(from: export) }
+                return try await IHateMoneyImporter(spending: spending).importBills(bills, into: target, name: name, currency: currency)
+            }
             return Web.redirect(SitePath.ledger.link(report.ledger) + "?imported=\(report.added)&skipped=\(report.alreadyThere)")
         } refused: { form, refusal in
             if let into = Self.importTarget(form) { return try await settingsPage(request, context, ledger: into, error: refusal.error) }

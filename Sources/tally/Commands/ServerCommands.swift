@@ -236,16 +236,22 @@ struct TokenCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("What it is for (default: cli).", valueName: "label")) var name = "cli"
         @Option(help: ArgumentHelp("When it stops working: a number of days, such as 90d (default: never).", valueName: "days"))
         var expires: String?
+        @Option(help: ArgumentHelp("What it may do: read, write (everything, the default) or drinks (log drinks and read today, for a phone's shortcut).",
+                                   valueName: "scope"))
+        var scope = "write"
         @OptionGroup var options: CommonOptions
 
         func run() async throws {
             try await reportingErrors {
+                guard let scope = TokenScope(rawValue: scope.lowercased()) else {
+                    throw TallyError.invalid("--scope is read, write or drinks, not \(UserText.quoted(scope)).")
+                }
                 let store = try await openStore(options)
                 let owner = try await account(options, store)
                 let lifetime = try expires.map(TokenCommand.days)
                 let (info, secret) = try await AccountService(store: store, clock: SystemClock())
-                    .createAPIToken(for: owner, name: name, lifetime: lifetime)
-                var shown = ["id": info.id.uuidString, "name": info.name, "secret": secret]
+                    .createAPIToken(for: owner, name: name, scope: scope, lifetime: lifetime)
+                var shown = ["id": info.id.uuidString, "name": info.name, "scope": info.scope.rawValue, "secret": secret]
                 shown["expiresAt"] = info.expiresAt?.formatted(.iso8601)
                 try emitPlain(shown, options) {
                     "\(secret)\nKeep it: it is shown only this once. (id \(info.id)\(info.expiresAt.map { ", until \($0.formatted(.iso8601))" } ?? ""))"
@@ -275,7 +281,7 @@ extension TokenCommand {
                 let tokens = try await store.apiTokens(of: try await account(options, store).id)
                 try emitPlain(tokens, options) {
                     tokens.isEmpty ? "No tokens." : tokens.map {
-                        "\($0.id)  \($0.name)  created \($0.createdAt.formatted(.iso8601))"
+                        "\($0.id)  \($0.name)  \($0.scope.rawValue)  created \($0.createdAt.formatted(.iso8601))"
                             + ($0.lastUsedAt.map { "  last used \($0.formatted(.iso8601))" } ?? "  never used")
                             + ($0.expiresAt.map { "  expires \($0.formatted(.iso8601))" } ?? "")
                             + ($0.revokedAt == nil ? "" : "  revoked")

@@ -31,8 +31,11 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        // The rules: values and pure functions, Foundation only, no I/O.
-        .target(name: "TallyCore"),
+        // The rules: values and pure functions, no I/O: Foundation, and the system's Unicode
+        // library for look-alike names.
+        .target(name: "TallyCore", dependencies: ["CUnicodeSecurity"]),
+        // UTS #39's confusable skeleton from ICU's spoof checker (Debian's libicu-dev).
+        .target(name: "CUnicodeSecurity", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         // The API's wire format, for the server and its clients: each route with its method, path,
         // body and answer; the JSON coders; problems; Foundation and TallyCore only.
         .target(name: "TallyAPI", dependencies: ["TallyCore"]),

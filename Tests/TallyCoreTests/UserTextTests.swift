@@ -58,6 +58,24 @@ struct UserTextTests {
         #expect(try LedgerRules.validateMemberName("Zoe", among: [zoe]) == "Zoe")
     }
 
+    @Test("A member name that only looks like another (UTS #39 skeleton) is refused, and says which it looks like",
+          arguments: ["\u{0410}lice", "\u{0430}lice", "A\u{04C0}ice", "Al\u{0456}ce", "AI\u{0456}ce", "A1ice", "\u{0391}lice"])
+    func lookAlikeNames(_ name: String) throws {
+        let alice = Self.member("Alice")
+        let refused = try #require(throws: TallyError.self) { try LedgerRules.validateMemberName(name, among: [alice]) }
+        #expect(refused.kind == .conflict && refused.message.contains("Alice"), "\(refused)")
+        #expect(UserText.sameName(name, "Alice"))
+    }
+
+    @Test("Different names are still different: the skeleton joins look-alikes only")
+    func differentNamesStayApart() throws {
+        for (a, b) in [("Alice", "Alicia"), ("Ada", "Ida"), ("Sam", "Sami"), ("Zoë", "Zoe"), ("Anna", "Ana")] {
+            #expect(!UserText.sameName(a, b), "\(a) and \(b)")
+        }
+        #expect(UserText.confusableSkeleton("paypa1") == UserText.confusableSkeleton("paypal"))
+        #expect(try LedgerRules.validateMemberName("Alicia", among: [Self.member("Alice")]) == "Alicia")
+    }
+
     @Test("Names refuse invisible format characters", arguments: [
         "Sa\u{200B}m", "\u{202E}maS", "Sa\u{2066}m\u{2069}", "Sam\u{FEFF}x", "S\u{00AD}am", "Sam\u{200D}",
     ])

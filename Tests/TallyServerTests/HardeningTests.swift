@@ -202,6 +202,22 @@ struct HardeningTests {
         }
     }
 
+    // MARK: - Look-alike names
+
+    @Test("S1: a member renamed or added as \"Аlice\" (Cyrillic А) beside Alice is refused, on both ways in, and nothing changes")
+    func lookAlikeMembers() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Flat", "currency": "EUR", "members": ["Alice", "Bob"]}"#)
+            let base = "/api/v1/ledgers/\(ledger.id)/members"
+            let renamed = try await client.send(.patch, "\(base)/\(ledger.members[1].id)", token: f.adaToken, json: #"{"name": "\u0410lice"}"#)
+            #expect(try renamed.problem(.conflict).contains("looks the same"))
+            try await client.send(.post, base, token: f.adaToken, json: #"{"name": "Al\u0456ce"}"#).problem(.conflict)
+            let after = try await client.send(.get, "/api/v1/ledgers/\(ledger.id)", token: f.adaToken).decode(LedgerReply.self)
+            #expect(after.members.map(\.name) == ["Alice", "Bob"])
+        }
+    }
+
     // MARK: - Streams and metrics
 
     @Test("A1: one person holds at most their share of open streams; the rest are refused in words, and a closed one frees its place")

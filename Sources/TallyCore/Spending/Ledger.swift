@@ -54,7 +54,10 @@ public enum LedgerRules {
         guard !trimmed.isEmpty, UserText.fits(trimmed, maximumLength: memberNameLength.upperBound) else {
             throw TallyError.invalid("A member's name needs 1 to 50 characters, and at most \(UserText.maximumBytes(forLength: memberNameLength.upperBound)) bytes of UTF-8 (an accented letter or an emoji takes several).")
         }
-        if others.contains(where: { UserText.sameName($0.name, trimmed) }) {
+        if let other = others.first(where: { UserText.sameName($0.name, trimmed) }) {
+            guard UserText.comparisonKey(other.name) == UserText.comparisonKey(trimmed) else {
+                throw TallyError.conflict("This ledger already has a member called \(other.name), and \(UserText.quoted(trimmed)) looks the same: pick another name.")
+            }
             throw TallyError.conflict("This ledger already has a member called \(trimmed): pick another name.")
         }
         return trimmed

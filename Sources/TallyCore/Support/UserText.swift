@@ -1,3 +1,4 @@
+import CUnicodeSecurity
 import Foundation
 
 /// Text a person types that others read back: names, notes, descriptions. The one place that
@@ -60,9 +61,29 @@ public enum UserText {
         comparisonKey(text).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
-    /// Whether two names are the same name to a reader.
+    /// Whether two names are the same name to a reader: the same letters whatever their case or
+    /// composition, or letters that look alike ("Alice" with a Cyrillic А).
     public static func sameName(_ a: String, _ b: String) -> Bool {
-        comparisonKey(a) == comparisonKey(b)
+        let (foldedA, foldedB) = (comparisonKey(a), comparisonKey(b))
+        // The skeleton keeps case ("I" and "l" look alike, "i" and "l" do not): compared as
+        // written, and folded, so that neither a capital nor a look-alike letter tells them apart.
+        return foldedA == foldedB || confusableSkeleton(a) == confusableSkeleton(b)
+            || confusableSkeleton(foldedA) == confusableSkeleton(foldedB)
+    }
+
+    /// The confusable skeleton of Unicode Technical Standard #39: two texts a reader can mistake
+    /// for each other have the same one ("paypal" and "paypa1", "Alice" and "Аlice"). The text
+    /// itself if the system's Unicode library cannot make one.
+    public static func confusableSkeleton(_ text: String) -> String {
+        let units = Array(text.utf16)
+        var capacity = max(16, units.count * 2)
+        while true {
+            var skeleton = [UInt16](repeating: 0, count: capacity)
+            let length = Int(tally_confusable_skeleton(units, Int32(units.count), &skeleton, Int32(capacity)))
+            guard length >= 0 else { return text }
+            if length <= capacity { return String(decoding: skeleton[..<length], as: UTF16.self) }
+            capacity = length
+        }
     }
 
     /// Text someone sent, quoted back in a message: in quotes, its control and format

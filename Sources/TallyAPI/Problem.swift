@@ -23,7 +23,8 @@ public struct Problem: Codable, Sendable, Equatable {
         case .unauthorized: 401
         case .forbidden: 403
         case .tooManyRequests: 429
-        case .busy: 503
+        case .busy, .storageUnavailable: 503
+        case .storageFull: 507
         }
     }
 
@@ -37,6 +38,7 @@ public struct Problem: Codable, Sendable, Equatable {
         case 409: .conflict
         case 429: .tooManyRequests
         case 503: .busy
+        case 507: .storageFull
         case 400..<500: .invalidInput
         default: nil
         }

@@ -8,15 +8,17 @@ import TallyStore
 /// A CSV of drinks brought in (A2), from the API or the settings page: saved to a temporary file
 /// as it arrives, read on the uploads' thread, stored in one transaction, then deleted.
 enum DrinkCSVUpload {
-    /// Far more than a lifetime of drinks (ten years are about 4 MB).
-    static let maxSize: Int64 = 256 << 20
+    /// Forty years of drinks (ten years are about 4 MB). The rows of a file are held while it is
+    /// checked whole (an id twice, a kind that cannot be), about 14 bytes of memory to a byte
+    /// of file: this bounds what one import takes to about 220 MB.
+    static let maxSize: Int64 = 16 << 20
 
     static func importing<Body: AsyncSequence & Sendable>(_ body: Body, into hydration: HydrationService, unit: VolumeUnit?) async throws
         -> DrinkCSVImportReport where Body.Element == ByteBuffer {
         let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         try await HealthUpload.save(body, to: file, maxSize: maxSize,
-                                    tooLarge: "A CSV of drinks can be at most 256 MB; this one is bigger.",
+                                    tooLarge: "A CSV of drinks can be at most 16 MB (forty years of drinks); this one is bigger.",
                                     empty: "The upload is empty: send a CSV of drinks as the body.")
         return try await importing(file, into: hydration, unit: unit)
     }

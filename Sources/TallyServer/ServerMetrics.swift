@@ -1,5 +1,9 @@
+import Foundation
+import Logging
 import Metrics
+import NIOConcurrencyHelpers
 import Prometheus
+import TallyCore
 
 /// The process's Prometheus registry, bootstrapped into swift-metrics once (the metrics system
 /// can be bootstrapped only once per process, and tests build many applications).
@@ -16,4 +20,36 @@ enum ServerMetrics {
         _ = registry // a counter made before the bootstrap would count nowhere
         return Metrics.Counter(label: "tally_push_failures_total")
     }()
+}
+
+/// Writes the database refused (a full disk, a read-only file system, an I/O error): counted in
+/// /metrics by kind (`tally_storage_failures_total{kind="full"|"unavailable"}`), and logged at most
+/// once a minute each, so that a full disk under load fills no log.
+enum StorageFaults {
+    static let full: Metrics.Counter = {
+        _ = ServerMetrics.registry
+        return Metrics.Counter(label: "tally_storage_failures_total", dimensions: [("kind", "full")])
+    }()
+    static let unavailable: Metrics.Counter = {
+        _ = ServerMetrics.registry
+        return Metrics.Counter(label: "tally_storage_failures_total", dimensions: [("kind", "unavailable")])
+    }()
+    private static let lastLogged = NIOLockedValueBox<[TallyError.Kind: Date]>([:])
+    private static let logger = Logger(label: "tally")
+
+    /// Counts `error` if it is a storage fault, and logs it unless one of its kind was logged
+    /// within the last minute.
+    static func record(_ error: TallyError, now: Date = Date()) {
+        switch error.kind {
+        case .storageFull: full.increment()
+        case .storageUnavailable: unavailable.increment()
+        default: return
+        }
+        let due = lastLogged.withLockedValue { logged in
+            guard logged[error.kind].map({ now.timeIntervalSince($0) >= 60 }) ?? true else { return false }
+            logged[error.kind] = now
+            return true
+        }
+        if due { logger.error("A write was refused: \(error.message) (logged at most once a minute; counted in tally_storage_failures_total)") }
+    }
 }

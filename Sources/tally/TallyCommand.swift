@@ -51,7 +51,7 @@ private func exitCode(_ kind: TallyError.Kind) -> Int32 {
     case .notFound: 2
     case .conflict: 3
     case .unauthorized, .forbidden: 4
-    case .tooManyRequests, .busy: 5
+    case .tooManyRequests, .busy, .storageFull, .storageUnavailable: 5
     }
 }
 

@@ -55,10 +55,12 @@ struct WireFormatTests {
 
     @Test("Problems map to the kinds of error a client reports, and back")
     func problemStatuses() {
-        let kinds: [TallyError.Kind] = [.invalidInput, .notFound, .conflict, .unauthorized, .tooManyRequests, .busy]
+        let kinds: [TallyError.Kind] = [.invalidInput, .notFound, .conflict, .unauthorized, .forbidden, .tooManyRequests, .busy, .storageFull]
         for kind in kinds {
             #expect(Problem.kind(of: Problem.status(of: kind)) == kind)
         }
+        // A database that cannot be written is, to a client, a server to try again later.
+        #expect(Problem.status(of: .storageUnavailable) == 503 && Problem.status(of: .storageFull) == 507)
         #expect(Problem.kind(of: 413) == .invalidInput)
         #expect(Problem.kind(of: 500) == nil)
     }

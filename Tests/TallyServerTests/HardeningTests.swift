@@ -202,6 +202,35 @@ struct HardeningTests {
         }
     }
 
+    // MARK: - Uploads
+
+    @Test("A2: a CSV of drinks past 16 MB is refused (413) as it arrives, so what one import holds in memory is bounded")
+    func csvSizeBound() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let body = ByteBuffer(repeating: UInt8(ascii: "a"), count: Int(DrinkCSVUpload.maxSize) + 1)
+            let answer = try await client.execute(uri: "/api/v1/import/csv", method: .post,
+                                                  headers: [.authorization: "Bearer \(f.adaToken)", .contentType: "text/csv"], body: body) {
+                Answer(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body))
+            }
+            #expect(try answer.problem(.contentTooLarge).contains("at most 16 MB"))
+        }
+    }
+
+    @Test("A2: the uploads' disk budget refuses what would pass it (507), and gives back what a finished upload took")
+    func uploadSpace() throws {
+        let space = UploadSpace(budget: 10)
+        var first: UploadSpace.Lease? = space.lease()
+        try first?.take(6)
+        let second = space.lease()
+        try second.take(4)
+        #expect(throws: HTTPError.self) { try second.take(1) }
+        #expect(space.inUse == 10)
+        first = nil
+        #expect(space.inUse == 4)
+        try second.take(6)
+    }
+
     // MARK: - Look-alike names
 
     @Test("S1: a member renamed or added as \"Аlice\" (Cyrillic А) beside Alice is refused, on both ways in, and nothing changes")

@@ -19,11 +19,16 @@ public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
         case tooManyRequests
         /// The server has too much to do right now: try again shortly.
         case busy
+        /// The server's disk is full: nothing was saved.
+        case storageFull
+        /// The server cannot write to its database (read-only, a disk error, unreachable):
+        /// nothing was saved; it goes on by itself once the cause is gone.
+        case storageUnavailable
     }
 
     public let kind: Kind
     public let message: String
-    /// For `tooManyRequests` and `busy`: how many seconds to wait before trying again.
+    /// For `tooManyRequests`, `busy` and the storage kinds: how many seconds to wait before trying again.
     public let retryAfter: Int?
 
     public init(_ kind: Kind, _ message: String, retryAfter: Int? = nil) {

@@ -36,16 +36,27 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func response(status: HTTPResponse.Status, detail: String, retryAfter: Int? = nil) -> Response {
-        let problem = Problem(title: status.reasonPhrase, status: status.code, detail: detail)
+        let problem = Problem(title: title(of: status), status: status.code, detail: detail)
         let body = (try? APICoding.encoder.encode(problem)) ?? Data()
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if let retryAfter { headers[.retryAfter] = String(max(1, retryAfter)) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
+    /// The status's reason phrase, also for a status made from its code alone (which has none).
+    static func title(of status: HTTPResponse.Status) -> String {
+        guard status.reasonPhrase.isEmpty else { return status.reasonPhrase }
+        let known: [HTTPResponse.Status] = [.badRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict,
+                                            .contentTooLarge, .unsupportedMediaType, .tooManyRequests, .internalServerError,
+                                            .serviceUnavailable]
+        if let phrase = known.first(where: { $0.code == status.code })?.reasonPhrase { return phrase }
+        return status.code == 507 ? "Insufficient Storage" : "Error \(status.code)"
+    }
+
     static func describe(_ error: any Error) -> (HTTPResponse.Status, String) {
         switch error {
         case let error as TallyError:
+            StorageFaults.record(error)
             return (HTTPResponse.Status(code: Problem.status(of: error.kind)), error.message)
         case let error as DecodingError:
             return (.badRequest, describe(error))

@@ -31,8 +31,8 @@ struct ErrorPageMiddleware: RouterMiddleware {
     }
 
     static func failure(_ context: PageContext, status: HTTPResponse.Status, detail: String) -> HTML {
-        Layout.page(status.reasonPhrase, context, """
-        <h1>\(status.reasonPhrase)</h1>
+        Layout.page(ProblemMiddleware<Context>.title(of: status), context, """
+        <h1>\(ProblemMiddleware<Context>.title(of: status))</h1>
         <p>\(detail)</p>
         <p><a href="\(SitePath.today.link)">Go to Today</a></p>
         """)

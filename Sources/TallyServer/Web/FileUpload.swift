@@ -71,7 +71,7 @@ struct FileUpload {
             }
             if let refusal { throw refusal }
             guard upload.fileSize <= maxSize else {
-                throw HTTPError(.contentTooLarge, message: "The file can be at most \(maxSize >> 30) GB; this one is bigger.")
+                throw HTTPError(.contentTooLarge, message: "The file can be at most \(maxSize >= 1 << 30 ? "\(maxSize >> 30) GB" : "\(maxSize >> 20) MB"); this one is bigger.")
             }
             guard received - upload.fileSize <= maxFormSize else {
                 throw HTTPError(.contentTooLarge, message: "The form sent more than a file and a few fields; send it from the settings page.")

@@ -131,6 +131,25 @@ public struct SQLiteStore: Sendable {
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw TallyError.conflict("That change clashes with what is stored: \(error.message ?? "a constraint failed").")
+        } catch let error as DatabaseError {
+            throw Self.storageFault(error) ?? error
+        }
+    }
+
+    /// What a person is told when the file system refuses a write: the disk is full (507), or
+    /// the database cannot be written (read-only, an I/O error: 503). SQLite has rolled the
+    /// transaction back, so nothing was saved, and the next write tries again by itself.
+    static func storageFault(_ error: DatabaseError) -> TallyError? {
+        switch error.resultCode {
+        case .SQLITE_FULL:
+            TallyError(.storageFull, "The server's disk is full, so nothing was saved; try again once its admin has made room.",
+                       retryAfter: 60)
+        case .SQLITE_READONLY, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_PERM:
+            TallyError(.storageUnavailable,
+                       "The server cannot write to its database just now (it is read-only, or its disk failed), so nothing was saved; try again in a minute.",
+                       retryAfter: 60)
+        default:
+            nil
         }
     }
 

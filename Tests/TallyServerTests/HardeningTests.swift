@@ -172,6 +172,22 @@ struct HardeningTests {
         }
     }
 
+    @Test("A1: the account page makes a token of the scope chosen, lists it with its scope, and refuses a scope there is not")
+    func scopeOnTheAccountPage() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let ada = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let form = try await ada.get("/account")
+            #expect(form.text.contains(#"name="scope" value="drinks""#) && form.text.contains(#"value="write" checked"#))
+            let made = try await ada.post("/account/tokens", ["name": "phone", "scope": "drinks"])
+            #expect(made.text.contains("phone</strong> (log drinks and read today only)"), "\(made.text.prefix(0))")
+            let refused = try await ada.post("/account/tokens", ["name": "root", "scope": "admin"])
+            #expect(refused.status == .badRequest && refused.text.contains("read, write or drinks"))
+            let tokens = try await f.accounts.apiTokens(of: f.ada)
+            #expect(tokens.first { $0.name == "phone" }?.scope == .drinks && !tokens.contains { $0.name == "root" })
+        }
+    }
+
     @Test("A1: a token that expires cannot make one that outlives it")
     func tokensDoNotOutliveTheirMaker() async throws {
         let f = try await ServerFixture()

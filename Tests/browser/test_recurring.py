@@ -96,7 +96,8 @@ def test_pause_resume_and_end_without_javascript(clocked_server, browser, unique
     assert recurring_items(driver) == [("Music", "Every week on Monday · paid by Person 1 · Next on 2026-12-07")]
     for label, shown in (("Pause", "Paused"), ("Resume", "Next on 2026-12-07"), ("End", "Ended after 2026-11-30")):
         click(driver, driver.find_element(By.CSS_SELECTOR, f"ul.recurring button[aria-label^='{label} Music']"))
-        wait(driver, lambda d: shown in recurring_items(d)[0][1], message=f"{label} did not lead to {shown}")
+        # The list is empty for a moment while the next page loads: wait for it, not an IndexError.
+        wait(driver, lambda d: any(shown in detail for _, detail in recurring_items(d)[:1]), message=f"{label} did not lead to {shown}")
     screenshot(driver, "desktop-recurring-ended-no-js")
     load(driver, ledger)
     assert history(driver) == [("Music", "paid by Person 1", "12.99 EUR")]

@@ -34,8 +34,9 @@ let package = Package(
         // The rules: values and pure functions, no I/O: Foundation, and the system's Unicode
         // library for look-alike names.
         .target(name: "TallyCore", dependencies: ["CUnicodeSecurity"]),
-        // UTS #39's confusable skeleton from ICU's spoof checker (Debian's libicu-dev).
-        .target(name: "CUnicodeSecurity", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
+        // UTS #39's confusable skeleton from ICU's spoof checker (Debian's libicu-dev to build,
+        // libicu at run time, opened on first use).
+        .target(name: "CUnicodeSecurity"),
         // The API's wire format, for the server and its clients: each route with its method, path,
         // body and answer; the JSON coders; problems; Foundation and TallyCore only.
         .target(name: "TallyAPI", dependencies: ["TallyCore"]),

@@ -20,7 +20,8 @@ def sign_in(driver, server, name, password):
 
 
 def message(driver):
-    return wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "main .message:not([hidden])")).text
+    # Read inside the wait: the page may be replaced between finding the message and reading it.
+    return wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "main .message:not([hidden])").text)
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
@@ -67,7 +68,10 @@ def test_admin_page_is_the_admins_only(server, browser, unique_name):
     def mode(choice):
         click(admin, admin.find_element(By.ID, f"mode-{choice}"))
         click(admin, admin.find_element(By.XPATH, "//button[normalize-space()='Save']"))
-        assert "Sign-up is now" in message(admin)
+        # The page before says what the last change did: wait for this change's own words.
+        said = f"Sign-up is now {'by invite' if choice == 'invite' else choice}."
+        wait(admin, lambda d: said in d.find_element(By.CSS_SELECTOR, "main .message:not([hidden])").text,
+             message=lambda: f"the admin page did not say {said!r}")
 
     # By invite, the invite link fills in its code on the sign-up page of someone new.
     mode("invite")

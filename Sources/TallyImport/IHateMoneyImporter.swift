@@ -46,7 +46,6 @@ public struct IHateMoneyImporter: Sendable {
                              in: Self.preview(of: existing, name: name, currency: currency, names: names, user: user, now: now),
                              createdAt: now, user: user)
         var target = ledger
-        var result: (details: LedgerDetails, added: Int, newMembers: [String])?
         var added = 0
         var newMembers: [String] = []
         for run in keyed.isEmpty ? [keyed[...]] : DayBatches.runs(keyed, size: batchSize) {
@@ -56,12 +55,12 @@ public struct IHateMoneyImporter: Sendable {
             ) { details in
                 try Self.entries(run, weights: weights, in: details, createdAt: now, user: user)
             }
-            result = stored
             target = stored.details.ledger.id
             added += stored.added
             newMembers += stored.newMembers
         }
-        return Report(ledger: result!.details.ledger.id, added: added, alreadyThere: checked.count - added, newMembers: newMembers)
+        // The loop runs at least once, so the ledger is the one it wrote to.
+        return Report(ledger: target!, added: added, alreadyThere: checked.count - added, newMembers: newMembers)
     }
 
     /// The entries of some bills, each with its import key; a refusal names its bill.

@@ -23,9 +23,6 @@ enum HealthUpload {
         return pool
     }()
 
-    /// The disk the uploads in progress may take together.
-    static let space = UploadSpace(budget: 6 << 30)
-
     static let temporaryPrefix = "tally-health-"
 
     /// A new temporary file's address, for one upload.
@@ -82,7 +79,7 @@ enum HealthUpload {
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw cannotStore() }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
-        let lease = space.lease()
+        let lease = UploadSpace.server.lease()
         var size: Int64 = 0
         for try await chunk in body {
             size += Int64(chunk.readableBytes)

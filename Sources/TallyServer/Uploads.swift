@@ -50,6 +50,9 @@ final class Uploads: Sendable {
 /// past it, an upload is refused as a full disk would refuse it (507), and what it had stored
 /// is given back.
 final class UploadSpace: Sendable {
+    /// The disk the uploads in progress on this server may take together.
+    static let server = UploadSpace(budget: 6 << 30)
+
     let budget: Int64
     private let used = NIOLockedValueBox<Int64>(0)
 

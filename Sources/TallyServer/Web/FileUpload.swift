@@ -24,7 +24,7 @@ struct FileUpload {
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw HealthUpload.cannotStore() }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
-        let lease = HealthUpload.space.lease()
+        let lease = UploadSpace.server.lease()
 
         let parser = MultipartParser(boundary: boundary)
         var upload = FileUpload()

@@ -178,7 +178,7 @@ struct HardeningTests {
         try await f.test { client in
             let ada = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let form = try await ada.get("/account")
-            #expect(form.text.contains(#"name="scope" value="drinks""#) && form.text.contains(#"value="write" checked"#))
+            #expect(form.text.contains(#"name="scope" value="drinks""#) && form.text.contains(#"name="scope" value="write" checked"#))
             let made = try await ada.post("/account/tokens", ["name": "phone", "scope": "drinks"])
             #expect(made.text.contains("phone</strong> (log drinks and read today only)"), "\(made.text.prefix(0))")
             let refused = try await ada.post("/account/tokens", ["name": "root", "scope": "admin"])

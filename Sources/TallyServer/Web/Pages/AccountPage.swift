@@ -79,7 +79,8 @@ struct AccountPage {
             """
         let scopes = TokenScope.allCases.map { scope -> HTML in
             """
-            <label><input type="radio" name="scope" value="\(scope.rawValue)"\(HTML.flag("checked", scope == .write))> \(Self.scopeWords(scope))</label>
+            <input type="radio" id="scope-\(scope.rawValue)" name="scope" value="\(scope.rawValue)"\(HTML.flag("checked", scope == .write))>
+            <label for="scope-\(scope.rawValue)">\(Self.scopeWords(scope))</label><br>
             """
         }
         let created: HTML = newToken.map { secret in """

@@ -8,7 +8,7 @@ import TallyStore
 extension PostgresStore: AccountRepository {
     public func createAccount(_ user: User, passwordHash: String, settings: HydrationSettings, kinds: [DrinkKind],
                               by creation: AccountCreation, now: Date) async throws -> Account {
-        try await write(locking: .server) { connection in
+        try await write(locking: .server) { [self] connection in
             // The first account of a fresh server becomes its admin (A1), however it came.
             let first = try await noAccountYet(connection)
             if !first, case .signUp(let inviteHash) = creation {
@@ -36,7 +36,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func setPassword(of user: UUID, to passwordHash: String) async throws {
-        try await write(locking: .server) { connection in
+        try await write(locking: .server) { [self] connection in
             let first = try await noAccountYet(connection)
             let updated = try await connection.row("""
                 UPDATE users SET passwordHash = \(passwordHash), isAdmin = isAdmin OR \(first) WHERE id = \(user) RETURNING 1
@@ -46,7 +46,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func account(named name: String) async throws -> Account? {
-        try await connection { connection in
+        try await connection { [self] connection in
             try await connection.row("""
                 SELECT \(unescaped: Self.accountColumns) FROM users WHERE lower(name) = lower(\(name)) AND passwordHash IS NOT NULL
                 """, logger: logger).map(Self.account)
@@ -54,7 +54,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func accounts() async throws -> [Account] {
-        try await connection { connection in
+        try await connection { [self] connection in
             try await connection.rows("""
                 SELECT \(unescaped: Self.accountColumns) FROM users WHERE passwordHash IS NOT NULL
                 ORDER BY lower(name) COLLATE "C", name COLLATE "C"
@@ -63,7 +63,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func setDisabled(_ user: UUID, at: Date?) async throws {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             let updated = try await connection.row("""
                 UPDATE users SET disabledAt = \(at) WHERE id = \(user) AND passwordHash IS NOT NULL RETURNING 1
                 """, logger: logger)
@@ -93,11 +93,11 @@ extension PostgresStore: AccountRepository {
     }
 
     public func signUpMode() async throws -> SignUpMode {
-        try await connection { connection in try await signUpMode(connection) }
+        try await connection { [self] connection in try await signUpMode(connection) }
     }
 
     public func setSignUpMode(_ mode: SignUpMode) async throws {
-        try await write(locking: .server) { connection in
+        try await write(locking: .server) { [self] connection in
             try await connection.run("""
                 INSERT INTO serverSetting (name, value) VALUES (\(Self.signUpModeName), \(mode.rawValue))
                 ON CONFLICT (name) DO UPDATE SET value = excluded.value
@@ -106,7 +106,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func createSignUpInvite(codeHash: Data, createdAt: Date, expiresAt: Date, uses: Int) async throws -> SignUpInviteInfo {
-        try await write(locking: .server) { connection in
+        try await write(locking: .server) { [self] connection in
             // Spent and expired invites go whenever a new one comes.
             try await connection.run("DELETE FROM signUpInvite WHERE usesLeft <= 0 OR expiresAt <= \(createdAt)", logger: logger)
             try await connection.run("""
@@ -117,7 +117,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func signUpInvites(now: Date) async throws -> [SignUpInviteInfo] {
-        try await connection { connection in
+        try await connection { [self] connection in
             try await connection.rows("""
                 SELECT codeHash, createdAt, expiresAt, usesLeft FROM signUpInvite WHERE usesLeft > 0 AND expiresAt > \(now)
                 ORDER BY createdAt, codeHash
@@ -129,7 +129,7 @@ extension PostgresStore: AccountRepository {
     }
 
     public func deleteSignUpInvite(id: String) async throws {
-        try await write(locking: .server) { connection in
+        try await write(locking: .server) { [self] connection in
             // The id is derived from the hash in Swift, so the (few) hashes are matched here.
             let hashes = try await connection.rows("SELECT codeHash FROM signUpInvite ORDER BY createdAt", logger: logger)
                 .map { try $0.decode(Data.self) }

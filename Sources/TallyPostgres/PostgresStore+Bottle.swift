@@ -5,7 +5,7 @@ import TallyStore
 
 extension PostgresStore: BottleRepository {
     public func bottle(of user: UUID) async throws -> Bottle {
-        try await read { connection in
+        try await read { [self] connection in
             guard let row = try await connection.row("""
                 SELECT \(unescaped: Self.bottleColumns) FROM users LEFT JOIN userBottle ON userBottle.userId = users.id WHERE users.id = \(user)
                 """, logger: logger) else {
@@ -17,7 +17,7 @@ extension PostgresStore: BottleRepository {
 
     public func changeBottle(of user: UUID, sip: UUID?,
                              _ change: @escaping @Sendable (inout Bottle, HydrationSettings, [DrinkKind]) throws -> Intake?) async throws -> (bottle: Bottle, intake: Intake?, created: Bool) {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             // The settings and the bottle in one statement: every user has settings, not every one a bottle.
             guard let row = try await connection.row("""
                 SELECT \(unescaped: Self.bottleColumns), \(unescaped: Self.settingsColumns)

@@ -33,7 +33,7 @@ extension PostgresStore {
     /// one transaction: all of it or nothing. Every table's rows are counted in both stores before
     /// the copy commits, and a difference undoes it. Returns the counts.
     public func copy(from source: SQLiteStore, batchSize: Int = 2_000) async throws -> [CopiedTable] {
-        try await write(locking: .server) { connection in
+        try await write(locking: .server) { [self] connection in
             if try await connection.row("SELECT 1 FROM users LIMIT 1", logger: logger) != nil {
                 throw TallyError.conflict("This PostgreSQL database holds a Tally installation already; copy into an empty one.")
             }

@@ -5,7 +5,7 @@ import TallyStore
 
 extension PostgresStore: EntryRepository {
     public func addIntake(_ intake: Intake, of user: UUID) async throws -> (intake: Intake, created: Bool) {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             if let existing = try await existingEntry(intake.id, of: user, connection) {
                 guard case .intake(let stored) = existing else { throw Self.idTaken(intake.id) }
                 return (stored, false)
@@ -19,7 +19,7 @@ extension PostgresStore: EntryRepository {
     /// settings and kinds as they were when it began. Five round trips in all.
     public func logIntake(of user: UUID, _ make: @escaping @Sendable (HydrationSettings, [DrinkKind]) throws -> Intake)
         async throws -> LoggedIntake {
-        try await write(locking: nil) { connection in
+        try await write(locking: nil) { [self] connection in
             let (settings, kinds) = try await settingsAndKinds(user, connection)
             let intake = try make(settings, kinds)
             let stored: Intake
@@ -38,12 +38,12 @@ extension PostgresStore: EntryRepository {
     }
 
     public func addIntakes(_ intakes: [Intake], of user: UUID) async throws -> Int {
-        try await write(locking: .user(user)) { connection in try await insertIntakes(intakes, of: user, connection) }
+        try await write(locking: .user(user)) { [self] connection in try await insertIntakes(intakes, of: user, connection) }
     }
 
     public func addRemoval(of user: UUID, _ make: @escaping @Sendable (HydrationSettings) throws -> Removal,
                            check: @escaping @Sendable (Removal, HydrationSettings, Double) throws -> Void) async throws -> (removal: Removal, created: Bool) {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             let settings = try await settings(user, connection)
             let removal = try make(settings)
             if let existing = try await existingEntry(removal.id, of: user, connection) {
@@ -61,7 +61,7 @@ extension PostgresStore: EntryRepository {
 
     public func updateIntake(id: UUID, of user: UUID,
                              edit: @escaping @Sendable (Intake, Double, HydrationSettings, [DrinkKind]) throws -> Intake) async throws -> Intake {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             guard case .intake(let current)? = try await entry(id, of: user, connection) else {
                 throw TallyError.notFound("There is no drink with the id \(id).")
             }
@@ -80,7 +80,7 @@ extension PostgresStore: EntryRepository {
 
     public func deleteEntry(id: UUID, of user: UUID,
                             check: @escaping @Sendable (DayEntry, Double, HydrationSettings) throws -> Void) async throws -> DayEntry {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             guard let entry = try await entry(id, of: user, connection) else {
                 throw TallyError.notFound("There is no entry with the id \(id).")
             }
@@ -95,14 +95,14 @@ extension PostgresStore: EntryRepository {
     }
 
     public func entry(id: UUID, of user: UUID) async throws -> DayEntry? {
-        try await read { connection in try await entry(id, of: user, connection) }
+        try await read { [self] connection in try await entry(id, of: user, connection) }
     }
 
     public func entryIDs(startingWith prefix: String, of user: UUID, limit: Int) async throws -> [UUID] {
         guard let range = IDPrefix(prefix) else { return [] }
         // The prefix's range is a range of the primary key.
         let (lowest, highest) = range.ids
-        return try await read { connection in
+        return try await read { [self] connection in
             try await connection.rows("""
                 SELECT id FROM intake WHERE id BETWEEN \(lowest) AND \(highest) AND userId = \(user)
                 UNION ALL
@@ -113,11 +113,11 @@ extension PostgresStore: EntryRepository {
     }
 
     public func entries(on day: LocalDate, of user: UUID) async throws -> [DayEntry] {
-        try await read { connection in try await entries(on: day, of: user, connection) }
+        try await read { [self] connection in try await entries(on: day, of: user, connection) }
     }
 
     public func entries(from: LocalDate, through: LocalDate, of user: UUID) async throws -> [DayEntry] {
-        try await connection { connection in
+        try await connection { [self] connection in
             try await connection.rows("""
                 \(unescaped: Self.intakeSelect) WHERE intake.userId = \(user) AND intake.day BETWEEN \(from) AND \(through)
                 UNION ALL
@@ -128,7 +128,7 @@ extension PostgresStore: EntryRepository {
     }
 
     public func entryIDsOfOthers(_ ids: [UUID], user: UUID) async throws -> Set<UUID> {
-        try await connection { connection in
+        try await connection { [self] connection in
             Set(try await connection.rows("""
                 SELECT id FROM intake WHERE id = ANY(\(ids)) AND userId <> \(user)
                 UNION ALL SELECT id FROM removal WHERE id = ANY(\(ids)) AND userId <> \(user)
@@ -140,7 +140,7 @@ extension PostgresStore: EntryRepository {
     /// as multi-row inserts, the removals through `unnest`.
     public func importEntries(of user: UUID, _ make: @escaping @Sendable (HydrationSettings, [DrinkKind]) throws -> EntryImport,
                               check: @escaping @Sendable (LocalDate, Double, HydrationSettings) throws -> Void) async throws -> EntryImport.Added {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             let settings = try await settings(user, connection)
             let batch = try make(settings, try await drinkKinds(user, connection))
             for kind in batch.newKinds {
@@ -171,7 +171,7 @@ extension PostgresStore: EntryRepository {
 
     /// Four round trips: the transaction, the settings with the goals, the day's entries.
     public func daySnapshot(of user: UUID, day: @escaping @Sendable (HydrationSettings) -> LocalDate) async throws -> DaySnapshot {
-        try await read { connection in
+        try await read { [self] connection in
             let (settings, goals) = try await settingsAndGoals(user, connection)
             let date = day(settings)
             return DaySnapshot(settings: settings, day: date, entries: try await entries(on: date, of: user, connection), goals: goals)
@@ -180,14 +180,14 @@ extension PostgresStore: EntryRepository {
 
     /// Kept beside the day's total by the functions of migration 3.
     public func dayRevision(of user: UUID, on day: LocalDate) async throws -> Int64 {
-        try await connection { connection in
+        try await connection { [self] connection in
             try await connection.row("SELECT revision FROM dayTotal WHERE userId = \(user) AND day = \(day)", logger: logger)?
                 .decode(Int64.self) ?? 0
         }
     }
 
     public func dailyTotals(of user: UUID, from: LocalDate?, through: LocalDate?) async throws -> [LocalDate: Double] {
-        try await read { connection in
+        try await read { [self] connection in
             var totals: [LocalDate: Double] = [:]
             for row in try await connection.rows("""
                 SELECT day, totalMl FROM dayTotal

@@ -5,16 +5,16 @@ import TallyStore
 
 extension PostgresStore: GoalRepository {
     public func profile(of user: UUID) async throws -> Profile? {
-        try await read { connection in try await profile(user, connection) }
+        try await read { [self] connection in try await profile(user, connection) }
     }
 
     public func goalHistory(of user: UUID) async throws -> GoalHistory {
-        try await read { connection in try await goalHistory(user, connection) }
+        try await read { [self] connection in try await goalHistory(user, connection) }
     }
 
     public func saveProfile(_ profile: Profile?, of user: UUID,
                             update: @escaping @Sendable (inout GoalHistory, Profile?, HydrationSettings) -> Void) async throws -> GoalHistory {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             let settings = try await settings(user, connection)
             try await saveProfile(profile, of: user, connection)
             return try await changeGoalHistory(user, connection) { history in update(&history, profile, settings) }
@@ -23,7 +23,7 @@ extension PostgresStore: GoalRepository {
 
     public func updateGoalHistory(of user: UUID,
                                   update: @escaping @Sendable (inout GoalHistory, Profile?, HydrationSettings) throws -> Void) async throws -> GoalHistory {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             let (profile, settings) = (try await profile(user, connection), try await settings(user, connection))
             return try await changeGoalHistory(user, connection) { history in try update(&history, profile, settings) }
         }

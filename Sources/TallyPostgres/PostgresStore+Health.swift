@@ -7,7 +7,7 @@ extension PostgresStore: HealthRecordRepository {
     /// A batch in a few statements whatever its size: the ids and the intervals go as arrays,
     /// the new drinks as multi-row inserts.
     public func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID, at now: Date) async throws -> (drinks: Int, asleep: Int) {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             try await requireUser(user, connection)
             // The ids imported before are passed over, even when the drink has been deleted since.
             var remembered = Set(try await connection.rows("""
@@ -26,7 +26,7 @@ extension PostgresStore: HealthRecordRepository {
     }
 
     public func forgetDeletedImports(of user: UUID) async throws -> Int {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             try await requireUser(user, connection)
             return try await connection.rows("""
                 DELETE FROM importedDrink
@@ -37,7 +37,7 @@ extension PostgresStore: HealthRecordRepository {
     }
 
     public func sleepRecords(of user: UUID, endingAfter since: Date) async throws -> [SleepRecord] {
-        try await read { connection in
+        try await read { [self] connection in
             try await connection.rows("""
                 SELECT startAt, endAt, importedAt FROM asleepInterval WHERE userId = \(user) AND endAt > \(since) ORDER BY startAt
                 """, logger: logger).map { row in

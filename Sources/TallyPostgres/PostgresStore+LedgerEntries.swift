@@ -9,7 +9,7 @@ import TallyStore
 extension PostgresStore {
     public func addEntry(_ key: LedgerEntryKey, to ledger: UUID, by user: UUID,
                          _ build: @escaping @Sendable (LedgerDetails, TimeZone) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool) {
-        try await write(locking: .ledger(ledger)) { connection in
+        try await write(locking: .ledger(ledger)) { [self] connection in
             let details = try await self.details(ledger, of: user, connection)
             if let stored = try await connection.row("""
                 SELECT id FROM spendingEntry WHERE id = ANY(\(key.storedIDs)) AND ledgerId = \(ledger) ORDER BY id = \(key.id) DESC LIMIT 1
@@ -31,7 +31,7 @@ extension PostgresStore {
         case .new(let new): new.id
         case .existing(let id): id
         }
-        return try await write(locking: .ledger(ledger)) { connection in
+        return try await write(locking: .ledger(ledger)) { [self] connection in
             switch target {
             case .new(let new):
                 try await insertLedger(new, connection)
@@ -66,7 +66,7 @@ extension PostgresStore {
 
     public func changeEntry(_ id: UUID, in ledger: UUID, by user: UUID, at: Date,
                             _ change: @escaping @Sendable (inout SpendingEntry, LedgerDetails) throws -> ActivityNote) async throws -> SpendingEntry {
-        try await write(locking: .ledger(ledger)) { connection in
+        try await write(locking: .ledger(ledger)) { [self] connection in
             let details = try await self.details(ledger, of: user, connection)
             let before = try await self.entry(id, in: details, connection)
             var entry = before
@@ -98,19 +98,19 @@ extension PostgresStore {
     }
 
     public func entry(_ id: UUID, in ledger: UUID, of user: UUID) async throws -> SpendingEntry {
-        try await read { connection in try await entry(id, in: try await details(ledger, of: user, connection), connection) }
+        try await read { [self] connection in try await entry(id, in: try await details(ledger, of: user, connection), connection) }
     }
 
     public func entries(in ledger: UUID, of user: UUID, _ listing: EntryListing, matching filter: EntryFilter, limit: Int?,
                         after: UUID?) async throws -> [SpendingEntry] {
-        try await read { connection in
+        try await read { [self] connection in
             try await entries(in: try await details(ledger, of: user, connection), listing, matching: filter, limit: limit,
                               after: after, connection)
         }
     }
 
     public func entryIDs(startingWith prefix: String, in ledger: UUID, of user: UUID, _ listing: EntryListing, limit: Int) async throws -> [UUID] {
-        try await read { connection in
+        try await read { [self] connection in
             _ = try await details(ledger, of: user, connection)
             guard let (lowest, highest) = IDPrefix(prefix)?.ids else { return [] }
             // A uuid's order is its 16 bytes' order, so the prefix is a range of the primary key.
@@ -125,7 +125,7 @@ extension PostgresStore {
 
     public func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?,
                          deletedLimit: Int, spentSince: YearMonth) async throws -> LedgerOverview {
-        try await read { connection in
+        try await read { [self] connection in
             let details = try await self.details(ledger, of: user, connection)
             // One more than the page tells whether there is more.
             let page = try await entries(in: details, .current, matching: filter, limit: limit + 1, after: after, connection)

@@ -76,7 +76,7 @@ extension PostgresStore {
 
 extension PostgresStore: LedgerTotalsCheck {
     public func checkTotals(of ledger: UUID) async throws -> (kept: LedgerTotals, recomputed: LedgerTotals) {
-        try await read { connection in
+        try await read { [self] connection in
             (try await totals(of: ledger, connection), try await recomputedTotals(of: ledger, connection))
         }
     }

@@ -9,7 +9,7 @@ import TallyStore
 
 extension PostgresStore: LedgerRepository {
     public func createLedger(_ ledger: Ledger, memberNames: [String], user: UUID, linkedMember: Int) async throws -> LedgerDetails {
-        try await write(locking: .ledger(ledger.id)) { connection in
+        try await write(locking: .ledger(ledger.id)) { [self] connection in
             try await insertLedger(ledger, connection)
             var details = LedgerDetails(ledger: ledger, members: [], ownerID: nil, invite: nil, hasEntries: false)
             for (index, name) in memberNames.enumerated() {
@@ -25,7 +25,7 @@ extension PostgresStore: LedgerRepository {
     }
 
     public func ledgers(of user: UUID) async throws -> [LedgerDetails] {
-        try await read { connection in
+        try await read { [self] connection in
             try Self.details(from: try await connection.rows("""
                 \(unescaped: Self.detailsQuery)
                 WHERE ledger.id IN (SELECT ledgerId FROM ledgerMember WHERE userId = \(user))
@@ -35,12 +35,12 @@ extension PostgresStore: LedgerRepository {
     }
 
     public func ledger(_ id: UUID, of user: UUID) async throws -> LedgerDetails {
-        try await read { connection in try await details(id, of: user, connection) }
+        try await read { [self] connection in try await details(id, of: user, connection) }
     }
 
     public func changeLedger(_ id: UUID, of user: UUID, at: Date,
                              _ change: @escaping @Sendable (inout LedgerDetails) throws -> [ActivityNote]) async throws -> LedgerDetails {
-        try await write(locking: .ledger(id)) { connection in
+        try await write(locking: .ledger(id)) { [self] connection in
             let before = try await details(id, of: user, connection)
             var after = before
             let notes = try change(&after)
@@ -53,7 +53,7 @@ extension PostgresStore: LedgerRepository {
     }
 
     public func invitedLedger(codeHash: Data, at: Date) async throws -> LedgerDetails? {
-        try await read { connection in
+        try await read { [self] connection in
             guard let ledger = try await invitedLedgerID(codeHash, connection) else { return nil }
             let details = try await self.details(ledger, connection)
             return details.invite?.codeHash == codeHash && details.invite?.isValid(at: at) == true ? details : nil
@@ -62,7 +62,7 @@ extension PostgresStore: LedgerRepository {
 
     public func join(codeHash: Data, user: UUID, at: Date,
                      _ chooser: @escaping @Sendable (LedgerDetails) throws -> (member: LedgerMember, note: ActivityNote)) async throws -> LedgerDetails {
-        try await write(locking: nil) { connection in
+        try await write(locking: nil) { [self] connection in
             // The code names the ledger to lock; once locked, the invite is read again, as it
             // may have been revoked, replaced or used up meanwhile.
             guard let ledger = try await invitedLedgerID(codeHash, connection) else { throw LedgerInviteTerms.notValid }
@@ -82,13 +82,13 @@ extension PostgresStore: LedgerRepository {
     }
 
     public func standing(of ledger: UUID, of user: UUID) async throws -> LedgerStanding {
-        try await read { connection in
+        try await read { [self] connection in
             LedgerStanding(details: try await details(ledger, of: user, connection), totals: try await totals(of: ledger, connection))
         }
     }
 
     public func revision(of ledger: UUID, of user: UUID) async throws -> Int64 {
-        try await connection { connection in
+        try await connection { [self] connection in
             guard let row = try await connection.row("""
                 SELECT revision FROM ledger
                 WHERE id = \(ledger) AND EXISTS (SELECT 1 FROM ledgerMember WHERE ledgerId = \(ledger) AND userId = \(user))
@@ -104,7 +104,7 @@ extension PostgresStore: LedgerRepository {
     }
 
     public func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity] {
-        try await read { connection in
+        try await read { [self] connection in
             _ = try await details(ledger, of: user, connection)
             return try await connection.rows("""
                 SELECT ledgerActivity.at, users.name, ledgerActivity.entryId, ledgerActivity.text

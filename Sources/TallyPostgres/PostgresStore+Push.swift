@@ -7,7 +7,7 @@ import TallyStore
 // sending reminders from one database must agree on.
 extension PostgresStore: PushRepository {
     public func serverKey(named name: String, orMake make: @escaping @Sendable () -> Data) async throws -> Data {
-        try await write(locking: nil) { connection in
+        try await write(locking: nil) { [self] connection in
             if let stored = try await storedServerKey(name, connection) { return stored }
             let made = make()
             let inserted = try await connection.row("""
@@ -29,7 +29,7 @@ extension PostgresStore: PushRepository {
 
     public func savePushSubscription(_ subscription: PushSubscription, of user: UUID, at: Date, limit: Int) async throws {
         // The user's lock: two devices subscribing at once are counted one after the other.
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             let others = try await connection.row("""
                 SELECT count(*) FROM pushSubscription WHERE userId = \(user) AND endpoint <> \(subscription.endpoint)
                 """, logger: logger)?.decode(Int.self) ?? 0
@@ -45,7 +45,7 @@ extension PostgresStore: PushRepository {
     }
 
     public func deletePushSubscription(endpoint: String, of user: UUID?) async throws {
-        try await write(locking: nil) { connection in
+        try await write(locking: nil) { [self] connection in
             if let user {
                 try await connection.run("DELETE FROM pushSubscription WHERE endpoint = \(endpoint) AND userId = \(user)", logger: logger)
             } else {
@@ -55,7 +55,7 @@ extension PostgresStore: PushRepository {
     }
 
     public func pushSubscriptions(of user: UUID) async throws -> [PushSubscription] {
-        try await connection { connection in
+        try await connection { [self] connection in
             try await connection.rows("""
                 SELECT endpoint, p256dh, auth FROM pushSubscription WHERE userId = \(user) ORDER BY createdAt, endpoint COLLATE "C"
                 """, logger: logger).map(Self.subscription)
@@ -64,7 +64,7 @@ extension PostgresStore: PushRepository {
 
     public func claimReminder(key: String, at: Date) async throws -> Bool {
         // One statement: a second claim waits for the first to commit, then finds the key taken.
-        try await write(locking: nil) { connection in
+        try await write(locking: nil) { [self] connection in
             try await connection.row("""
                 INSERT INTO reminderSent (key, sentAt) VALUES (\(key), \(at)) ON CONFLICT (key) DO NOTHING RETURNING 1
                 """, logger: logger) != nil
@@ -73,7 +73,7 @@ extension PostgresStore: PushRepository {
 
     @discardableResult
     public func forgetRemindersSent(before date: Date) async throws -> Int {
-        try await write(locking: nil) { connection in
+        try await write(locking: nil) { [self] connection in
             try await connection.row("""
                 WITH forgotten AS (DELETE FROM reminderSent WHERE sentAt < \(date) RETURNING 1) SELECT count(*) FROM forgotten
                 """, logger: logger)?.decode(Int.self) ?? 0
@@ -81,7 +81,7 @@ extension PostgresStore: PushRepository {
     }
 
     public func reminderRecipients() async throws -> [ReminderRecipient] {
-        try await read { connection in
+        try await read { [self] connection in
             // The recipients, then all their subscriptions at once, from the one snapshot.
             let recipients = try await connection.rows("""
                 SELECT \(unescaped: Self.reminderOwnerColumns)
@@ -115,7 +115,7 @@ extension PostgresStore: PushRepository {
     /// the day index at once), not among years of drinks: the latest instant is on the latest
     /// day, or, after a move across time zones, at most two days before it.
     public func lastDrink(of user: UUID) async throws -> Date? {
-        try await connection { connection in
+        try await connection { [self] connection in
             try await connection.row("""
                 SELECT max(at) FROM intake
                 WHERE userId = \(user) AND day >= (SELECT max(day) FROM intake WHERE userId = \(user)) - 2

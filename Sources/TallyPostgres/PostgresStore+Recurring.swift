@@ -10,7 +10,7 @@ import TallyStore
 extension PostgresStore: RecurringExpenseRepository {
     public func addRecurringExpense(to ledger: UUID, by user: UUID, at: Date,
                                     _ build: @escaping @Sendable (LedgerDetails, String) throws -> (expense: RecurringExpense, note: ActivityNote)) async throws -> RecurringExpense {
-        try await write(locking: .ledger(ledger)) { connection in
+        try await write(locking: .ledger(ledger)) { [self] connection in
             let details = try await details(ledger, of: user, connection)
             let count = try await connection.row("SELECT count(*) FROM recurringExpense WHERE ledgerId = \(ledger)", logger: logger)?
                 .decode(Int.self) ?? 0
@@ -23,16 +23,16 @@ extension PostgresStore: RecurringExpenseRepository {
     }
 
     public func recurringExpenses(in ledger: UUID, of user: UUID) async throws -> [RecurringExpense] {
-        try await read { connection in try await recurringExpenses(of: try await details(ledger, of: user, connection), connection) }
+        try await read { [self] connection in try await recurringExpenses(of: try await details(ledger, of: user, connection), connection) }
     }
 
     public func recurringExpense(_ id: UUID, in ledger: UUID, of user: UUID) async throws -> RecurringExpense {
-        try await read { connection in try await recurringExpense(id, of: try await details(ledger, of: user, connection), connection) }
+        try await read { [self] connection in try await recurringExpense(id, of: try await details(ledger, of: user, connection), connection) }
     }
 
     public func changeRecurringExpense(_ id: UUID, in ledger: UUID, by user: UUID, at: Date,
                                        _ change: @escaping @Sendable (inout RecurringExpense?, LedgerDetails) throws -> ActivityNote?) async throws -> RecurringExpense? {
-        try await write(locking: .ledger(ledger)) { connection in
+        try await write(locking: .ledger(ledger)) { [self] connection in
             let details = try await details(ledger, of: user, connection)
             var expense: RecurringExpense? = try await recurringExpense(id, of: details, connection)
             let note = try change(&expense, details)
@@ -47,7 +47,7 @@ extension PostgresStore: RecurringExpenseRepository {
     }
 
     public func dueRecurringExpenses(through latest: LocalDate, limit: Int) async throws -> [RecurringExpense] {
-        try await read { connection in
+        try await read { [self] connection in
             try await connection.rows("""
                 SELECT \(unescaped: Self.recurringColumns), ledger.currency FROM recurringExpense JOIN ledger ON ledger.id = recurringExpense.ledgerId
                 WHERE recurringExpense.pausedAt IS NULL AND recurringExpense.nextDate <= \(latest)
@@ -61,7 +61,7 @@ extension PostgresStore: RecurringExpenseRepository {
 
     public func recordOccurrence(of id: UUID, in ledger: UUID, on date: LocalDate,
                                  _ record: @escaping @Sendable (inout RecurringExpense, LedgerDetails, UUID) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> SpendingEntry? {
-        try await write(locking: .ledger(ledger)) { connection in
+        try await write(locking: .ledger(ledger)) { [self] connection in
             let details = try await details(ledger, connection)
             // Another instance, or an earlier run, may have recorded it since it was found due.
             guard var expense = try? await recurringExpense(id, of: details, connection), expense.nextDate == date, expense.status == .active

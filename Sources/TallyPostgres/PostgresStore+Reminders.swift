@@ -5,7 +5,7 @@ import TallyStore
 
 extension PostgresStore: ReminderRepository {
     public func reminderSettings(of user: UUID) async throws -> ReminderSettings {
-        try await read { connection in
+        try await read { [self] connection in
             guard let row = try await connection.row("""
                 SELECT \(unescaped: Self.reminderColumns)
                 FROM users LEFT JOIN userReminders ON userReminders.userId = users.id WHERE users.id = \(user)
@@ -17,7 +17,7 @@ extension PostgresStore: ReminderRepository {
     }
 
     public func saveReminderSettings(_ settings: ReminderSettings, of user: UUID) async throws {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             try await requireUser(user, connection)
             try await connection.run("""
                 INSERT INTO userReminders (userId, enabled, wakeMinutes, sleepMinutes, frequency, smartThresholdHours, useSleepRecords)
@@ -31,7 +31,7 @@ extension PostgresStore: ReminderRepository {
     }
 
     public func setCalendarSecret(hash: Data?, of user: UUID) async throws {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             try await requireUser(user, connection)
             guard let hash else {
                 try await connection.run("DELETE FROM userCalendar WHERE userId = \(user)", logger: logger)
@@ -45,7 +45,7 @@ extension PostgresStore: ReminderRepository {
     }
 
     public func calendarOwner(secretHash: Data) async throws -> (user: User, settings: HydrationSettings, reminders: ReminderSettings)? {
-        try await read { connection in
+        try await read { [self] connection in
             guard let row = try await connection.row("""
                 SELECT \(unescaped: Self.reminderOwnerColumns)
                 FROM userCalendar

@@ -8,7 +8,7 @@ import TallyStore
 // several, are counted one after the other and cannot all pass before any is recorded.
 extension PostgresStore {
     public func reserveSignInAttempt(_ keys: [ThrottleKey], now: Date) async throws {
-        try await write(locking: .server) { connection in
+        try await write(locking: .server) { [self] connection in
             let trusted = SignInThrottle.trustPrefix
             try await connection.run("""
                 DELETE FROM signInAttempt WHERE at < \(now.addingTimeInterval(-SignInThrottle.memory)) AND NOT starts_with(key, \(trusted))
@@ -35,7 +35,7 @@ extension PostgresStore {
     }
 
     public func signInSucceeded(forgetting: [String], releasing: [String], trusting: String?, at: Date) async throws {
-        try await write(locking: .server) { connection in
+        try await write(locking: .server) { [self] connection in
             try await connection.run("DELETE FROM signInAttempt WHERE key = ANY(\(forgetting + (trusting.map { [$0] } ?? [])))", logger: logger)
             for key in releasing {
                 try await connection.run("""
@@ -49,7 +49,7 @@ extension PostgresStore {
     }
 
     public func isTrusted(_ key: String, now: Date) async throws -> Bool {
-        try await read { connection in
+        try await read { [self] connection in
             try await connection.row("""
                 SELECT 1 FROM signInAttempt WHERE key = \(key) AND at >= \(now.addingTimeInterval(-SignInThrottle.trust))
                 """, logger: logger) != nil
@@ -57,7 +57,7 @@ extension PostgresStore {
     }
 
     public func clearSignInAttempts(account name: String) async throws {
-        try await write(locking: .server) { connection in
+        try await write(locking: .server) { [self] connection in
             try await connection.run("""
                 DELETE FROM signInAttempt WHERE key = \(SignInThrottle.accountKey(name)) OR starts_with(key, \(SignInThrottle.pairKey(name, "")))
                 """, logger: logger)

@@ -5,7 +5,7 @@ import TallyStore
 
 extension PostgresStore: UserRepository {
     public func createUser(_ user: User, settings: HydrationSettings, kinds: [DrinkKind]) async throws {
-        try await write(locking: .user(user.id)) { connection in
+        try await write(locking: .user(user.id)) { [self] connection in
             try await insertUser(user, passwordHash: nil, isAdmin: false, settings: settings, kinds: kinds, connection)
         }
     }
@@ -29,24 +29,24 @@ extension PostgresStore: UserRepository {
     }
 
     public func user(named name: String) async throws -> User? {
-        try await connection { connection in
+        try await connection { [self] connection in
             try await connection.row("SELECT \(unescaped: Self.userColumns) FROM users WHERE lower(name) = lower(\(name))", logger: logger)
                 .map(Self.user)
         }
     }
 
     public func user(id: UUID) async throws -> User? {
-        try await connection { connection in
+        try await connection { [self] connection in
             try await connection.row("SELECT \(unescaped: Self.userColumns) FROM users WHERE id = \(id)", logger: logger).map(Self.user)
         }
     }
 
     public func settings(of user: UUID) async throws -> HydrationSettings {
-        try await connection { connection in try await settings(user, connection) }
+        try await connection { [self] connection in try await settings(user, connection) }
     }
 
     public func changeSettings(of user: UUID, _ change: @escaping @Sendable (inout HydrationSettings) throws -> Void) async throws -> HydrationSettings {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             var settings = try await settings(user, connection)
             try change(&settings)
             try await saveSettings(settings, of: user, connection)
@@ -98,7 +98,7 @@ extension PostgresStore: UserRepository {
 
 extension PostgresStore: DrinkKindRepository {
     public func drinkKinds(of user: UUID) async throws -> [DrinkKind] {
-        try await connection { connection in try await drinkKinds(user, connection) }
+        try await connection { [self] connection in try await drinkKinds(user, connection) }
     }
 
     /// Built-in kinds first, then by name whatever its capitals.
@@ -123,7 +123,7 @@ extension PostgresStore: DrinkKindRepository {
     public func changeDrinkKinds<Answer: Sendable>(
         of user: UUID, _ change: @escaping @Sendable ([DrinkKind]) throws -> (save: [DrinkKind], answer: Answer)
     ) async throws -> Answer {
-        try await write(locking: .user(user)) { connection in
+        try await write(locking: .user(user)) { [self] connection in
             try await requireUser(user, connection)
             let (changed, answer) = try change(try await drinkKinds(user, connection))
             for kind in changed {

@@ -13,16 +13,19 @@ import TallyStore
 /// sign-up and throttle), so that two instances changing the same data follow one another and see
 /// each other's writes, as SQLite's single writer gives for free. Logging a drink takes none:
 /// nothing it reads decides whether it may be written.
-public final class PostgresStore: Sendable {
-    let client: PostgresClient
-    private let running: Task<Void, Never>
+public final class PostgresStore: StoreAvailability {
+    let pool: PostgresPool
     let logger: Logger
+
+    /// How long a server's use of the database may take, unless TALLY_POSTGRES_DEADLINE says otherwise.
+    public static let defaultDeadline: Duration = .seconds(5)
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`) and
     /// brings its schema up to date. `schema` puts Tally's tables in a schema of their own
-    /// (created when missing), for tests that share one server.
+    /// (created when missing), for tests that share one server. `deadline` bounds each use of
+    /// the database, the wait for a connection included (nil: none, for commands that may run long).
     public static func connect(url: String, schema: String? = nil, maximumConnections: Int = 20,
-                               idleTimeout: Duration = .seconds(60)) async throws -> PostgresStore {
+                               idleTimeout: Duration = .seconds(60), deadline: Duration? = nil) async throws -> PostgresStore {
         // Days and instants are exchanged in binary, but a text cast must never depend on the
         // server's settings.
         var parameters = [("DateStyle", "ISO, YMD"), ("TimeZone", "UTC")]
@@ -36,13 +39,17 @@ public final class PostgresStore: Sendable {
         var configuration = try address.configuration
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectionIdleTimeout = idleTimeout
+        // The server gives up on a statement when the store has: it does not go on for nobody.
         configuration.options.additionalStartupParameters = parameters
-        let store = PostgresStore(configuration)
+            + (deadline.map { [("statement_timeout", "\(Int($0 / .milliseconds(1)))")] } ?? [])
         // The schema is brought up to date on a connection of its own, before the pool opens any:
         // an address that reaches no server fails here, at once, with what went wrong.
         var single = try address.connectionConfiguration
         single.options.connectTimeout = .seconds(10)
         single.options.additionalStartupParameters = parameters
+        var probe = single
+        probe.options.connectTimeout = .seconds(2)
+        let store = PostgresStore(PostgresPool(configuration, probe: probe, deadline: deadline, logger: Self.backgroundLogger))
         do {
             let connection = try await PostgresConnection.connect(configuration: single, id: 0, logger: store.logger)
             do {
@@ -65,19 +72,27 @@ public final class PostgresStore: Sendable {
         return store
     }
 
-    private init(_ configuration: PostgresClient.Configuration) {
-        var background = Logger(label: "tally.postgres")
-        background.logLevel = .error
-        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
-        self.client = client
-        self.logger = background
-        running = Task { await client.run() }
+    private static var backgroundLogger: Logger {
+        var logger = Logger(label: "tally.postgres")
+        logger.logLevel = .error
+        return logger
     }
 
-    /// Closes the connections; the store cannot be used after.
-    public func close() { running.cancel() }
+    private init(_ pool: PostgresPool) {
+        self.pool = pool
+        self.logger = Self.backgroundLogger
+    }
 
-    deinit { running.cancel() }
+    /// The connections' current client (for tests).
+    var client: PostgresClient { pool.client }
+
+    /// Closes the connections; the store cannot be used after.
+    public func close() { pool.close() }
+
+    deinit { pool.close() }
+
+    /// Why the database does not answer now, or nil when it does (for /health).
+    public func unavailability() async -> String? { await pool.unavailability() }
 
     /// What a database error means to a person, with the connection's address and never its password.
     static func translate(_ error: any Error, url: String) -> any Error {
@@ -95,7 +110,7 @@ public final class PostgresStore: Sendable {
     }
 
     /// Why no connection was made, in a few words.
-    private static func reason(_ error: PSQLError) -> String {
+    static func reason(_ error: PSQLError) -> String {
         func describe(_ io: IOError) -> String { String(cString: strerror(io.errnoCode)).lowercased() }
         switch error.underlying {
         case let failure as NIOConnectionError:
@@ -132,30 +147,30 @@ enum WriteLock {
 extension PostgresStore {
     /// Runs `body` in one write transaction, after taking `lock`; an error in `body` rolls it
     /// back, and constraint failures become conflicts a person can act on.
-    func write<T: Sendable>(locking lock: WriteLock?, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await transaction("BEGIN") { connection in
-            if let lock { try await connection.query(lock.query, logger: logger) }
+    func write<T: Sendable>(locking lock: WriteLock?, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await transaction("BEGIN") { [self] connection in
+            if let lock { try await connection.run(lock.query, logger: logger) }
             return try await body(connection)
         }
     }
 
     /// Runs `body` in one read-only transaction that sees one snapshot of the database.
-    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
-    private func transaction<T: Sendable>(_ begin: PostgresQuery, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    private func transaction<T: Sendable>(_ begin: PostgresQuery, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             let admission = TokenAdmission.current
-            return try await client.withConnection { connection in
-                try await connection.query(begin, logger: logger)
+            return try await pool.withConnection { [self] connection in
+                try await connection.run(begin, logger: logger)
                 do {
                     try await check(admission, connection)
                     let value = try await body(connection)
-                    try await connection.query("COMMIT", logger: logger)
+                    try await connection.run("COMMIT", logger: logger)
                     return value
                 } catch {
-                    try? await connection.query("ROLLBACK", logger: logger)
+                    try? await connection.run("ROLLBACK", logger: logger)
                     throw error
                 }
             }
@@ -165,9 +180,9 @@ extension PostgresStore {
     }
 
     /// A connection for a read of one statement, which needs no transaction.
-    func connection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func connection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let admission = TokenAdmission.current
-        return try await client.withConnection { connection in
+        return try await pool.withConnection { [self] connection in
             try await check(admission, connection)
             return try await body(connection)
         }
@@ -188,7 +203,7 @@ extension PostgresStore {
             return TallyError.conflict("That change clashes with what is stored: \(message).")
         case "22001", "22003", "22P02", "22007", "22008":
             return TallyError.invalid("The database refused a value: \(message).")
-        case "40001", "40P01", "53300", "57P03":
+        case "40001", "40P01", "53300":
             return TallyError(.busy, "The database is busy: try again shortly.", retryAfter: 1)
         default:
             return error

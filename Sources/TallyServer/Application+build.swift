@@ -61,11 +61,21 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorPageMiddleware())
 
-    // A constant answer, encoded once: JSONEncoder took a tenth of this route's time.
-    let health = ByteBuffer(bytes: (try? APICoding.encoder.encode(["status": "ok"])) ?? Data())
-    router.get("health") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: health))
+    // Readiness (/health): 503 with the reason while the database does not answer, so that a
+    // load balancer sends requests elsewhere. Liveness (/health/live): the process serves.
+    // A constant answer, encoded once: JSONEncoder took a tenth of these routes' time.
+    let healthy = ByteBuffer(bytes: (try? APICoding.encoder.encode(["status": "ok"])) ?? Data())
+    let ok: @Sendable () -> Response = {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: healthy))
     }
+    let availability = services.store as? any StoreAvailability
+    router.get("health") { _, _ -> Response in
+        if let reason = await availability?.unavailability() {
+            return ProblemMiddleware<TallyRequestContext>.response(status: .serviceUnavailable, detail: reason, retryAfter: 2)
+        }
+        return ok()
+    }
+    router.get("health/live") { _, _ in ok() }
     // For the scraper that has the token only: without one configured, as if there were no such page.
     let metricsAuthorization = metricsToken.map { "Bearer " + $0 }
     router.get("metrics") { request, _ in

@@ -29,8 +29,20 @@ enum StoreLocation: CustomStringConvertible {
         case .sqlite(let path):
             return try SQLiteStore.open(path: path, access: process == .server ? .pool : .singleConnection, durability: try Self.durability())
         case .postgres(let url):
-            return try await PostgresStore.connect(url: url, maximumConnections: process == .server ? 20 : 1)
+            return try await PostgresStore.connect(url: url, maximumConnections: process == .server ? 20 : 1,
+                                                   deadline: process == .server ? try Self.deadline() : nil)
         }
+    }
+
+    /// How long a server's use of PostgreSQL may take: TALLY_POSTGRES_DEADLINE seconds, 5 by default.
+    static func deadline() throws -> Duration {
+        guard let text = ProcessInfo.processInfo.environment["TALLY_POSTGRES_DEADLINE"], !text.isEmpty else {
+            return PostgresStore.defaultDeadline
+        }
+        guard let seconds = Double(text), seconds >= 0.1, seconds <= 600 else {
+            throw TallyError.invalid("TALLY_POSTGRES_DEADLINE is a number of seconds from 0.1 to 600, not \(UserText.quoted(text)).")
+        }
+        return .milliseconds(Int(seconds * 1000))
     }
 
     /// FULL unless TALLY_SQLITE_SYNCHRONOUS=normal says otherwise (see the README: it risks the

@@ -1,7 +1,9 @@
 """A full disk and a database that cannot be written, met by a running `tally serve` (A5): each
 write is answered 507 (full) or 503 (cannot write) with a sentence that says nothing was saved,
 reads keep working, the failures are counted in /metrics and logged at most once a minute, and
-writes resume by themselves once the cause is gone. Both need root (mount, chattr), as CI has.
+writes resume by themselves once the cause is gone. A file system that fails under two writers
+loses none of the drinks that were acknowledged (synchronous = FULL). All need root (mount,
+chattr, losetup), as CI has.
 """
 
 import json
@@ -9,6 +11,8 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
 import urllib.error
 import urllib.request
 import uuid
@@ -137,3 +141,68 @@ def test_a_database_that_cannot_be_written_is_answered_503_and_writes_resume(tmp
             subprocess.run(["chattr", "-i", *files], check=True)
         assert drink(base, secret)[0] == 201
         assert len(call(base, secret, "GET", "/api/v1/today")[2]["entries"]) == 2
+
+
+@pytest.fixture
+def loop_disk(tmp_path):
+    """A 64 MB ext4 file system on a loop device, mounted errors=remount-ro: (folder, device)."""
+    if not Path("/sys/fs/ext4").exists() or shutil.which("losetup") is None or shutil.which("mkfs.ext4") is None:
+        pytest.skip("needs ext4, losetup and mkfs.ext4")
+    image = tmp_path / "disk.img"
+    with open(image, "wb") as out:
+        out.truncate(64 * 1024 * 1024)
+    attached = subprocess.run(["losetup", "-f", "--show", str(image)], capture_output=True, text=True)
+    if attached.returncode != 0:
+        pytest.skip(f"no loop device here: {attached.stderr}")
+    device = attached.stdout.strip()
+    folder = tmp_path / "loop"
+    folder.mkdir()
+    try:
+        subprocess.run(["mkfs.ext4", "-q", device], check=True)
+        subprocess.run(["mount", "-o", "errors=remount-ro", device, str(folder)], check=True)
+        yield folder, device
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+        subprocess.run(["losetup", "-d", device], check=False)
+
+
+def test_a_file_system_error_under_two_writers_loses_no_acknowledged_drink(tmp_path, loop_disk):
+    folder, device = loop_disk
+    database = folder / "tally.sqlite"
+    secret = account(database)
+    acknowledged, statuses, lock = set(), [], threading.Lock()
+    failed = threading.Event()
+
+    def writer(base):
+        while not failed.is_set() or len([s for s in statuses if s != 201]) < 20:
+            drink_id = str(uuid.uuid4())
+            status, _, body = call(base, secret, "POST", "/api/v1/intakes", {"volumeMl": 100, "id": drink_id})
+            with lock:
+                statuses.append(status)
+                if status == 201:
+                    acknowledged.add(body["entry"]["id"])
+
+    with tally_process.serve(database, tmp_path / "serve.log", tally_process.environment()) as base:
+        writers = [threading.Thread(target=writer, args=(base,)) for _ in range(2)]
+        for thread in writers:
+            thread.start()
+        time.sleep(2)
+        # The kernel's own test of a failing disk: the file system goes read-only at once, and
+        # what was only in the page cache never reaches the disk.
+        Path(f"/sys/fs/ext4/{Path(device).name}/trigger_fs_error").write_text("1")
+        failed.set()
+        for thread in writers:
+            thread.join(timeout=60)
+    assert len(acknowledged) > 50, f"too few writes before the error: {len(acknowledged)}"
+    assert set(statuses) <= {201, 503}, sorted(set(statuses))
+    assert 503 in statuses
+    # Unmounting drops the page cache: what is read after is what reached the disk.
+    subprocess.run(["umount", str(folder)], check=True)
+    subprocess.run(["e2fsck", "-fy", device], capture_output=True)
+    subprocess.run(["mount", device, str(folder)], check=True)
+    with tally_process.serve(database, tmp_path / "after.log", tally_process.environment()) as base:
+        status, _, today = call(base, secret, "GET", "/api/v1/today")
+    assert status == 200
+    stored = {entry["id"] for entry in today["entries"]}
+    lost = acknowledged - stored
+    assert not lost, f"{len(lost)} of {len(acknowledged)} acknowledged drinks were lost"

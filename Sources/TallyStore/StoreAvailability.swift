@@ -1,0 +1,6 @@
+/// A store whose database can be away, on a server of its own (PostgreSQL): `/health` asks it.
+/// An embedded database (SQLite) is there as long as the process is.
+public protocol StoreAvailability: Sendable {
+    /// Why the database does not answer now, in a sentence; nil when it does.
+    func unavailability() async -> String?
+}

@@ -130,6 +130,7 @@ func addWebApp(to router: Router<TallyRequestContext>, services: APIServices) {
         .add(middleware: AuthenticationMiddleware(accounts: services.accounts, acceptsTokens: false))
         .add(middleware: CSRFCookieMiddleware())
         .add(middleware: SignInRedirectMiddleware())
+        .add(middleware: WrittenMiddleware())
     let signedIn = web.group(context: SignedInPageContext.self)
     SignInWebController(services: services).addRoutes(to: web, signedIn: signedIn)
     HydrationWebController(services: services).addRoutes(to: signedIn)

@@ -29,7 +29,7 @@ enum Layout {
         <script src="/static/app.js" defer></script>
         <script src="/static/spending.js" defer></script>
         </head>
-        <body>
+        <body data-locale="\(Written.current.languageTag)">
         <a class="skip" href="#main">Skip to content</a>
         \(header(context))
         <p class="offline" id="offline" role="status" hidden></p>
@@ -81,9 +81,7 @@ enum Layout {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    static func money(_ money: Money) -> String {
-        money.plain.replacingOccurrences(of: "-", with: "−") + "\u{00A0}" + money.currency.code
-    }
+    static func money(_ money: Money) -> String { Written.current.money(money) }
 
     /// A sentence whose amounts ("owes Sam 9.99 EUR") keep their currency on the same line.
     static func keepingAmountsWhole(_ sentence: String, _ currency: Currency) -> String {
@@ -100,7 +98,7 @@ enum Layout {
     }
 
     /// A volume for display: whole units with the unit, as the CLI shows it (H5).
-    static func volume(_ ml: Double, _ unit: VolumeUnit) -> String { unit.format(ml) }
+    static func volume(_ ml: Double, _ unit: VolumeUnit) -> String { Written.current.volume(ml, unit) }
 
     /// A number for an input field in `unit`, with at most one decimal.
     static func inputValue(_ ml: Double, _ unit: VolumeUnit, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {

@@ -340,6 +340,20 @@ function enhanceGoalPreview(root) {
   }
 }
 
+// Money as the server writes it (Written.money): the page's locale (body's data-locale), the
+// currency's symbol and grouping, exactly its decimals, a true minus, no break inside.
+function formatMoney(units, currency, decimals) {
+  const locale = document.body.dataset.locale || "en-US";
+  let text;
+  try {
+    text = new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals })
+      .format(units / 10 ** decimals);
+  } catch {
+    text = `${(units / 10 ** decimals).toFixed(decimals)} ${currency}`;
+  }
+  return text.replace(/-/g, "−").replace(/[ \u202f]/g, "\u00a0");
+}
+
 // A fieldset of amounts in the ledger's currency (data-decimals, data-currency) that says what is
 // left as you type: `update` redraws it, now and whenever it or the form's amount changes. It is
 // given how to read a typed number and write minor units as money.
@@ -349,7 +363,7 @@ function followAmounts(fieldset, update) {
   const figures = {
     form: fieldset.form, left: fieldset.querySelector(".left"), scale,
     number: (text) => Number(String(text).trim().replace(",", ".")),
-    money: (units) => `${(units / scale).toFixed(decimals)}\u00a0${fieldset.dataset.currency}`,
+    money: (units) => formatMoney(units, fieldset.dataset.currency, decimals),
   };
   const redraw = () => update(figures);
   fieldset.addEventListener("input", redraw);

@@ -27,13 +27,11 @@ function minorUnits(text, decimals) {
   return Number(match[1]) * 10 ** decimals + Number((match[2] ?? "").padEnd(decimals, "0") || 0);
 }
 
-// "−12.50 EUR", as the server writes money (Layout.money), "+" when asked.
+// "−€12.50", as the server writes money (Written.money, in the page's locale), "+" when asked.
 function moneyText(units, ledger, signed) {
-  const scale = 10 ** ledger.decimals;
-  const whole = Math.floor(Math.abs(units) / scale);
-  const fraction = ledger.decimals ? "." + String(Math.abs(units) % scale).padStart(ledger.decimals, "0") : "";
+  const text = formatMoney(Math.abs(units), ledger.currency, ledger.decimals);
   const sign = units < 0 ? "−" : signed && units > 0 ? "+" : "";
-  return `${sign}${whole}${fraction}\u00a0${ledger.currency}`;
+  return sign + text;
 }
 
 // What the page knows of its ledger: where its forms go, its currency, each member's name and
@@ -50,9 +48,12 @@ function ledgerOnPage(root) {
     currency: summary.dataset.currency, decimals: Number(summary.dataset.decimals), path: location.pathname.replace(/\/$/, "") };
 }
 
-// "12.50" as the server writes an amount in its sentences: the currency's decimals, "-" for a minus.
+// "12.50" as a form field takes an amount: the currency's decimals, "-" for a minus.
 function plainAmount(units, ledger) {
-  return moneyText(units, ledger).split("\u00a0")[0].replace("−", "-");
+  const scale = 10 ** ledger.decimals;
+  const whole = Math.floor(Math.abs(units) / scale);
+  const fraction = ledger.decimals ? "." + String(Math.abs(units) % scale).padStart(ledger.decimals, "0") : "";
+  return `${units < 0 ? "-" : ""}${whole}${fraction}`;
 }
 
 // Who pays what and who owes what for a waiting form: { payers: Map(member → units), amount, kind,

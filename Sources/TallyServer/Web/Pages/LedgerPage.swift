@@ -109,7 +109,7 @@ struct LedgerPage {
             <td class="\(state)">\(money(member.balance, signed: true))</td></tr>
             """
         }
-        let sentences = summary.sentences.map { HTML("<p class=\"owes\">\(Layout.keepingAmountsWhole($0, currency))</p>") }
+        let sentences = owes.map { HTML("<p class=\"owes\">\($0)</p>") }
         return """
         <section class="card summary" aria-labelledby="balance-title" data-currency="\(currency.code)" data-decimals="\(currency.minorUnits)">
         <h2 id="balance-title">Balance</h2>
@@ -123,18 +123,45 @@ struct LedgerPage {
         """
     }
 
+    /// Who owes whom, from the reader's side first: "You owe Ada $25.33.", "Ben owes you €12.00.",
+    /// "You are settled up.", then what the others owe one another.
+    var owes: [String] {
+        let you = details.member(of: user)?.id
+        guard let you else { return summary.plan.isEmpty ? ["Everyone is settled up."] : summary.plan.map(sentence) }
+        let yours = summary.plan.filter { $0.from == you || $0.to == you }
+        let others = summary.plan.filter { $0.from != you && $0.to != you }
+        return (yours.isEmpty ? ["You are settled up."] : yours.map(sentence)) + others.map(sentence)
+    }
+
+    private func sentence(_ transfer: Transfer) -> String {
+        let you = details.member(of: user)?.id
+        let amount = Layout.money(transfer.amount)
+        if transfer.from == you { return "You owe \(summary.name(transfer.to)) \(amount)." }
+        if transfer.to == you { return "\(summary.name(transfer.from)) owes you \(amount)." }
+        return "\(summary.name(transfer.from)) owes \(summary.name(transfer.to)) \(amount)."
+    }
+
+    /// "You pay Ada $25.33", "Ben pays you $12.00", "Ben pays Ada $5.00".
+    private func payment(_ transfer: Transfer) -> String {
+        let you = details.member(of: user)?.id
+        let amount = Layout.money(transfer.amount)
+        if transfer.from == you { return "You pay \(summary.name(transfer.to)) \(amount)" }
+        if transfer.to == you { return "\(summary.name(transfer.from)) pays you \(amount)" }
+        return "\(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(amount)"
+    }
+
     /// The fewest payments that settle everyone up, each recordable in one tap (S4).
     private func plan(_ context: PageContext) -> HTML {
         guard !summary.plan.isEmpty else { return "" }
         let items = summary.plan.map { transfer -> HTML in
-            let text = "\(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(Layout.money(transfer.amount))"
+            let text = payment(transfer)
             return """
             <li><span class="what">\(text)</span>
             <form method="post" action="\(SitePath.payments.link(ledger))" data-swap data-offline="payment">
             \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
             <input type="hidden" name="from" value="\(transfer.from)"><input type="hidden" name="to" value="\(transfer.to)">
             <input type="hidden" name="amount" value="\(transfer.amount.plain)">
-            <button type="submit" class="primary" aria-label="Record that \(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(transfer.amount)">Record this payment</button>
+            <button type="submit" class="primary" aria-label="Record that \(text)">Record this payment</button>
             </form></li>
             """
         }

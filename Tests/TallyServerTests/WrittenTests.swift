@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TallyCore
+@testable import TallyServer
+
+/// How the web app writes amounts, volumes, days and times (Written): in the reader's locale,
+/// on Foundation's formatters, never a number formatted by hand.
+@Suite("Amounts and dates as people write them")
+struct WrittenTests {
+    let us = Written(locale: Locale(identifier: "en_US"))
+    let uk = Written(locale: Locale(identifier: "en_GB"))
+    let germany = Written(locale: Locale(identifier: "de_DE"))
+    let nbsp = "\u{00A0}"
+
+    private func money(_ units: Int64, _ code: String) throws -> Money {
+        Money(minorUnits: units, currency: try Currency(code: code))
+    }
+
+    @Test("Money has its currency's symbol, grouping and decimals, and a true minus")
+    func money() throws {
+        #expect(us.money(try money(100_058_298, "USD")) == "$1,000,582.98")
+        #expect(us.money(try money(123_456, "EUR")) == "€1,234.56")
+        #expect(us.money(try money(1234, "JPY")) == "¥1,234")
+        #expect(us.money(try money(-2533, "USD")) == "−$25.33")
+        #expect(germany.money(try money(123_456, "EUR")) == "1.234,56\(nbsp)€")
+        #expect(uk.money(try money(1250, "GBP")) == "£12.50")
+    }
+
+    @Test("Volumes: millilitres whole and grouped, ounces with a decimal where it matters")
+    func volumes() {
+        #expect(us.volume(1250, .ml) == "1,250 ml")
+        #expect(us.volume(250, .ml) == "250 ml")
+        #expect(us.volume(VolumeUnit.oz.toMilliliters(12.5), .oz) == "12.5 oz")
+        #expect(us.volume(VolumeUnit.oz.toMilliliters(8), .oz) == "8 oz")
+        #expect(germany.volume(VolumeUnit.oz.toMilliliters(12.5), .oz) == "12,5 oz")
+    }
+
+    @Test("Days: Today and Yesterday, then the weekday and date in the locale's order, the year when another")
+    func days() {
+        let today = LocalDate("2026-11-26")!
+        #expect(us.day(today, today: today) == "Today")
+        #expect(us.day(LocalDate("2026-11-25")!, today: today) == "Yesterday")
+        #expect(uk.day(LocalDate("2026-11-24")!, today: today) == "Tue 24 Nov")
+        #expect(us.day(LocalDate("2026-11-24")!, today: today) == "Tue, Nov 24")
+        #expect(uk.day(LocalDate("2025-11-24")!, today: today) == "Mon, 24 Nov 2025")
+        #expect(uk.longDay(LocalDate("2026-11-24")!) == "24 November 2026")
+        #expect(us.longDay(LocalDate("2026-11-24")!) == "November 24, 2026")
+    }
+
+    @Test("Times in the person's zone, as their locale writes them")
+    func times() {
+        let instant = ISO8601DateFormatter().date(from: "2026-11-26T20:05:00Z")!
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        #expect(uk.time(instant, in: berlin) == "21:05")
+        #expect(us.time(instant, in: berlin) == "9:05\(nbsp)PM")
+    }
+
+    @Test("The locale comes from Accept-Language: its first known tag, English (US) otherwise")
+    func acceptLanguage() {
+        #expect(Written(acceptLanguage: "de-DE,de;q=0.9,en;q=0.8").locale.identifier == "de_DE")
+        #expect(Written(acceptLanguage: "en-GB").languageTag == "en-GB")
+        #expect(Written(acceptLanguage: nil).locale.identifier == "en_US")
+        #expect(Written(acceptLanguage: "*").locale.identifier == "en_US")
+        #expect(Written(acceptLanguage: "\"><script>, xx-\u{202E}").locale.identifier == "en_US")
+    }
+}

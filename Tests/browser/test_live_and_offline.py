@@ -85,7 +85,7 @@ def test_two_members_one_offline(server, browser, unique_name):
     add_expense(alex, "100.00", "Rent")
     took = follows(sam, lambda d: [t for t, _, _ in history(d)] == ["Rent"], "alex's Rent on sam's page")
     print(f"alex's expense showed on sam's page after {took:.2f} s")
-    assert balances(sam) == {"Person 1": ("100.00 EUR", "+50.00 EUR"), "Person 2": ("0.00 EUR", "−50.00 EUR")}
+    assert balances(sam) == {"Person 1": ("€100.00", "+€50.00"), "Person 2": ("€0.00", "−€50.00")}
 
     # act: sam's phone loses the network; two expenses and a delete wait on it
     network(sam, online=False)
@@ -103,7 +103,7 @@ def test_two_members_one_offline(server, browser, unique_name):
     assert waiting(sam) == [("Cinema", "Waiting to be sent."), ("Groceries", "Waiting to be sent.")]
     rent = sam.find_element(By.CSS_SELECTOR, "li.deleting")
     assert "Deleted here; waits to be sent." in rent.text
-    assert balances(sam) == {"Person 1": ("0.00 EUR", "−27.00 EUR"), "Person 2": ("54.00 EUR", "+27.00 EUR")}
+    assert balances(sam) == {"Person 1": ("€0.00", "−€27.00"), "Person 2": ("€54.00", "+€27.00")}
     assert "waiting to be sent" in text(sam, ".waiting-note")
     check_page(sam, "phone-live-offline")
     assert [t for t, _, _ in history(alex)] == ["Rent"], "alex's page changed before anything was sent"
@@ -117,7 +117,7 @@ def test_two_members_one_offline(server, browser, unique_name):
     wait(sam, lambda d: [t for t, _, _ in history(d)] == expected, message="sam's page does not show what was sent")
     follows(alex, lambda d: [t for t, _, _ in history(d)] == expected, "sam's changes on alex's page")
     print(f"sam's offline changes showed on alex's page {time.monotonic() - sent:.2f} s after the network came back")
-    assert balances(alex) == balances(sam) == {"Person 1": ("0.00 EUR", "−27.00 EUR"), "Person 2": ("54.00 EUR", "+27.00 EUR")}
+    assert balances(alex) == balances(sam) == {"Person 1": ("€0.00", "−€27.00"), "Person 2": ("€54.00", "+€27.00")}
     check_page(alex, "desktop-live-after-offline")
 
     # check: the server holds exactly what was meant: each expense once, Rent deleted
@@ -153,7 +153,7 @@ def test_a_delete_of_what_changed_meanwhile_comes_back_on_the_entry(server, brow
     # act and check: sam dismisses it; the entry is back as it is now
     click(sam, sam.find_element(By.XPATH, "//button[normalize-space()='Dismiss']"))
     wait(sam, lambda d: not d.find_elements(By.CSS_SELECTOR, "li.deleting"))
-    wait(sam, lambda d: [a for t, _, a in history(d)] == ["120.00 EUR"], message="the page does not show Rent as it is now")
+    wait(sam, lambda d: [a for t, _, a in history(d)] == ["€120.00"], message="the page does not show Rent as it is now")
     assert sam.execute_script("return localStorage.getItem('tally-outbox')") == "[]"
 
 
@@ -278,7 +278,7 @@ def test_a_payment_recorded_offline_settles_up_when_sent(server, browser, unique
 
     # check: waiting, and the balances settled in the page
     wait(driver, lambda d: waiting(d) == [("Person 2 paid Person 1", "Waiting to be sent.")], message=lambda: f"waiting: {waiting(driver)}")
-    assert balances(driver) == {"Person 1": ("100.00 EUR", "0.00 EUR"), "Person 2": ("0.00 EUR", "0.00 EUR")}
+    assert balances(driver) == {"Person 1": ("€100.00", "€0.00"), "Person 2": ("€0.00", "€0.00")}
     assert "1 change waits" in banner(driver)
 
     # act and check: sent once when the network returns
@@ -287,7 +287,7 @@ def test_a_payment_recorded_offline_settles_up_when_sent(server, browser, unique
     wait(driver, lambda d: [t for t, _, _ in history(d)] == ["Person 2 paid Person 1", "Rent"])
     held = sorted((e["kind"], e["amount"]) for e in server_entries(driver, ledger))
     assert held == [("expense", "100.00"), ("payment", "50.00")], held
-    assert text(driver, "section.summary p.owes") == "Everyone is settled up."
+    assert text(driver, "section.summary p.owes") == "You are settled up."
 
 
 def test_a_split_that_does_not_add_up_offline_is_refused_at_the_split(server, browser, unique_name):

@@ -69,10 +69,10 @@ def test_a_monthly_expense_appears_on_its_day(clocked_server, browser, unique_na
     # The server's clock passes midnight in Berlin (23:00 UTC): the rent is recorded on its day.
     clock.write_text("2026-11-30T23:00:30Z")
     wait(driver, lambda d: (load(d, ledger), history(d))[1] != [], timeout=15, message="the rent did not appear")
-    assert history(driver) == [("Rent", "paid by Person 1", "800.00 EUR")]
+    assert history(driver) == [("Rent", "paid by Person 1", "€800.00")]
     dates = [t.get_attribute("datetime") for t in driver.find_elements(By.CSS_SELECTOR, "ul.ledger-entries time")]
     assert dates == ["2026-12-01"]
-    assert owes(driver) == ["Person 2 owes Person 1 400.00 EUR."]
+    assert owes(driver) == ["Person 2 owes you €400.00."]
     check_page(driver, f"{viewport}-recurring-recorded")
 
     load(driver, ledger + "/recurring")
@@ -100,4 +100,4 @@ def test_pause_resume_and_end_without_javascript(clocked_server, browser, unique
         wait(driver, lambda d: any(shown in detail for _, detail in recurring_items(d)[:1]), message=f"{label} did not lead to {shown}")
     screenshot(driver, "desktop-recurring-ended-no-js")
     load(driver, ledger)
-    assert history(driver) == [("Music", "paid by Person 1", "12.99 EUR")]
+    assert history(driver) == [("Music", "paid by Person 1", "€12.99")]

@@ -106,11 +106,11 @@ def test_two_people_paid_one_dinner(server, browser, unique_name):
     # act and check: "Several", 50.00 of which Alex paid 20: 30.00 left; then too much; then it adds up
     fill(driver, "#amount", "50")
     choose_several(driver)
-    wait_left(driver, "50.00 EUR left to pay.")
+    wait_left(driver, "€50.00 left to pay.")
     type_paid(driver, "Alex", "20")
-    wait_left(driver, "30.00 EUR left to pay.")
+    wait_left(driver, "€30.00 left to pay.")
     type_paid(driver, "Sam", "35")
-    wait_left(driver, "5.00 EUR too much.")
+    wait_left(driver, "€5.00 too much.")
     type_paid(driver, "Sam", "30")
     wait_left(driver, "The parts add up.")
     fill(driver, "#description", "Dinner")
@@ -123,9 +123,9 @@ def test_two_people_paid_one_dinner(server, browser, unique_name):
     assert same_page(driver), "the page was loaded again instead of swapped"
 
     # check: the history says who paid what; each is credited their part; the server holds the parts
-    assert history(driver) == [("Dinner", "paid by Alex 20.00 and Sam 30.00", "50.00 EUR")], history(driver)
-    assert balances(driver) == {"Alex": ("20.00 EUR", "−5.00 EUR"), "Sam": ("30.00 EUR", "+5.00 EUR")}
-    assert text(driver, "section.summary p.owes") == "Alex owes Sam 5.00 EUR."
+    assert history(driver) == [("Dinner", "paid by Alex 20.00 and Sam 30.00", "€50.00")], history(driver)
+    assert balances(driver) == {"Alex": ("€20.00", "−€5.00"), "Sam": ("€30.00", "+€5.00")}
+    assert text(driver, "section.summary p.owes") == "You owe Sam €5.00."
     assert held_payers(driver, ledger) == [("Dinner", "50.00", [(ids["Alex"], "20.00"), (ids["Sam"], "30.00")])]
     entry = driver.find_element(By.CSS_SELECTOR, "li[data-entry]")
     assert entry.get_attribute("data-payers") == f"{ids['Alex']}:2000 {ids['Sam']}:3000"
@@ -141,7 +141,7 @@ def test_parts_that_do_not_add_up_are_refused_at_the_payers(server, browser, uni
 
     # act: 20 + 25 for 50
     type_dinner(driver, "50", "20", "25")
-    wait_left(driver, "5.00 EUR left to pay.")
+    wait_left(driver, "€5.00 left to pay.")
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
 
     # check: said at the payers, in the server's words, as typed; nothing added
@@ -182,8 +182,8 @@ def test_several_payers_offline(server, browser, unique_name):
 
     # check: the refusal went; the entry says who paid what; the balances count each part
     assert text(driver, "#payers-error") == "" and payers(driver).get_attribute("aria-invalid") is None
-    assert history(driver) == [("Dinner", "paid by Alex 20.00 and Sam 30.00", "50.00 EUR")], history(driver)
-    shown = {"Alex": ("20.00 EUR", "−5.00 EUR"), "Sam": ("30.00 EUR", "+5.00 EUR")}
+    assert history(driver) == [("Dinner", "paid by Alex 20.00 and Sam 30.00", "€50.00")], history(driver)
+    shown = {"Alex": ("€20.00", "−€5.00"), "Sam": ("€30.00", "+€5.00")}
     assert balances(driver) == shown
     assert [paid(driver, name).get_attribute("value") for name in ("Alex", "Sam")] == ["", ""], "the parts were not cleared"
     assert "1 change waits" in banner(driver)
@@ -196,14 +196,14 @@ def test_several_payers_offline(server, browser, unique_name):
     assert held_payers(driver, ledger) == [("Dinner", "50.00", [(ids["Alex"], "20.00"), (ids["Sam"], "30.00")])]
     load(driver, ledger)
     assert balances(driver) == shown
-    assert history(driver) == [("Dinner", "paid by Alex 20.00 and Sam 30.00", "50.00 EUR")]
+    assert history(driver) == [("Dinner", "paid by Alex 20.00 and Sam 30.00", "€50.00")]
 
     # act and check: deleted offline, the page takes each payer's part back (the entry's data-payers)
     network(driver, online=False)
     wait(driver, lambda d: banner(d).startswith("You are offline."))
     delete(driver, "Dinner")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.deleting"))
-    assert balances(driver) == {"Alex": ("0.00 EUR", "0.00 EUR"), "Sam": ("0.00 EUR", "0.00 EUR")}
+    assert balances(driver) == {"Alex": ("€0.00", "€0.00"), "Sam": ("€0.00", "€0.00")}
     network(driver, online=True)
     wait(driver, lambda d: banner(d) == "" and not d.find_elements(By.CSS_SELECTOR, "li.deleting"), timeout=15,
          message="the delete was not sent")
@@ -228,7 +228,7 @@ def test_the_edit_page_keeps_several_payers(server, browser, unique_name):
 
     # act: 70.00, 45 and 25
     fill(driver, "#amount", "70")
-    wait_left(driver, "10.00 EUR left to pay.")
+    wait_left(driver, "€10.00 left to pay.")
     type_paid(driver, "Alex", "45")
     type_paid(driver, "Sam", "25")
     wait_left(driver, "The parts add up.")
@@ -236,8 +236,8 @@ def test_the_edit_page_keeps_several_payers(server, browser, unique_name):
     wait(driver, lambda d: d.current_url == ledger, message="saving did not lead back to the ledger")
 
     # check: saved as typed
-    assert history(driver) == [("Dinner", "paid by Alex 45.00 and Sam 25.00", "70.00 EUR")], history(driver)
-    assert balances(driver) == {"Alex": ("45.00 EUR", "+10.00 EUR"), "Sam": ("25.00 EUR", "−10.00 EUR")}
+    assert history(driver) == [("Dinner", "paid by Alex 45.00 and Sam 25.00", "€70.00")], history(driver)
+    assert balances(driver) == {"Alex": ("€45.00", "+€10.00"), "Sam": ("€25.00", "−€10.00")}
     assert held_payers(driver, ledger) == [("Dinner", "70.00", [(ids["Alex"], "45.00"), (ids["Sam"], "25.00")])]
 
     # act and check: back to one payer, Sam, who paid it all; the parts hide
@@ -247,5 +247,5 @@ def test_the_edit_page_keeps_several_payers(server, browser, unique_name):
     assert not driver.find_element(By.CSS_SELECTOR, "fieldset[data-payers] .paid-list").is_displayed()
     click(driver, button(driver, "Save"))
     wait(driver, lambda d: d.current_url == ledger, message="saving did not lead back to the ledger")
-    assert history(driver) == [("Dinner", "paid by Sam", "70.00 EUR")], history(driver)
+    assert history(driver) == [("Dinner", "paid by Sam", "€70.00")], history(driver)
     assert held_payers(driver, ledger) == [("Dinner", "70.00", [(ids["Sam"], "70.00")])]

@@ -30,7 +30,7 @@ INVALID = "Type an amount such as 12.50, with at most 2 decimals, more than 0 an
 
 
 def owes(driver):
-    """The Balance card's sentences ("Sam owes Person 1 9.99 EUR.")."""
+    """The Balance card's sentences ("Sam owes you €9.99.")."""
     return [p.text.strip() for p in driver.find_elements(By.CSS_SELECTOR, "section.summary p.owes")]
 
 
@@ -163,8 +163,8 @@ def test_shared_ledger(server, browser, unique_name, viewport):
 
     # alex creates the ledger: two members, settled up, nothing in it yet.
     ledger = create_ledger(alex, "Home")
-    assert balances(alex) == {"Person 1": ("0.00 EUR", "0.00 EUR"), "Person 2": ("0.00 EUR", "0.00 EUR")}
-    assert owes(alex) == ["Everyone is settled up."]
+    assert balances(alex) == {"Person 1": ("€0.00", "€0.00"), "Person 2": ("€0.00", "€0.00")}
+    assert owes(alex) == ["You are settled up."]
     assert text(alex, "main .empty") == "Nothing yet: add the first expense above."
     assert checked_payer(alex) == "Person 1 (you)"
     amount = alex.find_element(By.ID, "amount")
@@ -215,9 +215,9 @@ def test_shared_ledger(server, browser, unique_name, viewport):
     # Quick entry: alex paid 30.00 for groceries.
     load(alex, ledger)
     add_expense(alex, "30.00", "Groceries", payer="Person 1 (you)")
-    assert history(alex) == [("Groceries", "paid by Person 1", "30.00 EUR")]
-    wait_owes(alex, "Sam owes Person 1 15.00 EUR.")
-    assert balances(alex) == {"Person 1": ("30.00 EUR", "+15.00 EUR"), "Sam": ("0.00 EUR", "−15.00 EUR")}
+    assert history(alex) == [("Groceries", "paid by Person 1", "€30.00")]
+    wait_owes(alex, "Sam owes you €15.00.")
+    assert balances(alex) == {"Person 1": ("€30.00", "+€15.00"), "Sam": ("€0.00", "−€15.00")}
 
     # sam's invalid amounts are refused in the page, next to the field, and nothing is sent.
     load(sam, ledger)
@@ -264,14 +264,14 @@ def test_shared_ledger(server, browser, unique_name, viewport):
         if not box.is_selected():
             click(sam, box)
     add_expense(sam, "10.01", "Bread")
-    assert history(sam) == [("Bread", "paid by Sam", "10.01 EUR"), ("Groceries", "paid by Person 1", "30.00 EUR")]
+    assert history(sam) == [("Bread", "paid by Sam", "€10.01"), ("Groceries", "paid by Person 1", "€30.00")]
 
     # Both see the same summary after a reload: (30.00 − 10.01) ÷ 2 = 9.995 → Sam owes 9.99
     # (Person 1's share of the odd cent comes first, so every cent is accounted for).
-    for driver in (alex, sam):
+    for driver, said in ((alex, "Sam owes you €9.99."), (sam, "You owe Person 1 €9.99.")):
         load(driver, ledger)
-        assert owes(driver) == ["Sam owes Person 1 9.99 EUR."], owes(driver)
-        assert balances(driver) == {"Person 1": ("30.00 EUR", "+9.99 EUR"), "Sam": ("10.01 EUR", "−9.99 EUR")}
+        assert owes(driver) == [said], owes(driver)
+        assert balances(driver) == {"Person 1": ("€30.00", "+€9.99"), "Sam": ("€10.01", "−€9.99")}
         assert text(driver, "#plan-title + p") == "One payment settles everything."
     check_page(alex, shot("ledger"))
     alex.execute_script("window.scrollTo(0, 0)")
@@ -281,18 +281,18 @@ def test_shared_ledger(server, browser, unique_name, viewport):
 
     # alex deletes Bread: the confirm is asked first (dismissed: nothing happens).
     mark(alex)
-    delete = alex.find_element(By.CSS_SELECTOR, "button.delete[aria-label^='Delete Bread, 10.01 EUR']")
+    delete = alex.find_element(By.CSS_SELECTOR, "button.delete[aria-label^='Delete Bread, €10.01']")
     click(alex, delete)
     alert = wait(alex, EC.alert_is_present())
-    assert alert.text == "Delete Bread, 10.01 EUR?", alert.text
+    assert alert.text == "Delete Bread, €10.01?", alert.text
     alert.dismiss()
-    assert titles(alex) == ["Bread", "Groceries"] and owes(alex) == ["Sam owes Person 1 9.99 EUR."]
-    click(alex, alex.find_element(By.CSS_SELECTOR, "button.delete[aria-label^='Delete Bread, 10.01 EUR']"))
+    assert titles(alex) == ["Bread", "Groceries"] and owes(alex) == ["Sam owes you €9.99."]
+    click(alex, alex.find_element(By.CSS_SELECTOR, "button.delete[aria-label^='Delete Bread, €10.01']"))
     wait(alex, EC.alert_is_present()).accept()
     undo = wait(alex, lambda d: d.find_element(By.CSS_SELECTOR, ".undo button"), message="no Undo after the delete")
-    assert text(alex, ".undo span") == "Deleted Bread, 10.01 EUR."
+    assert text(alex, ".undo span") == "Deleted Bread, €10.01."
     assert undo.text == "Undo"
-    wait_owes(alex, "Sam owes Person 1 15.00 EUR.")
+    wait_owes(alex, "Sam owes you €15.00.")
     assert titles(alex) == ["Groceries"]
     assert text(alex, "details.deleted summary") == "Recently deleted (1)"
     assert same_page(alex), "the delete loaded the page again"
@@ -301,29 +301,29 @@ def test_shared_ledger(server, browser, unique_name, viewport):
     check_page(alex, shot("undo"))
     # Undo: the balance is back.
     click(alex, undo)
-    wait_owes(alex, "Sam owes Person 1 9.99 EUR.")
+    wait_owes(alex, "Sam owes you €9.99.")
     assert titles(alex) == ["Bread", "Groceries"]
     assert not alex.find_elements(By.CSS_SELECTOR, ".undo")
     assert not alex.find_elements(By.CSS_SELECTOR, "details.deleted"), "a restored entry is still under Recently deleted"
     assert same_page(alex)
     assert alex.current_url == ledger, "the address still says ?deleted= after the undo"
     load(sam, ledger)
-    assert owes(sam) == ["Sam owes Person 1 9.99 EUR."] and titles(sam) == ["Bread", "Groceries"]
+    assert owes(sam) == ["You owe Person 1 €9.99."] and titles(sam) == ["Bread", "Groceries"]
 
     # sam settles up in one tap: everyone is at zero, for both.
     mark(sam)
     plan = sam.find_elements(By.CSS_SELECTOR, "ul.plan li")
-    assert [li.find_element(By.CSS_SELECTOR, ".what").text for li in plan] == ["Sam pays Person 1 9.99 EUR"]
+    assert [li.find_element(By.CSS_SELECTOR, ".what").text for li in plan] == ["You pay Person 1 €9.99"]
     record = plan[0].find_element(By.XPATH, ".//button[normalize-space()='Record this payment']")
-    assert record.get_attribute("aria-label") == "Record that Sam pays Person 1 9.99 EUR"
+    assert record.get_attribute("aria-label") == "Record that you pay Person 1 €9.99"
     click(sam, record)
-    wait_owes(sam, "Everyone is settled up.")
+    wait_owes(sam, "You are settled up.")
     assert same_page(sam)
     assert not sam.find_elements(By.ID, "plan-title"), "the settle-up plan stayed"
-    assert history(sam)[0] == ("Sam paid Person 1", "Payment", "9.99 EUR")
+    assert history(sam)[0] == ("Sam paid Person 1", "Payment", "€9.99")
     load(alex, ledger)
-    assert owes(alex) == ["Everyone is settled up."]
-    assert balances(alex) == {"Person 1": ("30.00 EUR", "0.00 EUR"), "Sam": ("10.01 EUR", "0.00 EUR")}
+    assert owes(alex) == ["You are settled up."]
+    assert balances(alex) == {"Person 1": ("€30.00", "€0.00"), "Sam": ("€10.01", "€0.00")}
     assert titles(alex) == ["Sam paid Person 1", "Bread", "Groceries"]
     check_page(alex, shot("settled"))
     dark(alex, True)
@@ -361,7 +361,7 @@ def test_delete_without_javascript(server, browser, unique_name, viewport):
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
     wait(driver, lambda d: titles(d) == ["Lunch"], message="Lunch was not added")
     assert driver.current_url == ledger
-    assert owes(driver) == ["Person 2 owes Person 1 6.25 EUR."]
+    assert owes(driver) == ["Person 2 owes you €6.25."]
 
     # The server refuses an invalid amount and says why; what was typed stays, nothing is added.
     fill(driver, "#amount", "12.345")
@@ -371,15 +371,15 @@ def test_delete_without_javascript(server, browser, unique_name, viewport):
     assert message.text.strip() != ""
     assert driver.find_element(By.ID, "amount").get_attribute("value") == "12.345"
     assert driver.find_element(By.ID, "description").get_attribute("value") == "Coffee"
-    assert titles(driver) == ["Lunch"] and owes(driver) == ["Person 2 owes Person 1 6.25 EUR."]
+    assert titles(driver) == ["Lunch"] and owes(driver) == ["Person 2 owes you €6.25."]
     check_page(driver, shot("refused"))
 
     # Delete: a confirmation page first; "Keep it" keeps the expense.
     load(driver, ledger)
-    delete = "button.delete[aria-label^='Delete Lunch, 12.50 EUR']"
+    delete = "button.delete[aria-label^='Delete Lunch, €12.50']"
     click(driver, driver.find_element(By.CSS_SELECTOR, delete))
     wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Delete Lunch?", message="no confirmation page")
-    assert text(driver, "main h1 + p").startswith("12.50 EUR on ")
+    assert text(driver, "main h1 + p").startswith("€12.50 on ")
     check_page(driver, shot("confirm"))
     click(driver, driver.find_element(By.LINK_TEXT, "Keep it"))
     wait(driver, lambda d: d.current_url == ledger)
@@ -391,8 +391,8 @@ def test_delete_without_javascript(server, browser, unique_name, viewport):
     click(driver, button(driver, "Delete"))
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".undo"), message="no Undo notice after the delete")
     assert "?deleted=" in driver.current_url
-    assert text(driver, ".undo span") == "Deleted Lunch, 12.50 EUR."
-    assert owes(driver) == ["Everyone is settled up."] and titles(driver) == []
+    assert text(driver, ".undo span") == "Deleted Lunch, €12.50."
+    assert owes(driver) == ["You are settled up."] and titles(driver) == []
     check_page(driver, shot("deleted"))
 
     # Later, from "Recently deleted": Restore brings it back.
@@ -400,9 +400,9 @@ def test_delete_without_javascript(server, browser, unique_name, viewport):
     assert not driver.find_elements(By.CSS_SELECTOR, ".undo")
     click(driver, driver.find_element(By.CSS_SELECTOR, "details.deleted summary"))
     assert text(driver, "details.deleted summary") == "Recently deleted (1)"
-    click(driver, driver.find_element(By.CSS_SELECTOR, "details.deleted button[aria-label='Restore Lunch, 12.50 EUR']"))
+    click(driver, driver.find_element(By.CSS_SELECTOR, "details.deleted button[aria-label='Restore Lunch, €12.50']"))
     wait(driver, lambda d: titles(d) == ["Lunch"], message="Restore did not bring Lunch back")
-    assert owes(driver) == ["Person 2 owes Person 1 6.25 EUR."]
+    assert owes(driver) == ["Person 2 owes you €6.25."]
     assert not driver.find_elements(By.CSS_SELECTOR, "details.deleted")
 
 
@@ -491,9 +491,9 @@ def test_split_by_shares_exact_and_percent(server, browser, unique_name, viewpor
     click(driver, driver.find_element(By.CSS_SELECTOR, "label[for=split-exact]"))
     assert part(1).is_displayed() and not driver.find_element(By.ID, part(1).get_attribute("id").replace("part", "among")).is_displayed()
     type_into(part(1), "5")
-    wait(driver, lambda d: left() == "7.00 EUR left to share.", message=f"the remainder says {left()!r}")
+    wait(driver, lambda d: left() == "€7.00 left to share.", message=f"the remainder says {left()!r}")
     type_into(part(2), "8")
-    wait(driver, lambda d: left() == "1.00 EUR too much.", message=f"the remainder says {left()!r}")
+    wait(driver, lambda d: left() == "€1.00 too much.", message=f"the remainder says {left()!r}")
     click(driver, driver.find_element(By.CSS_SELECTOR, "label[for=split-percent]"))
     type_into(part(1), "25")
     type_into(part(2), "50")
@@ -506,10 +506,10 @@ def test_split_by_shares_exact_and_percent(server, browser, unique_name, viewpor
     click(driver, driver.find_element(By.CSS_SELECTOR, "label[for=split-shares]"))
     type_into(part(1), "2")
     type_into(part(2), "1")
-    wait(driver, lambda d: left() == "Person 1 about 8.00 EUR, Person 2 about 4.00 EUR.", message=f"the remainder says {left()!r}")
+    wait(driver, lambda d: left() == "Person 1 about €8.00, Person 2 about €4.00.", message=f"the remainder says {left()!r}")
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
     wait(driver, lambda d: titles(d) == ["Dinner"], message="the expense split by shares was not added")
-    assert owes(driver) == ["Person 2 owes Person 1 4.00 EUR."]
+    assert owes(driver) == ["Person 2 owes you €4.00."]
 
     # The same split when editing: the page opens with it, and a new one replaces it.
     click(driver, driver.find_element(By.CSS_SELECTOR, "a.edit[aria-label^='Edit Dinner']"))
@@ -521,7 +521,7 @@ def test_split_by_shares_exact_and_percent(server, browser, unique_name, viewpor
     wait(driver, lambda d: left() == "The percentages add up to 100 %.", message=f"the remainder says {left()!r}")
     check_page(driver, "spending-edit")
     click(driver, button(driver, "Save"))
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "section.summary") and owes(d) == ["Person 2 owes Person 1 8.40 EUR."],
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "section.summary") and owes(d) == ["Person 2 owes you €8.40."],
          message="the edited split did not change the balance")
 
 
@@ -548,7 +548,7 @@ def test_history_a_page_at_a_time(server, browser, unique_name):
     wait(driver, lambda d: len(titles(d)) == 30, message="the first page does not hold 30 entries")
     assert titles(driver)[0] == "Bill 35" and titles(driver)[-1] == "Bill 6"
     # The balance counts every entry, not only the ones shown: 1 + … + 35 = 630, shared by two.
-    assert owes(driver) == ["Person 2 owes Person 1 315.00 EUR."]
+    assert owes(driver) == ["Person 2 owes you €315.00."]
     more = driver.find_element(By.CSS_SELECTOR, "a[data-more-entries]")
     click(driver, more)
     wait(driver, lambda d: len(titles(d)) == 35, message="Show more did not add the older entries")
@@ -601,7 +601,7 @@ def test_find_entries(server, browser, unique_name, viewport):
     search(driver, "CAFE")
     assert titles(driver) == ["Café au lait +1"]
     assert "q=CAFE" in driver.current_url, "the search is not in the page's address"
-    assert owes(driver) == ["Person 2 owes Person 1 299.60 EUR."], "a search changed the balance"
+    assert owes(driver) == ["Person 2 owes you €299.60."], "a search changed the balance"
     check_page(driver, "spending-search")
 
     search(driver, "bill")

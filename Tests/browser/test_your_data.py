@@ -560,8 +560,8 @@ def test_your_data_backup(server, browser, unique_name, tmp_path, viewport, java
     assert a_day[0] == "400 ml", f"A's day: {a_day}"
     [a_ledger] = ledger_links(a, server, ledger_name)
     a_balance = ledger_page(a, a_ledger)
-    assert a_balance[0] == ["Sam owes Alex 10.00 EUR."], f"A's ledger: {a_balance}"
-    assert sorted(a_balance[1]) == [("Bread", "10.00 EUR"), ("Groceries", "30.00 EUR")], f"A's ledger: {a_balance}"
+    assert a_balance[0] == ["Sam owes you €10.00."], f"A's ledger: {a_balance}"
+    assert sorted(a_balance[1]) == [("Bread", "€10.00"), ("Groceries", "€30.00")], f"A's ledger: {a_balance}"
 
     # The section's backup link and restore form.
     load(a, server + "/settings")

@@ -40,32 +40,55 @@ struct HydrationWebController {
         let today = LocalDate(containing: services.clock.now, in: settings.zone)
         // Read before the day, so that a change made in between shows on the next event, not never.
         let revision = try await hydration.dayRevision(on: date ?? today)
-        let page = TodayPage(day: try await hydration.daySummary(on: date ?? today), settings: settings,
-                             kinds: try await hydration.drinkKinds(), isToday: (date ?? today) == today, revision: revision)
+        let shown = date ?? today
+        let page = TodayPage(day: try await hydration.daySummary(on: shown), settings: settings,
+                             kinds: try await hydration.drinkKinds(), today: today, revision: revision,
+                             loggedAt: shown == today ? nil : Self.instant(on: shown, today: today, now: services.clock.now, zone: settings.zone))
         return Web.html(page.render(Web.pageContext(request, context), error: error?.message, custom: custom), status: Web.status(of: error))
     }
 
     @Sendable func logDrink(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await dayAction(request, context) { form, hydration in
-            _ = try await hydration.logDrink(.init(volumeMl: try form.number("volumeMl", "the amount"), kindName: form["kind"]))
+            _ = try await hydration.logDrink(.init(volumeMl: try form.number("volumeMl", "the amount"), kindName: form["kind"],
+                                                   at: try Self.instant(form)))
         }
     }
 
     @Sendable func remove(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await dayAction(request, context) { form, hydration in
-            _ = try await hydration.remove(volumeMl: try form.number("volumeMl", "the amount"))
+            _ = try await hydration.remove(volumeMl: try form.number("volumeMl", "the amount"), at: try Self.instant(form))
         }
+    }
+
+    /// The moment a past day's page logs at (its forms carry it); nil for now.
+    static func instant(_ form: FormFields) throws -> Date? {
+        guard let text = form["at"], !text.isEmpty else { return nil }
+        guard let instant = ISO8601DateFormatter().date(from: text) else {
+            throw TallyError.invalid("The time \(UserText.quoted(text)) is not a moment Tally can read; reload the page and try again.")
+        }
+        return instant
+    }
+
+    /// What a past day's page logs at: that day, at the time of day it is now (within the day,
+    /// also across a change of clocks).
+    static func instant(on day: LocalDate, today: LocalDate, now: Date, zone: TimeZone) -> Date {
+        let start = day.start(in: zone)
+        let end = day.adding(days: 1).start(in: zone).addingTimeInterval(-60)
+        return min(max(start.addingTimeInterval(now.timeIntervalSince(today.start(in: zone))), start), end)
     }
 
     /// The custom amount: typed in the user's unit, added or removed.
     @Sendable func logCustom(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await dayAction(request, context, keepsCustom: true) { form, hydration in
-            let unit = try await hydration.settings().unit
-            let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit)
+            // The unit chosen beside the field; one typed with the number ("8oz") wins.
+            var unit = form["unit"].flatMap(VolumeUnit.init(rawValue:))
+            if unit == nil { unit = try await hydration.settings().unit }
+            let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit ?? .ml)
+            let at = try Self.instant(form)
             if form["mode"] == "remove" {
-                _ = try await hydration.remove(volumeMl: ml)
+                _ = try await hydration.remove(volumeMl: ml, at: at)
             } else {
-                _ = try await hydration.logDrink(.init(volumeMl: ml, kindName: form["kind"]))
+                _ = try await hydration.logDrink(.init(volumeMl: ml, kindName: form["kind"], at: at))
             }
         }
     }
@@ -94,12 +117,17 @@ struct HydrationWebController {
     private func dayAction(_ request: Request, _ context: SignedInPageContext, keepsCustom: Bool = false,
                            _ action: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
         try await Web.formAction(request, context) { form in
-            try await action(form, services.hydration(for: context.user))
-            return Web.redirect(SitePath.today.link)
+            let hydration = services.hydration(for: context.user)
+            try await action(form, hydration)
+            // Back to the day it logged to: a past day's page stays on that day.
+            let zone = try await hydration.settings().zone
+            let day = try Self.instant(form).map { LocalDate(containing: $0, in: zone) }
+            let today = LocalDate(containing: services.clock.now, in: zone)
+            return Web.redirect(day.map { $0 == today ? SitePath.today.link : SitePath.day.link($0) } ?? SitePath.today.link)
         } refused: { form, refusal in
             let custom = keepsCustom
                 ? TodayPage.CustomInput(amount: form["amount"] ?? "", remove: form["mode"] == "remove", kind: form["kind"],
-                                        error: refusal.error.message)
+                                        unit: form["unit"].flatMap(VolumeUnit.init(rawValue:)), error: refusal.error.message)
                 : nil
             return try await dayPage(nil, request, context, error: refusal.error, custom: custom)
         }

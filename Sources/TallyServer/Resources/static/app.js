@@ -93,26 +93,40 @@ async function refresh(notice) {
   }
 }
 
+// A past day's forms carry the moment they log at (its hidden "at"): sent with the drink.
+const when = (form) => (form.elements.at ? { at: form.elements.at.value } : {});
+
 const actions = {
   intake: (form) => ({ method: "POST", path: "/api/v1/intakes",
-    body: { id: crypto.randomUUID(), volumeMl: Number(form.elements.volumeMl.value) } }),
+    body: { id: crypto.randomUUID(), volumeMl: Number(form.elements.volumeMl.value), ...when(form) } }),
   removal: (form) => ({ method: "POST", path: "/api/v1/removals",
-    body: { id: crypto.randomUUID(), volumeMl: Number(form.elements.volumeMl.value) } }),
+    body: { id: crypto.randomUUID(), volumeMl: Number(form.elements.volumeMl.value), ...when(form) } }),
   custom: (form) => {
-    const ml = Number(form.elements.amount.value) * Number(form.dataset.mlPerUnit);
+    const ml = typedMilliliters(form);
     return form.elements.mode.value === "remove"
-      ? { method: "POST", path: "/api/v1/removals", body: { id: crypto.randomUUID(), volumeMl: ml } }
+      ? { method: "POST", path: "/api/v1/removals", body: { id: crypto.randomUUID(), volumeMl: ml, ...when(form) } }
       : { method: "POST", path: "/api/v1/intakes",
-          body: { id: crypto.randomUUID(), volumeMl: ml, kind: form.elements.kind.value } };
+          body: { id: crypto.randomUUID(), volumeMl: ml, kind: form.elements.kind.value, ...when(form) } };
   },
   delete: (form) => ({ method: "DELETE", path: "/api/v1/entries/" + form.action.split("/").at(-2) }),
 };
 
-// The custom amount must be a number above 0 and within the limit before it can be sent.
+// The custom amount in millilitres, read as the server reads it (VolumeInput): a number, in the
+// unit chosen beside it unless one is typed with it ("8oz", "250 ml"); NaN for anything else.
+function typedMilliliters(form) {
+  const match = /^\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*(ml|millilitres?|milliliters?|oz|fl\.?\s?oz|ounces?)?\s*$/i.exec(form.elements.amount.value);
+  if (!match) return NaN;
+  const typed = match[2]?.toLowerCase();
+  const unit = typed ? (typed.startsWith("m") ? "ml" : "oz") : form.elements.unit.value;
+  const perUnit = Number([...form.elements.unit.options].find((option) => option.value === unit)?.dataset.ml);
+  return Number(match[1]) * perUnit;
+}
+
+// The custom amount must be above 0 and within the limit before it can be sent.
 function checkAmount(form) {
   const input = form.elements.amount;
-  const value = Number(input.value);
-  const valid = input.value.trim() !== "" && Number.isFinite(value) && value > 0 && value <= Number(input.max);
+  const ml = typedMilliliters(form);
+  const valid = Number.isFinite(ml) && ml > 0 && ml <= Number(input.dataset.maxMl) + 1e-9;
   input.setCustomValidity(valid ? "" : form.dataset.invalid);
   input.setAttribute("aria-invalid", String(!valid));
   form.querySelector(".field-error").textContent = valid ? "" : form.dataset.invalid;
@@ -203,7 +217,7 @@ const outbox = {
   async flush() {
     if (this.sending || !navigator.onLine || this.all().length === 0) return;
     this.sending = true;
-    let sent = 0, refused = 0;
+    let sent = 0, drinks = 0, refused = 0;
     try {
       // Asked again: another tab may have signed someone else in since this page was opened.
       const owner = await me.ask();
@@ -224,11 +238,14 @@ const outbox = {
         }
         this.save(this.all().filter((other) => this.idOf(other) !== this.idOf(item)));
         sent += 1;
+        if (!item.form) drinks += 1;
       }
     } finally {
       this.sending = false;
     }
-    if (sent > 0 && document.querySelector(".today")) await refresh(sent === 1 ? "1 drink sent." : `${sent} drinks sent.`);
+    // Only drinks are counted as drinks, and only on a day's page (a ledger's chart has a
+    // ".today" bar too).
+    if (drinks > 0 && document.querySelector("section.today")) await refresh(drinks === 1 ? "1 drink sent." : `${drinks} drinks sent.`);
     if (sent + refused > 0 && document.querySelector(".live[data-changes]")) {
       await live.update();
       if (refused > 0) say(`${refused === 1 ? "A change" : `${refused} changes`} made offline could not be made: the reason is at the entry.`, true);
@@ -288,8 +305,8 @@ function enhanceForms(root) {
         await api(method, path, body);
         form.closest("dialog")?.close();
         const unit = document.querySelector("form[data-ml-per-unit]");
-        const shown = body?.volumeMl && unit ? Math.round(body.volumeMl / Number(unit.dataset.mlPerUnit)) : null;
-        const label = unit?.querySelector('label[for="amount"]')?.textContent.match(/\((\w+)\)/)?.[1] ?? "";
+        const shown = body?.volumeMl && unit ? Math.round((body.volumeMl / Number(unit.dataset.mlPerUnit)) * 10) / 10 : null;
+        const label = unit?.dataset.unit ?? "";
         if (shown !== null) celebrate((path.endsWith("removals") ? "−" : "+") + shown + " " + label);
         await refresh(kind === "delete" ? "Deleted." : null);
       } catch (error) {

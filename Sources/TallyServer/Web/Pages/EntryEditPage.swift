@@ -45,7 +45,7 @@ struct EntryEditPage {
             : ""
         return Layout.page(title, context, error: refusal?.field == nil ? refusal?.error.message : nil, """
         <h1>\(title)</h1>
-        <p>\(entry.description ?? (isPayment ? "A payment" : "An expense")), \(Layout.money(entry.amount)) on \(entry.date), in \(details.ledger.name).</p>
+        <p>\(entry.description ?? (isPayment ? "A payment" : "An expense")), \(Layout.money(entry.amount)) on \(Written.current.longDay(entry.date)), in \(details.ledger.name).</p>
         \(who)
         <form method="post" action="\(SitePath.editLedgerEntry.link(details.ledger.id, entry.id))" class="stack card quick" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)">

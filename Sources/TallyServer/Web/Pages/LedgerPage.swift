@@ -161,7 +161,7 @@ struct LedgerPage {
             \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
             <input type="hidden" name="from" value="\(transfer.from)"><input type="hidden" name="to" value="\(transfer.to)">
             <input type="hidden" name="amount" value="\(transfer.amount.plain)">
-            <button type="submit" class="primary" aria-label="Record that \(text)">Record this payment</button>
+            <button type="submit" class="primary" aria-label="Record that \(text.hasPrefix("You ") ? "you" + text.dropFirst(3) : text)">Record this payment</button>
             </form></li>
             """
         }
@@ -230,15 +230,16 @@ struct LedgerPage {
         let items = entries.map { entry -> HTML in
             let (title, detail) = describe(entry)
             let amount = Layout.money(entry.amount)
+            let day = Written.current.day(entry.date, today: today)
             return """
             <li class="\(entry.kind.rawValue)" \(figures(entry))>
             <span class="what"><strong>\(title)</strong>
-            <span class="help"><time datetime="\(entry.date)">\(entry.date)</time> · \(detail)</span></span>
+            <span class="help"><time datetime="\(entry.date)">\(day)</time> · \(detail)</span></span>
             <span class="amount">\(amount)</span>
             <span class="actions"><a href="\(SitePath.editLedgerEntry.link(ledger, entry.id))" class="button edit" \
-            aria-label="Edit \(title), \(entry.amount), \(entry.date)">Edit</a>
-            <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-offline="delete" data-confirm="Delete \(title), \(entry.amount)?">
-            \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)"><button type="submit" class="delete" aria-label="Delete \(title), \(entry.amount), \(entry.date)">Delete</button>
+            aria-label="Edit \(title), \(amount), \(day)">Edit</a>
+            <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-offline="delete" data-confirm="Delete \(title), \(amount)?">
+            \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)"><button type="submit" class="delete" aria-label="Delete \(title), \(amount), \(day)">Delete</button>
             </form></span></li>
             """
         }
@@ -273,7 +274,7 @@ struct LedgerPage {
         let (title, _) = describe(entry)
         return """
         <form method="post" action="\(SitePath.restoreLedgerEntry.link(ledger, entry.id))" data-swap>
-        \(Layout.csrfField(context))<button type="submit" aria-label="\(label) \(title), \(entry.amount)">\(label)</button>
+        \(Layout.csrfField(context))<button type="submit" aria-label="\(label) \(title), \(Layout.money(entry.amount))">\(label)</button>
         </form>
         """
     }
@@ -290,7 +291,7 @@ struct LedgerPage {
         guard !overview.deleted.isEmpty else { return "" }
         let items = overview.deleted.map { entry -> HTML in
             """
-            <li><time datetime="\(entry.date)">\(entry.date)</time><span class="what">\(describe(entry).title)</span>
+            <li><time datetime="\(entry.date)">\(Written.current.day(entry.date, today: today))</time><span class="what">\(describe(entry).title)</span>
             <span class="amount">\(Layout.money(entry.amount))</span>\(restoreForm(entry, context, label: "Restore"))</li>
             """
         }
@@ -307,7 +308,7 @@ struct LedgerPage {
         let what = entry.description ?? (entry.kind == .payment ? "this payment" : "this expense")
         return Layout.page("Delete?", context, """
         <h1>Delete \(what)?</h1>
-        <p>\(Layout.money(entry.amount)) on \(entry.date). It leaves the balance at once; you can restore it afterwards.</p>
+        <p>\(Layout.money(entry.amount)) on \(Written.current.longDay(entry.date)). It leaves the balance at once; you can restore it afterwards.</p>
         <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger.ledger.id, entry.id))" class="row">
         \(Layout.csrfField(context))<input type="hidden" name="confirm" value="yes">
         <button type="submit" class="danger">Delete</button>

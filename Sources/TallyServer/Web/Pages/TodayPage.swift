@@ -8,9 +8,15 @@ struct TodayPage {
     var day: DaySummary
     var settings: HydrationSettings
     var kinds: [DrinkKind]
-    var isToday: Bool
+    var today: LocalDate
     /// The day's revision when it was read: the page reads itself again when it moves.
     var revision: Int64?
+    /// On a past day's page, the moment its forms log at (that day, at the time it is now); nil today.
+    var loggedAt: Date?
+
+    var isToday: Bool { day.date == today }
+    /// "Today", "Yesterday", "Tue 24 Nov", as the reader's locale writes a day.
+    var title: String { Written.current.day(day.date, today: today) }
 
     var unit: VolumeUnit { settings.unit }
 
@@ -19,14 +25,16 @@ struct TodayPage {
         var amount: String
         var remove: Bool
         var kind: String?
+        var unit: VolumeUnit?
         var error: String
     }
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil, custom: CustomInput? = nil) -> HTML {
-        Layout.page(isToday ? "Today" : day.date.description, context, notice: notice, error: error, """
+        Layout.page(title, context, notice: notice, error: error, """
         <section class="today" aria-labelledby="day-title" data-day="\(day.date)"\
         \(revision.map { HTML(unsafe: " data-changes=\"/api/v1/\(API.dayChanges.path(day.date))\" data-revision=\"\($0)\"") } ?? "")>
-        <h1 id="day-title">\(isToday ? "Today" : "\(day.date)")</h1>
+        <h1 id="day-title">\(title)</h1>
+        \(isToday ? "" : HTML("<p class=\"help\">\(Written.current.longDay(day.date)): what you add here counts for this day.</p>"))
         \(progress)
         \(presets(context))
         \(customForm(context, retry: custom))
@@ -70,7 +78,7 @@ struct TodayPage {
         let buttons = amounts.map { ml -> HTML in
             """
             <form method="post" action="\(SitePath.drinks.link)" data-api="intake">
-            \(Layout.csrfField(context))<input type="hidden" name="volumeMl" value="\(ml)">
+            \(Layout.csrfField(context))\(atField)<input type="hidden" name="volumeMl" value="\(ml)">
             <button type="submit" class="preset" aria-label="Add \(Layout.volume(ml, unit)) of water">+\(Layout.volume(ml, unit))</button>
             </form>
             """
@@ -80,11 +88,25 @@ struct TodayPage {
         <div class="presets" role="group" aria-label="Quick add">
         \(buttons)
         <form method="post" action="\(SitePath.removals.link)" data-api="removal">
-        \(Layout.csrfField(context))<input type="hidden" name="volumeMl" value="\(smallest)">
+        \(Layout.csrfField(context))\(atField)<input type="hidden" name="volumeMl" value="\(smallest)">
         <button type="submit" class="preset remove" aria-label="Remove \(Layout.volume(smallest, unit))">−\(Layout.volume(smallest, unit))</button>
         </form>
         </div>
         """
+    }
+
+    /// Millilitres or ounces for a typed number; a unit typed with it ("8oz") wins.
+    private func unitOptions(_ chosen: VolumeUnit) -> HTML {
+        let options = VolumeUnit.allCases.map { unit -> HTML in
+            "<option value=\"\(unit.rawValue)\" data-ml=\"\(unit.toMilliliters(1))\"\(HTML.flag("selected", unit == chosen))>\(unit.rawValue)</option>"
+        }
+        return "\(options)"
+    }
+
+    /// On a past day, the moment each form logs at, so that what is added counts for that day.
+    private var atField: HTML {
+        guard let loggedAt else { return "" }
+        return "<input type=\"hidden\" name=\"at\" value=\"\(ISO8601DateFormatter().string(from: loggedAt))\">"
     }
 
     /// The custom amount: a dialog with JavaScript, a disclosure without it; either way a form
@@ -95,23 +117,24 @@ struct TodayPage {
             "<option value=\"\(kind.name)\"\(HTML.flag("selected", kind.name == chosen))>\(kind.name.capitalized)</option>"
         }
         let remove = retry?.remove ?? false
-        // Rounded down: the page must not accept what the server refuses (169.1 oz is over 5000 ml).
-        let maximum = Layout.inputValue(EntryVolume.maximumMl, unit, rounding: .down)
-        let invalid = "Enter an amount more than 0 and at most \(Layout.volume(EntryVolume.maximumMl, unit))."
+        let invalid = "Enter an amount more than 0 and at most \(Layout.volume(EntryVolume.maximumMl, unit)), such as 250, 250 ml or 8 oz."
         return """
         <details class="custom" id="custom"\(HTML.flag("open", retry != nil))>
         <summary>Custom amount</summary>
-        <form method="post" action="\(SitePath.entries.link)" class="stack" data-api="custom" novalidate
-              data-ml-per-unit="\(unit.toMilliliters(1))" data-invalid="\(invalid)">
-        \(Layout.csrfField(context))
+        <form method="post" action="\(SitePath.entries.link)" class="stack" data-api="custom" novalidate data-invalid="\(invalid)"
+              data-ml-per-unit="\(unit.toMilliliters(1))" data-unit="\(unit.rawValue)">
+        \(Layout.csrfField(context))\(atField)
         <fieldset class="toggle">
         <legend>Add or remove</legend>
         <input type="radio" id="mode-add" name="mode" value="add"\(HTML.flag("checked", !remove))><label for="mode-add">Add</label>
         <input type="radio" id="mode-remove" name="mode" value="remove"\(HTML.flag("checked", remove))><label for="mode-remove">Remove</label>
         </fieldset>
-        <label for="amount">Amount (\(unit.rawValue))</label>
-        <input id="amount" name="amount" type="number" inputmode="decimal" min="0" max="\(maximum)" step="any" required
+        <label for="amount">Amount</label>
+        <div class="row amount-unit">
+        <input id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required data-max-ml="\(EntryVolume.maximumMl)"
                aria-describedby="amount-error" value="\(retry?.amount ?? "")"\(HTML.flag(#"aria-invalid="true""#, retry != nil))>
+        <select id="unit" name="unit" aria-label="Unit">\(unitOptions(retry?.unit ?? unit))</select>
+        </div>
         <p id="amount-error" class="field-error" aria-live="polite">\(retry?.error ?? "")</p>
         <label for="kind">Drink</label>
         <select id="kind" name="kind">\(options)</select>
@@ -125,10 +148,9 @@ struct TodayPage {
         guard !day.entries.isEmpty else {
             return "<p class=\"empty\" id=\"entries\">\(DaySummary.emptyMessage(isToday: isToday))</p>"
         }
-        let calendar = Calendar.gregorian(settings.zone)
-        let items = day.entries.map { entry -> HTML in
-            let clock = calendar.dateComponents([.hour, .minute], from: entry.at)
-            let time = String(format: "%02d:%02d", clock.hour ?? 0, clock.minute ?? 0)
+        // Newest first: the drink just logged is at the top, by the buttons.
+        let items = day.entries.sorted { $0.at > $1.at }.map { entry -> HTML in
+            let time = Written.current.time(entry.at, in: settings.zone)
             let what: String
             let amount: String
             switch entry {

@@ -37,6 +37,9 @@ let package = Package(
         // UTS #39's confusable skeleton from ICU's spoof checker (Debian's libicu-dev to build,
         // libicu at run time, opened on first use).
         .target(name: "CUnicodeSecurity"),
+        // QR codes of invite links, drawn by the server (Debian's libqrencode-dev to build,
+        // libqrencode4 at run time).
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // The API's wire format, for the server and its clients: each route with its method, path,
         // body and answer; the JSON coders; problems; Foundation and TallyCore only.
         .target(name: "TallyAPI", dependencies: ["TallyCore"]),
@@ -58,6 +61,7 @@ let package = Package(
                 "TallyAPI",
                 "TallyStore",
                 "TallyImport",
+                "CQRencode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

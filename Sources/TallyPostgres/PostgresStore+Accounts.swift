@@ -11,8 +11,12 @@ extension PostgresStore: AccountRepository {
         try await write(locking: .server) { [self] connection in
             // The first account of a fresh server becomes its admin (A1), however it came.
             let first = try await noAccountYet(connection)
-            if !first, case .signUp(let inviteHash) = creation {
-                try await admitSignUp(inviteHash: inviteHash, now: now, connection)
+            if !first {
+                switch creation {
+                case .signUp(let inviteHash): try await admitSignUp(inviteHash: inviteHash, now: now, connection)
+                case .ledgerInvite(let codeHash): try await admitLedgerInvite(codeHash: codeHash, now: now, connection)
+                case .byAdmin: break
+                }
             }
             try await insertUser(user, passwordHash: passwordHash, isAdmin: first, settings: settings, kinds: kinds, connection)
             return Account(user: user, passwordHash: passwordHash, isAdmin: first)
@@ -28,6 +32,16 @@ extension PostgresStore: AccountRepository {
             WHERE codeHash = \(invite) AND usesLeft > 0 AND expiresAt > \(now) RETURNING 1
             """, logger: logger)
         guard spent != nil else { throw SignUpMode.inviteUsedUp }
+    }
+
+    /// Lets a sign-up through a ledger's valid invite, unless sign-up is closed; the invite's use
+    /// is spent when the new account joins.
+    private func admitLedgerInvite(codeHash: Data, now: Date, _ connection: PostgresConnection) async throws {
+        try await signUpMode(connection).admitLedgerInvite()
+        let valid = try await connection.row("""
+            SELECT 1 FROM ledgerInvite WHERE codeHash = \(codeHash) AND expiresAt > \(now) AND usesLeft > 0
+            """, logger: logger)
+        guard valid != nil else { throw SignUpMode.ledgerInviteInvalid }
     }
 
     /// Whether nobody can sign in yet: the next account is the server's first, and its admin.

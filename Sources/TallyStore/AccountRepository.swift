@@ -48,6 +48,15 @@ extension SignUpMode {
         }
     }
 
+    /// Refuses a ledger invite's sign-up when sign-up is closed: it stands for a server invite,
+    /// not for the admin.
+    package func admitLedgerInvite() throws {
+        if self == .closed { _ = try inviteToSpend(nil) }
+    }
+
+    package static let ledgerInviteInvalid = TallyError.invalid(
+        "This invite link is not valid any more (revoked, expired or used up): ask for a new one.")
+
     package static let inviteUsedUp = TallyError.invalid(
         "This invite is not valid any more (expired or used up): ask the server's admin for a new one.")
 }
@@ -56,6 +65,10 @@ extension SignUpMode {
 public enum AccountCreation: Sendable {
     /// By the person, through sign-up: the server's mode applies (the hash of their invite code, if any).
     case signUp(inviteHash: Data?)
+    /// By the person, through a ledger's invite link (the hash of its code): the invite stands
+    /// for a server invite, so it lets them in when sign-up is by invite, but never when sign-up
+    /// is closed. The invite must be valid; joining the ledger is a step of its own.
+    case ledgerInvite(codeHash: Data)
     /// By the admin, on the server's own database (`tally user create`).
     case byAdmin
 }

@@ -27,7 +27,7 @@ struct WebConventionTests {
             .joined(separator: "/")
     }
 
-    @Test("Every page and form that needs someone signed in, asked without a session, sends the browser to /signin")
+    @Test("Every page and form that needs someone signed in, asked without a session, sends the browser to /signin (an invite link to sign up and join)")
     func signInFirst() async throws {
         let f = try await ServerFixture()
         let pages = Router(context: TallyRequestContext.self)
@@ -46,6 +46,9 @@ struct WebConventionTests {
                 let answer = method == .get ? try await browser.get(path) : try await browser.post(path, ["amount": "250"])
                 if pattern.hasPrefix("admin") {
                     #expect(answer.status == .notFound, "\(method) \(path): \(answer.status)")
+                } else if method == .get, path.hasPrefix("/join/") {
+                    // A ledger's invite link: to the page that creates an account and joins.
+                    #expect(answer.status == .seeOther && answer.headers[.location] == "/signup?join=AAAA-BBBB-CCCC", "\(path)")
                 } else {
                     #expect(answer.status == .seeOther && answer.headers[.location] == "/signin", "\(method) \(path): \(answer.status)")
                     // Even this answer gives a new browser the CSRF token the sign-in form repeats.

@@ -102,8 +102,9 @@ window.clearTimeout = () => {};
 # list for what is not one of the server's HTML pages (a driver's blank page, a JSON answer).
 AXE_RUN = """(() => {
   if (!location.protocol.startsWith("http") || document.contentType !== "text/html") return Promise.resolve("[]");
-  // The WCAG 2.1 A and AA rules; an older axe, which lacks some of these tags, refuses unknown ones.
-  const wanted = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+  // The WCAG 2.1 A and AA rules, and axe's best practices where their finding is critical; an
+  // older axe, which lacks some of these tags, refuses unknown ones.
+  const wanted = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
   const tags = wanted.filter((tag) => axe.getRules().some((rule) => rule.tags.includes(tag)));
   const page = {
     url: location.href, title: document.title,
@@ -114,7 +115,9 @@ AXE_RUN = """(() => {
     // The contrast rule scrolls to each text it measures: put the page back where the test had it.
     restoreScroll: true,
   })
-    .then((results) => JSON.stringify(results.violations.flatMap((violation) => violation.nodes.map((node) => ({
+    .then((results) => JSON.stringify(results.violations
+      .filter((violation) => violation.tags.some((tag) => tag.startsWith("wcag")) || violation.impact === "critical")
+      .flatMap((violation) => violation.nodes.map((node) => ({
       ...page, rule: violation.id, impact: node.impact || violation.impact, help: violation.help,
       element: node.target.join(" "), html: node.html.slice(0, 200),
       why: (node.failureSummary || "").replace(/\\s+/g, " ").slice(0, 300),

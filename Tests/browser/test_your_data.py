@@ -364,7 +364,7 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
     section_shot(driver, shot("imported"), css=None)  # where the answer opens: at #your-data
 
     # Yesterday's page and the history show them: 330 ml and 8 oz (237 ml) of water.
-    assert day_page(driver, server, yesterday) == ("567 ml", [("Water · 330 ml", "+330 ml"), ("Water · 237 ml", "+237 ml")])
+    assert day_page(driver, server, yesterday) == ("567 ml", [("Water · 237 ml", "+237 ml"), ("Water · 330 ml", "+330 ml")])
     bars = week_values(driver, server)
     assert bars.get(str(yesterday.day)) == "567", f"the history's bars: {bars}"
     assert bars.get(str(before.day)) == "400", f"the history's bars: {bars}"
@@ -406,7 +406,7 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
     refused_in_place(driver, server, error, seen, javascript, "import-csv")
     section_shot(driver, shot("refused"), css="#your-data")
     no_alert(driver)
-    assert day_page(driver, server, yesterday) == ("567 ml", [("Water · 330 ml", "+330 ml"), ("Water · 237 ml", "+237 ml")])
+    assert day_page(driver, server, yesterday) == ("567 ml", [("Water · 237 ml", "+237 ml"), ("Water · 330 ml", "+330 ml")])
     load(driver, server + "/settings")
     assert len(rows_of(download(driver))) == 5
 

@@ -32,12 +32,15 @@ public struct AccountService: Sendable {
     /// sign-in, a sign-up is throttled per client address (a success gives its attempt back, so
     /// that a household can sign up together), and every refusal that needs no password work
     /// comes before it: a closed server, a missing or spent invite, a name that is taken.
+    /// `ledgerInvite` is the code of a ledger's invite link instead: it stands for a server
+    /// invite (the person joins the ledger next), but never opens a closed server.
     public func signUp(name: String, password: String, timeZone: String? = nil, invite: String? = nil,
-                       client: String? = nil) async throws -> Account {
+                       ledgerInvite: String? = nil, client: String? = nil) async throws -> Account {
         let name = try AccountRules.validateName(name)
         try AccountRules.validatePassword(password)
         let code = invite.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let inviteHash = code.map(Self.hash)
+        let ledgerCodeHash = ledgerInvite.map { InviteCode.hash($0) }
         let key = SignInThrottle.signUpKey(client ?? "unknown")
         let attempted = clock.now
         do {
@@ -47,9 +50,14 @@ public struct AccountService: Sendable {
             throw TallyError(.tooManyRequests, "Too many sign-ups from your address; try again in \(seconds) second\(seconds == 1 ? "" : "s").",
                              retryAfter: seconds)
         }
-        try await admitSignUp(inviteHash: inviteHash)
+        if let ledgerCodeHash {
+            try await admitLedgerInvite(codeHash: ledgerCodeHash)
+        } else {
+            try await admitSignUp(inviteHash: inviteHash)
+        }
         if try await store.user(named: name) != nil { throw TallyError.conflict("There is already a user named \(name).") }
-        let account = try await create(name: name, password: password, timeZone: timeZone, by: .signUp(inviteHash: inviteHash))
+        let account = try await create(name: name, password: password, timeZone: timeZone,
+                                       by: ledgerCodeHash.map { .ledgerInvite(codeHash: $0) } ?? .signUp(inviteHash: inviteHash))
         try await store.signInSucceeded(forgetting: [], releasing: [key], trusting: nil, at: attempted)
         return account
     }
@@ -60,6 +68,19 @@ public struct AccountService: Sendable {
         guard try await !store.accounts().isEmpty, let hash = try await store.signUpMode().inviteToSpend(inviteHash) else { return }
         let id = SessionInfo.id(of: hash)
         guard try await store.signUpInvites(now: clock.now).contains(where: { $0.id == id }) else { throw SignUpMode.inviteUsedUp }
+    }
+
+    /// Refuses a ledger invite's sign-up on a closed server, or with an invite that opens nothing,
+    /// as the store would in the sign-up's own transaction.
+    private func admitLedgerInvite(codeHash: Data) async throws {
+        if try await !store.accounts().isEmpty { try await store.signUpMode().admitLedgerInvite() }
+        guard try await store.invitedLedger(codeHash: codeHash, at: clock.now) != nil else { throw SignUpMode.ledgerInviteInvalid }
+    }
+
+    /// The ledger a ledger invite opens, for someone without an account to see before they
+    /// create one; nil when the code opens nothing (any more).
+    public func ledgerInvitation(code: String) async throws -> LedgerDetails? {
+        try await store.invitedLedger(codeHash: InviteCode.hash(code), at: clock.now)
     }
 
     /// Creates an account as the server's admin does, whatever the sign-up mode.

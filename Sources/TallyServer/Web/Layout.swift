@@ -46,14 +46,20 @@ enum Layout {
         guard context.user != nil else {
             return #"<header class="bar"><span class="brand">Tally</span></header>"#
         }
-        let links: [(String, String)] = [(SitePath.today.link, "Today"), (SitePath.history.link, "History"),
-                                         (SitePath.spending.link, "Spending"), (SitePath.settings.link, "Settings")]
-        let items = links.map { path, label -> HTML in
+        let links: [(String, String, String)] = [
+            (SitePath.today.link, "Today", "M12 3c-3 4.5-6 8-6 11.5a6 6 0 0 0 12 0C18 11 15 7.5 12 3z"),
+            (SitePath.history.link, "History", "M4 20V10M10 20V4M16 20v-7M22 20H2"),
+            (SitePath.spending.link, "Spending", "M3 7h18v12H3zM3 11h18M7 15h3"),
+            (SitePath.settings.link, "Settings", "M4 6h16M4 12h16M4 18h16M8 4v4M16 10v4M10 16v4"),
+        ]
+        let items = links.map { path, label, icon -> HTML in
             // An invite link (/join/CODE) belongs to Spending.
             let section = SitePath.invitation.matches(context.path) ? SitePath.spending.link : context.path
             let here = path == SitePath.today.link ? section == path : section == path || section.hasPrefix(path + "/")
             let current = here ? HTML(unsafe: #" aria-current="page""#) : ""
-            return "<li><a href=\"\(path)\"\(current)>\(label)</a></li>"
+            // On a phone the sections are a tab bar at the bottom, each with its icon (seed 002, 004).
+            let drawing = HTML(unsafe: "<svg class=\"tab-icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\"><path d=\"\(icon)\"/></svg>")
+            return "<li><a href=\"\(path)\"\(current)>\(drawing)<span>\(label)</span></a></li>"
         }
         return """
         <header class="bar">

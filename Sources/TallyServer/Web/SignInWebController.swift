@@ -22,18 +22,28 @@ struct SignInWebController {
     // MARK: - Signing in and out
 
     @Sendable func signInPage(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        if context.user != nil { return Web.redirect(SitePath.today.link) }
-        return Web.html(AccountPages.signIn(Web.pageContext(request, context)))
+        let next = Self.next(request.uri.queryParameters.get("next"))
+        if context.user != nil { return Web.redirect(next ?? SitePath.today.link) }
+        return Web.html(AccountPages.signIn(Web.pageContext(request, context), next: next))
     }
 
     @Sendable func signIn(_ request: Request, context: TallyRequestContext) async throws -> Response {
         try await Web.formAction(request, context) { form in
             let session = try await newSession(name: form["name"] ?? "", password: form["password"] ?? "", request, context)
-            return signedIn(session, context, to: SitePath.today.link)
+            return signedIn(session, context, to: Self.next(form["next"]) ?? SitePath.today.link)
         } refused: { form, refusal in
-            Web.html(AccountPages.signIn(Web.pageContext(request, context), name: form["name"] ?? "", error: refusal.error.message),
+            Web.html(AccountPages.signIn(Web.pageContext(request, context), name: form["name"] ?? "", next: Self.next(form["next"]),
+                                         error: refusal.error.message),
                      status: Web.status(of: refusal.error))
         }
+    }
+
+    /// Where a sign-in goes on to: only a ledger's invite page (/join/CODE), so that no link can
+    /// send someone who signs in to another site or anywhere else unasked.
+    static func next(_ path: String?) -> String? {
+        guard let path, SitePath.invitation.matches(path), path.hasPrefix("/join/"),
+              path.dropFirst(6).allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
+        return path
     }
 
     /// A new session for the browser, replacing the one it had; throttled per name and per address.
@@ -66,25 +76,49 @@ struct SignInWebController {
     // MARK: - Signing up
 
     @Sendable func signUpPage(_ request: Request, context: TallyRequestContext) async throws -> Response {
-        if context.user != nil { return Web.redirect(SitePath.today.link) }
+        let join = request.uri.queryParameters.get("join").map { String($0) }
+        if context.user != nil { return Web.redirect(join.map { SitePath.invitation.link(InviteCode.normalize($0)) } ?? SitePath.today.link) }
         let mode = try await services.accounts.signUpMode()
         return Web.html(AccountPages.signUp(Web.pageContext(request, context), mode: mode,
-                                            invite: request.uri.queryParameters.get("invite") ?? ""))
+                                            invite: request.uri.queryParameters.get("invite") ?? "",
+                                            joining: try await joining(join)))
+    }
+
+    /// A ledger invite's code and what it opens (nil inside when it opens nothing any more).
+    private func joining(_ code: String?) async throws -> AccountPages.Joining? {
+        guard let code, !code.isEmpty else { return nil }
+        let normalized = InviteCode.normalize(code)
+        return AccountPages.Joining(code: normalized, ledger: try await services.accounts.ledgerInvitation(code: normalized))
     }
 
     @Sendable func signUp(_ request: Request, context: TallyRequestContext) async throws -> Response {
         try await Web.formAction(request, context) { form in
             let name = form["name"] ?? ""
             let zone = form["timeZone"].flatMap { try? UserTimeZone.validated($0) }
-            _ = try await services.accounts.signUp(name: name, password: form["password"] ?? "", timeZone: zone, invite: form["invite"],
-                                                  client: context.origin.client?.description)
+            let join = form["join"].flatMap { $0.isEmpty ? nil : $0 }
+            let account = try await services.accounts.signUp(
+                name: name, password: form["password"] ?? "", timeZone: zone, invite: join == nil ? form["invite"] : nil,
+                ledgerInvite: join, client: context.origin.client?.description)
             let session = try await newSession(name: name, password: form["password"] ?? "", request, context)
-            // First sign-in: offer onboarding (H12).
-            return signedIn(session, context, to: SitePath.onboarding.link)
+            guard let join else {
+                // First sign-in: offer onboarding (H12).
+                return signedIn(session, context, to: SitePath.onboarding.link)
+            }
+            // Into the ledger as the member chosen. Should that fail (the member was taken
+            // meanwhile), the invite's page asks again, signed in.
+            let member = form["member"].flatMap(MemberID.init).map { SpendingService.MemberRef.id($0) }
+            let newName = form["member"] == "new" ? (form["memberName"].flatMap { $0.isEmpty ? nil : $0 } ?? name) : nil
+            do {
+                let details = try await services.spending(for: account.user).join(code: join, as: member, newName: newName)
+                return signedIn(session, context, to: SitePath.ledger.link(details.ledger.id))
+            } catch is TallyError {
+                return signedIn(session, context, to: SitePath.invitation.link(InviteCode.normalize(join)))
+            }
         } refused: { form, refusal in
             let mode = try await services.accounts.signUpMode()
             return Web.html(AccountPages.signUp(Web.pageContext(request, context), mode: mode, name: form["name"] ?? "",
-                                                invite: form["invite"] ?? "", error: refusal.error.message),
+                                                invite: form["invite"] ?? "", joining: try await joining(form["join"]),
+                                                chosen: form["member"], memberName: form["memberName"] ?? "", error: refusal.error.message),
                             status: Web.status(of: refusal.error))
         }
     }

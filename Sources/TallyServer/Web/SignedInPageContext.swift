@@ -59,6 +59,11 @@ struct SignInRedirectMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch is SignInRequired {
+            // A ledger's invite link, opened by someone not signed in: one page to create an
+            // account (or sign in) and join.
+            if SitePath.invitation.matches(request.uri.path), let code = request.uri.path.split(separator: "/").last {
+                return Web.redirect(SitePath.signUp.link + "?join=" + (String(code).addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ""))
+            }
             return Web.redirect(SitePath.signIn.link)
         }
     }

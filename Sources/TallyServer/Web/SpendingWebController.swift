@@ -41,7 +41,21 @@ struct SpendingWebController {
         if ledgers.count == 1, request.uri.queryParameters.get("all") == nil {
             return Web.redirect(SitePath.ledger.link(ledgers[0].ledger.id))
         }
-        return Web.html(SpendingStartPage(ledgers: ledgers).render(Web.pageContext(request, context)))
+        let page = SpendingStartPage(ledgers: ledgers, standings: try await standings(ledgers, of: context.user))
+        return Web.html(page.render(Web.pageContext(request, context)))
+    }
+
+    /// The reader's balance in each of their ledgers, from the kept totals (a read per ledger).
+    private func standings(_ ledgers: [LedgerDetails], of user: User) async throws -> [UUID: Money] {
+        let spending = services.spending(for: user)
+        var standings: [UUID: Money] = [:]
+        for details in ledgers {
+            guard let you = details.member(of: user.id)?.id else { continue }
+            let summary = try await spending.summary(of: details.ledger.id)
+            let balance = summary.balances.members.first { $0.member == you }?.balance ?? 0
+            standings[details.ledger.id] = Money(minorUnits: balance, currency: details.ledger.currency)
+        }
+        return standings
     }
 
     @Sendable func invitation(_ request: Request, context: SignedInPageContext) async throws -> Response {

@@ -32,12 +32,14 @@ struct Written: Sendable {
         text.replacingOccurrences(of: " ", with: "\u{00A0}").replacingOccurrences(of: "\u{202F}", with: "\u{00A0}")
     }
 
-    /// "1,250 ml", "12.5 oz": millilitres whole, ounces with a decimal where it matters.
+    /// "1250 ml", "12.5 oz": millilitres whole, ounces with a decimal where it matters, in the
+    /// locale's decimal sign. Not grouped: the app's scripts and its sentences write volumes
+    /// the same way, and no volume reaches five digits.
     func volume(_ ml: Double, _ unit: VolumeUnit) -> String {
         let value = unit.fromMilliliters(ml)
         guard value.isFinite, abs(value) < 1e15 else { return unit.format(ml) }
         let digits = unit == .oz ? 0...1 : 0...0
-        return value.formatted(.number.precision(.fractionLength(digits)).locale(locale)).replacingOccurrences(of: "-", with: "−")
+        return value.formatted(.number.precision(.fractionLength(digits)).grouping(.never).locale(locale)).replacingOccurrences(of: "-", with: "−")
             + " " + unit.rawValue
     }
 

@@ -11,8 +11,12 @@ extension SQLiteStore: AccountRepository {
             // The first account of a fresh server becomes its admin (A1), however it came.
             let first = try UserRecord.filter(sql: "passwordHash IS NOT NULL").fetchCount(db) == 0
             record.isAdmin = first
-            if !first, case .signUp(let inviteHash) = creation {
-                try Self.admitSignUp(inviteHash: inviteHash, now: now, db)
+            if !first {
+                switch creation {
+                case .signUp(let inviteHash): try Self.admitSignUp(inviteHash: inviteHash, now: now, db)
+                case .ledgerInvite(let codeHash): try Self.admitLedgerInvite(codeHash: codeHash, now: now, db)
+                case .byAdmin: break
+                }
             }
             try Self.insertUser(record, settings: settings, kinds: kinds, db)
             return record.account!
@@ -25,6 +29,15 @@ extension SQLiteStore: AccountRepository {
         try db.execute(sql: "UPDATE signUpInvite SET usesLeft = usesLeft - 1 WHERE codeHash = ? AND usesLeft > 0 AND expiresAt > ?",
                        arguments: [invite, now])
         guard db.changesCount == 1 else { throw SignUpMode.inviteUsedUp }
+    }
+
+    /// Lets a sign-up through a ledger's valid invite, unless sign-up is closed; the invite's use
+    /// is spent when the new account joins.
+    private static func admitLedgerInvite(codeHash: Data, now: Date, _ db: Database) throws {
+        try signUpMode(db).admitLedgerInvite()
+        let valid = try Bool.fetchOne(db, sql: "SELECT 1 FROM ledgerInvite WHERE codeHash = ? AND expiresAt > ? AND usesLeft > 0",
+                                      arguments: [codeHash, now]) ?? false
+        guard valid else { throw SignUpMode.ledgerInviteInvalid }
     }
 
     public func setPassword(of user: UUID, to passwordHash: String) async throws {

@@ -754,8 +754,34 @@ const live = {
 };
 
 // What makes a page's controls work in place; other scripts add theirs (spending.js).
+// A new invite link: Copy puts it on the clipboard; Share hands it to the system's share sheet
+// where the browser has the Web Share API (a phone's messages, mail, chat).
+function enhanceInviteShare(root) {
+  for (const box of root.querySelectorAll("[data-invite-link]")) {
+    const link = box.dataset.inviteLink;
+    const said = box.querySelector("[data-copied]");
+    const copy = box.querySelector("[data-copy-invite]");
+    if (copy && navigator.clipboard) {
+      copy.hidden = false;
+      copy.addEventListener("click", async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          said.textContent = "Link copied.";
+        } catch {
+          said.textContent = "Could not copy: select the link above instead.";
+        }
+      });
+    }
+    const share = box.querySelector("[data-share-invite]");
+    if (share && navigator.share) {
+      share.hidden = false;
+      share.addEventListener("click", () => navigator.share({ title: document.title, text: "Join me on Tally", url: link }).catch(() => {}));
+    }
+  }
+}
+
 const enhancers = [enhancePush, enhanceLevelSliders, enhanceFileFields, enhanceCustomDialog, enhanceForms, enhanceSwapForms,
-  enhanceMoreEntries, enhanceGoalPreview, enhanceSplit, enhancePayers, enhanceUploads];
+  enhanceMoreEntries, enhanceGoalPreview, enhanceSplit, enhancePayers, enhanceUploads, enhanceInviteShare];
 
 function enhance(root) {
   for (const enhancer of enhancers) enhancer(root);

@@ -4,24 +4,38 @@ import TallyStore
 
 /// Sign-up, sign-in and onboarding (A1, H12).
 enum AccountPages {
-    static func signIn(_ context: PageContext, name: String = "", error: String? = nil) -> HTML {
-        Layout.page("Sign in", context, error: error, """
+    /// A ledger invite being taken up by someone without an account (or not signed in).
+    struct Joining {
+        var code: String
+        /// What the code opens; nil when it opens nothing any more.
+        var ledger: LedgerDetails?
+    }
+
+    static func signIn(_ context: PageContext, name: String = "", next: String? = nil, error: String? = nil) -> HTML {
+        let code = next.map { String($0.dropFirst("/join/".count)) }
+        let newHere: HTML = code.map { "\(SitePath.signUp.link)?join=\($0)" }.map {
+            "<p>New here? <a href=\"\($0)\">Create an account and join</a>.</p>"
+        } ?? "<p>New here? <a href=\"\(SitePath.signUp.link)\">Create an account</a>.</p>"
+        return Layout.page("Sign in", context, error: error, """
         <h1>Sign in</h1>
+        \(next == nil ? "" : HTML("<p>Sign in to join the ledger you were invited to.</p>"))
         <form method="post" action="\(SitePath.signIn.link)" class="stack">
-        \(Layout.csrfField(context))
+        \(Layout.csrfField(context))\(next.map { HTML("<input type=\"hidden\" name=\"next\" value=\"\($0)\">") } ?? "")
         <label for="name">User name</label>
         <input id="name" name="name" autocomplete="username" required value="\(name)" autocapitalize="none">
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required>
         <button type="submit" class="primary">Sign in</button>
         </form>
-        <p>New here? <a href="\(SitePath.signUp.link)">Create an account</a>.</p>
+        \(newHere)
         """)
     }
 
     /// The sign-up form as the server's mode allows it: with an invite field when invites are
     /// needed, a sentence instead of the form when sign-up is closed (A1).
-    static func signUp(_ context: PageContext, mode: SignUpMode, name: String = "", invite: String = "", error: String? = nil) -> HTML {
+    static func signUp(_ context: PageContext, mode: SignUpMode, name: String = "", invite: String = "", joining: Joining? = nil,
+                       chosen: String? = nil, memberName: String = "", error: String? = nil) -> HTML {
+        if let joining { return join(context, joining, mode: mode, name: name, chosen: chosen, memberName: memberName, error: error) }
         guard mode != .closed else {
             return Layout.page("Create an account", context, error: error, """
             <h1>Create an account</h1>
@@ -40,6 +54,68 @@ enum AccountPages {
         <form method="post" action="\(SitePath.signUp.link)" class="stack">
         \(Layout.csrfField(context))
         \(inviteField)
+        \(accountFields(name: name))
+        <button type="submit" class="primary">Create account</button>
+        </form>
+        <p>Have an account? <a href="\(SitePath.signIn.link)">Sign in</a>.</p>
+        """)
+    }
+
+    /// One page from a ledger's invite link to the ledger: who you are in it, a name and a
+    /// password. The invite stands for a server invite, but a closed server takes nobody new.
+    private static func join(_ context: PageContext, _ joining: Joining, mode: SignUpMode, name: String, chosen: String?,
+                             memberName: String, error: String?) -> HTML {
+        let signIn = "\(SitePath.signIn.link)?next=\(SitePath.invitation.link(joining.code))"
+        guard let details = joining.ledger else {
+            return Layout.page("Join a ledger", context, error: error, """
+            <h1>Join a ledger</h1>
+            <p id="invitation">This invite link is not valid any more (revoked, expired or used up): ask for a new one.</p>
+            <p>Have an account? <a href="\(SitePath.signIn.link)">Sign in</a>.</p>
+            """)
+        }
+        let ledger = details.ledger.name
+        let names = details.members.map(\.name).joined(separator: ", ")
+        let invited: HTML = "<p id=\"invitation\">You are invited to <strong>\(ledger)</strong> (\(details.ledger.currency.code)), kept by \(names).</p>"
+        guard mode != .closed else {
+            return Layout.page("Join \(ledger)", context, error: error, """
+            <h1>Join \(ledger)</h1>
+            \(invited)
+            <p>This server does not take new accounts: <a href="\(signIn)">sign in to join</a>, or ask its admin for an account.</p>
+            """)
+        }
+        let free = details.members.filter { $0.userID == nil }
+        let pick = chosen ?? (free.count == 1 ? "\(free[0].id)" : free.isEmpty ? "new" : nil)
+        let options = free.map { member -> HTML in
+            """
+            <li><input type="radio" name="member" id="join-as-\(member.id)" value="\(member.id)" required\(HTML.flag("checked", pick == "\(member.id)"))>\
+            <label for="join-as-\(member.id)">\(member.name)</label></li>
+            """
+        }
+        return Layout.page("Join \(ledger)", context, error: error, """
+        <h1>Join \(ledger)</h1>
+        \(invited)
+        <p>Create an account to join: a name and a password, and who you are in \(ledger).</p>
+        <form method="post" action="\(SitePath.signUp.link)" class="stack">
+        \(Layout.csrfField(context))
+        <input type="hidden" name="join" value="\(joining.code)">
+        <fieldset><legend>Who are you in \(ledger)?</legend>
+        <ul class="among join-as">\(options)
+        <li><input type="radio" name="member" id="join-as-new" value="new" required\(HTML.flag("checked", pick == "new"))>\
+        <label for="join-as-new">Someone new</label></li>
+        </ul>
+        </fieldset>
+        <label for="member-name">Your name in the ledger, if you are someone new <span class="help">(your user name if left empty)</span></label>
+        <input id="member-name" name="memberName" maxlength="\(LedgerRules.memberNameLength.upperBound)" autocomplete="off" value="\(memberName)">
+        \(accountFields(name: name))
+        <button type="submit" class="primary">Create account and join</button>
+        </form>
+        <p>Have an account? <a href="\(signIn)">Sign in to join</a>.</p>
+        """)
+    }
+
+    /// The new account's name, password and (filled in by the script) time zone.
+    private static func accountFields(name: String) -> HTML {
+        """
         <label for="name">User name</label>
         <input id="name" name="name" autocomplete="username" required minlength="3" maxlength="32"
                pattern="[A-Za-z0-9._-]{3,32}" aria-describedby="name-help" value="\(name)" autocapitalize="none">
@@ -48,10 +124,7 @@ enum AccountPages {
         <input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="password-help">
         <p id="password-help" class="help">At least 8 characters.</p>
         <input type="hidden" name="timeZone" value="" data-time-zone>
-        <button type="submit" class="primary">Create account</button>
-        </form>
-        <p>Have an account? <a href="\(SitePath.signIn.link)">Sign in</a>.</p>
-        """)
+        """
     }
 
     /// First run: age, weight and activity give a goal with its breakdown; can be skipped (H12).

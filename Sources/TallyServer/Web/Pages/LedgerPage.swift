@@ -32,7 +32,8 @@ struct LedgerPage {
         Layout.page(details.ledger.name, context, error: error, """
         <div class="ledger-head">
         <h1>\(details.ledger.name)</h1>
-        <div class="row"><a href="\(SitePath.recurringExpenses.link(ledger))" class="button">Recurring</a>
+        <div class="row"><a href="\(SitePath.spending.link)?all=1" class="button">All ledgers</a>
+        <a href="\(SitePath.recurringExpenses.link(ledger))" class="button">Recurring</a>
         <a href="\(SitePath.ledgerSettings.link(ledger))" class="button">Members &amp; settings</a></div>
         </div>
         \(undoNotice(context) ?? notice.map { "<p class=\"message notice\" role=\"status\">\($0)</p>" } ?? "")

@@ -95,11 +95,20 @@ struct LedgerSettingsPage {
 
     private func invite(_ context: PageContext) -> HTML {
         let current: HTML = details.newInviteCode.map { code in
-            """
-            <p>Invite code: <strong class="code">\(code)</strong></p>
+            let link = "\(origin)\(SitePath.invitation.link(code))"
+            // Copy and Share are the page script's (Share only where the browser has the Web
+            // Share API); the code and the link are text to select without it.
+            return """
+            <div class="invite-share" data-invite-link="\(link)">
             <p>Link: <a href="\(SitePath.invitation.link(code))" class="invite-link">\(origin)/join/<wbr><span class="code">\(code)</span></a></p>
-            <p class="help">Whoever has the code can join once signed in, and picks which member they are. Copy it now: it is not shown again.</p>
+            <div class="row"><button type="button" class="primary" data-copy-invite hidden>Copy link</button>\
+            <button type="button" data-share-invite hidden>Share…</button></div>
+            <p class="help" data-copied role="status"></p>
+            \(QRCode.svg(link, title: "QR code of the invite link to \(details.ledger.name)") ?? "")
+            <p>Invite code: <strong class="code">\(code)</strong></p>
+            <p class="help">Whoever opens the link joins in one step, and picks which member they are; someone without an account creates one on the same page. Copy it now: it is not shown again.</p>
             <p class="help">\(inviteState)</p>
+            </div>
             """
         } ?? "<p class=\"help\">\(inviteState)</p>"
         return """

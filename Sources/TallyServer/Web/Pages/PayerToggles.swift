@@ -60,7 +60,7 @@ struct PayerToggles {
         <fieldset class="payers" data-payers data-currency="\(several.currency.code)" data-decimals="\(several.currency.minorUnits)" \
         aria-describedby="payers-left payers-error"\(several.refusal.invalid)>
         <legend>Paid by</legend>
-        <div class="toggles">\(toggles)</div>
+        <fieldset class="toggles"><legend class="visually-hidden">Who paid</legend>\(toggles)</fieldset>
         <p class="help" id="payers-help">Several: give what each member paid (in \(several.currency.code)); leave a member empty if they paid nothing.</p>
         <ul class="paid-list">\(amounts)</ul>
         <p class="left" id="payers-left" aria-live="polite"></p>

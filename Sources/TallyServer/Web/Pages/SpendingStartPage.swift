@@ -10,10 +10,21 @@ struct SpendingStartPage {
     /// For a link: the ledger its code opens (nil inside when no ledger has it).
     var invitation: LedgerDetails??
 
-    init(ledgers: [LedgerDetails], code: String? = nil, invitation: LedgerDetails?? = nil) {
+    /// Your balance in each ledger (positive: the others owe you); none known, none shown.
+    var standings: [UUID: Money]
+
+    init(ledgers: [LedgerDetails], standings: [UUID: Money] = [:], code: String? = nil, invitation: LedgerDetails?? = nil) {
         self.ledgers = ledgers
+        self.standings = standings
         self.code = code
         self.invitation = invitation
+    }
+
+    /// "You are owed €12.00", "You owe $25.33", "Settled up".
+    static func standing(_ balance: Money) -> String {
+        balance.minorUnits > 0 ? "You are owed \(Layout.money(balance))"
+            : balance.minorUnits < 0 ? "You owe \(Layout.money(Money(minorUnits: -balance.minorUnits, currency: balance.currency)))"
+            : "Settled up"
     }
 
     func render(_ context: PageContext, error: String? = nil) -> HTML {
@@ -110,9 +121,9 @@ struct SpendingStartPage {
         <li><input type="radio" name="member" id="join-as-new" value="new" required\(HTML.flag("checked", free.isEmpty))>\
         <label for="join-as-new">Someone new</label></li>
         </ul>
+        </fieldset>
         <label for="join-name">Your name, if you are someone new</label>
         <input id="join-name" name="name" maxlength="\(LedgerRules.memberNameLength.upperBound)" autocomplete="off">
-        </fieldset>
         <button type="submit" class="primary">Join</button>
         </form>
         """
@@ -124,12 +135,26 @@ struct SpendingStartPage {
         }
         let items = ledgers.map { details -> HTML in
             let names = details.members.map(\.name).joined(separator: ", ")
-            return "<li><a href=\"\(SitePath.ledger.link(details.ledger.id))\">\(details.ledger.name)</a> <span class=\"help\">\(details.ledger.currency.code) · \(names)</span></li>"
+            let standing = standings[details.ledger.id]
+            let state = standing.map { $0.minorUnits > 0 ? "owed" : $0.minorUnits < 0 ? "owes" : "settled" } ?? ""
+            return """
+            <li><a href="\(SitePath.ledger.link(details.ledger.id))">\(details.ledger.name)</a> \
+            \(standing.map { HTML("<strong class=\"standing \(state)\">\(Self.standing($0))</strong>") })
+            <span class="help">\(names)</span></li>
+            """
         }
+        // A total per currency: amounts in two currencies are never added up.
+        let totals = Dictionary(grouping: standings.values, by: \.currency.code).sorted { $0.key < $1.key }.map { _, balances -> HTML in
+            let total = Money(minorUnits: balances.reduce(0) { $0 + $1.minorUnits }, currency: balances[0].currency)
+            return "<li>\(Self.standing(total))</li>"
+        }
+        let overall: HTML = ledgers.count > 1 && !totals.isEmpty
+            ? "<h3 id=\"totals-title\">In all</h3><ul class=\"totals\" aria-labelledby=\"totals-title\">\(totals)</ul>" : ""
         return """
         <section aria-labelledby="ledgers-title">
         <h2 id="ledgers-title">Your ledgers</h2>
         <ul class="ledgers">\(items)</ul>
+        \(overall)
         </section>
         """
     }

@@ -51,7 +51,7 @@ struct SplitFields {
         <fieldset class="split" aria-describedby="split-help split-left split-error"\(refusal.invalid) data-split data-currency="\(currency.code)" \
         data-decimals="\(currency.minorUnits)">
         <legend>Who shares it</legend>
-        <div class="toggles methods">\(methods)</div>
+        <fieldset class="toggles methods"><legend class="visually-hidden">How it is shared</legend>\(methods)</fieldset>
         <p class="help" id="split-help">Equally: tick who shares it. By shares, exact amounts or percentages: \
         give each member's; leave a member empty to leave them out.</p>
         <ul class="among">\(rows)</ul>

@@ -133,7 +133,7 @@ struct TodayPage {
         <div class="row amount-unit">
         <input id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required data-max-ml="\(EntryVolume.maximumMl)"
                aria-describedby="amount-error" value="\(retry?.amount ?? "")"\(HTML.flag(#"aria-invalid="true""#, retry != nil))>
-        <select id="unit" name="unit" aria-label="Unit">\(unitOptions(retry?.unit ?? unit))</select>
+        <label for="unit" class="visually-hidden">Unit</label><select id="unit" name="unit">\(unitOptions(retry?.unit ?? unit))</select>
         </div>
         <p id="amount-error" class="field-error" aria-live="polite">\(retry?.error ?? "")</p>
         <label for="kind">Drink</label>

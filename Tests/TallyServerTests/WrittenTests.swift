@@ -30,6 +30,7 @@ struct WrittenTests {
     func volumes() {
         #expect(us.volume(1250, .ml) == "1250 ml")
         #expect(us.volume(250, .ml) == "250 ml")
+        #expect(us.volume(530.5, .ml) == "531 ml", "a half rounds away from zero, as everywhere else in Tally")
         #expect(us.volume(VolumeUnit.oz.toMilliliters(12.5), .oz) == "12.5 oz")
         #expect(us.volume(VolumeUnit.oz.toMilliliters(8), .oz) == "8 oz")
         #expect(germany.volume(VolumeUnit.oz.toMilliliters(12.5), .oz) == "12,5 oz")

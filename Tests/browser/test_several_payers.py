@@ -242,7 +242,7 @@ def test_the_edit_page_keeps_several_payers(server, browser, unique_name):
 
     # act and check: back to one payer, Sam, who paid it all; the parts hide
     load(driver, edit)
-    click(driver, driver.find_element(By.XPATH, "//fieldset[@data-payers]/div[@class='toggles']/label[normalize-space()='Sam']"))
+    click(driver, driver.find_element(By.XPATH, "//fieldset[@data-payers]/fieldset[@class='toggles']/label[normalize-space()='Sam']"))
     wait(driver, lambda d: payers(d).get_attribute("data-mode") == "one")
     assert not driver.find_element(By.CSS_SELECTOR, "fieldset[data-payers] .paid-list").is_displayed()
     click(driver, button(driver, "Save"))

@@ -21,7 +21,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import axe_check, screenshot
 
-INVALID = "Enter an amount more than 0 and at most 5000 ml."
+INVALID = "Enter an amount more than 0 and at most 5000 ml, such as 250, 250 ml or 8 oz."
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December"]
 

@@ -68,8 +68,13 @@ struct SpendingWebController {
 
     @Sendable func create(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await startAction(request, context) { form, spending in
-            try await spending.createLedger(name: try form.require("name", "the ledger's name"),
-                                            currency: try form.require("currency", "the currency")).ledger.id
+            // Who is in it, asked up front: you first, then the others; "Person 1", "Person 2"
+            // for names left empty.
+            let typed = [form["you"], form["others"]].compactMap { $0 }
+            let names = SpendingStartPage.memberNames(you: form["you"] ?? "", others: form["others"] ?? "")
+            return try await spending.createLedger(name: try form.require("name", "the ledger's name"),
+                                                   currency: try form.require("currency", "the currency").uppercased(),
+                                                   memberNames: typed.isEmpty ? nil : names).ledger.id
         }
     }
 

@@ -39,7 +39,7 @@ struct Written: Sendable {
         let value = unit.fromMilliliters(ml)
         guard value.isFinite, abs(value) < 1e15 else { return unit.format(ml) }
         let digits = unit == .oz ? 0...1 : 0...0
-        return value.formatted(.number.precision(.fractionLength(digits)).grouping(.never).locale(locale)).replacingOccurrences(of: "-", with: "−")
+        return value.formatted(.number.precision(.fractionLength(digits)).rounded(rule: .toNearestOrAwayFromZero).grouping(.never).locale(locale)).replacingOccurrences(of: "-", with: "−")
             + " " + unit.rawValue
     }
 

@@ -305,7 +305,9 @@ function enhanceForms(root) {
         await api(method, path, body);
         form.closest("dialog")?.close();
         const unit = document.querySelector("form[data-ml-per-unit]");
-        const shown = body?.volumeMl && unit ? Math.round((body.volumeMl / Number(unit.dataset.mlPerUnit)) * 10) / 10 : null;
+        // Whole millilitres, ounces to a tenth (as the server writes volumes).
+        const places = unit?.dataset.unit === "oz" ? 10 : 1;
+        const shown = body?.volumeMl && unit ? Math.round((body.volumeMl / Number(unit.dataset.mlPerUnit)) * places) / places : null;
         const label = unit?.dataset.unit ?? "";
         if (shown !== null) celebrate((path.endsWith("removals") ? "−" : "+") + shown + " " + label);
         await refresh(kind === "delete" ? "Deleted." : null);

@@ -41,6 +41,7 @@ struct LedgerPage {
         <div class="live" data-changes="/api/v1/\(API.ledgerChanges.path(ledger))" data-revision="\(overview.revision)">
         \(balance)
         \(plan(context))
+        \(anyPayment(context))
         \(history(context))
         \(recentlyDeleted(context))
         \(SpendingChart(spent: overview.spent, thisMonth: today.yearMonth, currency: currency).render())
@@ -91,7 +92,8 @@ struct LedgerPage {
         <input id="date" name="date" type="date" value="\(retry["date"] ?? today.description)" aria-describedby="date-error"\(date.invalid)>
         <p class="field-error" id="date-error">\(date.message)</p>
         <label for="category">Category <span class="help">(optional)</span></label>
-        <input id="category" name="category" maxlength="50" value="\(retry["category"] ?? "")">
+        <input id="category" name="category" maxlength="50" value="\(retry["category"] ?? "")" list="categories" autocomplete="off">
+        <datalist id="categories">\(overview.recentCategories.map { category -> HTML in "<option value=\"\(category)\"></option>" })</datalist>
         \(SplitFields(members: details.members, currency: currency, values: retry, refusal: split).render())
         </details>
         <button type="submit" class="primary add">Add expense</button>
@@ -149,6 +151,36 @@ struct LedgerPage {
         if transfer.from == you { return "You pay \(summary.name(transfer.to)) \(amount)" }
         if transfer.to == you { return "\(summary.name(transfer.from)) pays you \(amount)" }
         return "\(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(amount)"
+    }
+
+    /// Any payment besides the plan's: who paid whom, and how much (part of a debt, or between
+    /// two members the plan does not pair).
+    private func anyPayment(_ context: PageContext) -> HTML {
+        guard details.members.count > 1 else { return "" }
+        let you = details.member(of: user)?.id
+        let from = retry["from"].flatMap(MemberID.init) ?? you ?? details.members[0].id
+        let to = retry["to"].flatMap(MemberID.init) ?? details.members.first { $0.id != from }?.id
+        func options(_ chosen: MemberID?) -> HTML {
+            let items = details.members.map { member -> HTML in
+                "<option value=\"\(member.id)\"\(HTML.flag("selected", member.id == chosen))>\(member.name)\(member.id == you ? " (you)" : "")</option>"
+            }
+            return "\(items)"
+        }
+        return """
+        <details class="more any-payment">
+        <summary>Record a payment</summary>
+        <form method="post" action="\(SitePath.payments.link(ledger))" data-swap data-offline="payment" class="stack" novalidate>
+        \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
+        <div class="amount-unit">
+        <div><label for="pay-from">From</label><select id="pay-from" name="from">\(options(from))</select></div>
+        <div><label for="pay-to">To</label><select id="pay-to" name="to">\(options(to))</select></div>
+        </div>
+        <label for="pay-amount">Amount (\(currency.code))</label>
+        <input id="pay-amount" name="amount" inputmode="decimal" autocomplete="off" required>
+        <button type="submit">Record payment</button>
+        </form>
+        </details>
+        """
     }
 
     /// The fewest payments that settle everyone up, each recordable in one tap (S4).

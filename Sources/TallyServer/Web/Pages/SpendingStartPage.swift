@@ -20,6 +20,21 @@ struct SpendingStartPage {
         self.invitation = invitation
     }
 
+    /// The members a new ledger starts with: you, then the others as typed (comma-separated);
+    /// the placeholders for names left empty, and at least one other person.
+    static func memberNames(you: String, others: String) -> [String] {
+        let yours = you.trimmingCharacters(in: .whitespacesAndNewlines)
+        let theirs = others.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        return [yours.isEmpty ? LedgerRules.defaultMemberNames[0] : yours] + (theirs.isEmpty ? [LedgerRules.defaultMemberNames[1]] : theirs)
+    }
+
+    /// The ISO 4217 codes people use, for the currency field's suggestions.
+    private static let currencyOptions: HTML = {
+        let codes = Locale.commonISOCurrencyCodes.filter { $0.count == 3 && $0.allSatisfy(\.isUppercase) }
+        let options = codes.map { code -> HTML in "<option value=\"\(code)\"></option>" }
+        return "\(options)"
+    }()
+
     /// "You are owed €12.00", "You owe $25.33", "Settled up".
     static func standing(_ balance: Money) -> String {
         balance.minorUnits > 0 ? "You are owed \(Layout.money(balance))"
@@ -43,9 +58,15 @@ struct SpendingStartPage {
         <label for="name">Name</label>
         <input id="name" name="name" required maxlength="100" placeholder="Home">
         <label for="currency">Currency</label>
-        <input id="currency" name="currency" required value="EUR" maxlength="3" autocapitalize="characters" aria-describedby="currency-help">
+        <input id="currency" name="currency" required value="\(Written.current.locale.currency?.identifier ?? "EUR")" maxlength="3" autocapitalize="characters" autocomplete="off"
+               list="currencies" aria-describedby="currency-help">
+        <datalist id="currencies">\(Self.currencyOptions)</datalist>
         <p class="help" id="currency-help">An ISO 4217 code such as EUR, USD, GBP or JPY.</p>
-        <p class="help">It starts with two members, Person 1 (you) and Person 2; rename them in its settings.</p>
+        <label for="you">Your name in it</label>
+        <input id="you" name="you" maxlength="\(LedgerRules.memberNameLength.upperBound)" autocomplete="given-name" placeholder="Person 1">
+        <label for="others">Who shares it with you <span class="help">(names, separated by commas)</span></label>
+        <input id="others" name="others" maxlength="500" autocomplete="off" placeholder="Person 2" aria-describedby="others-help">
+        <p class="help" id="others-help">Then send them the ledger's invite link: each joins as themselves. Members can be added or renamed later in its settings.</p>
         <button type="submit"\(HTML.flag(" class=\"primary\"", code == nil))>Create ledger</button>
         </form>
         </section>
@@ -139,7 +160,7 @@ struct SpendingStartPage {
             let state = standing.map { $0.minorUnits > 0 ? "owed" : $0.minorUnits < 0 ? "owes" : "settled" } ?? ""
             return """
             <li><a href="\(SitePath.ledger.link(details.ledger.id))">\(details.ledger.name)</a> \
-            \(standing.map { HTML("<strong class=\"standing \(state)\">\(Self.standing($0))</strong>") })
+            \(standing.map { HTML("<strong class=\"standing \(state)\">\(Self.standing($0))</strong>") } ?? "")
             <span class="help">\(names)</span></li>
             """
         }

@@ -129,11 +129,11 @@ struct TodayPage {
         <input type="radio" id="mode-add" name="mode" value="add"\(HTML.flag("checked", !remove))><label for="mode-add">Add</label>
         <input type="radio" id="mode-remove" name="mode" value="remove"\(HTML.flag("checked", remove))><label for="mode-remove">Remove</label>
         </fieldset>
-        <label for="amount">Amount</label>
-        <div class="row amount-unit">
+        <div class="amount-unit">
+        <div><label for="amount">Amount</label>
         <input id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required data-max-ml="\(EntryVolume.maximumMl)"
-               aria-describedby="amount-error" value="\(retry?.amount ?? "")"\(HTML.flag(#"aria-invalid="true""#, retry != nil))>
-        <label for="unit" class="visually-hidden">Unit</label><select id="unit" name="unit">\(unitOptions(retry?.unit ?? unit))</select>
+               aria-describedby="amount-error" value="\(retry?.amount ?? "")"\(HTML.flag(#"aria-invalid="true""#, retry != nil))></div>
+        <div><label for="unit">Unit</label><select id="unit" name="unit">\(unitOptions(retry?.unit ?? unit))</select></div>
         </div>
         <p id="amount-error" class="field-error" aria-live="polite">\(retry?.error ?? "")</p>
         <label for="kind">Drink</label>

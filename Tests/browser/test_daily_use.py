@@ -1,0 +1,118 @@
+"""Daily use on a phone (390×844) and a desktop: what a household opens ten times a day.
+
+- One link joins a ledger: the owner opens an invite and sees the link with Copy (and Share
+  where the browser has it) and its QR code; someone without an account opens the link, creates
+  one on the same page, and lands in the ledger as the member they chose, reading the balance
+  from their own side.
+- A past day's page logs to that day, and the custom amount reads "8oz" as 8 ounces.
+- Long member names and six-figure amounts never make a page scroll sideways; amounts carry
+  their currency's symbol and grouping.
+- On a phone the sections are a tab bar at the bottom.
+
+Each page passes test_web's checks (axe-core, no sideways scrolling) and leaves a screenshot in
+Tests/browser/screenshots/ ({desktop,phone}-daily-*.png: look at them).
+"""
+
+import re
+from datetime import date, timedelta
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from test_spending import balances, button, checked_payer, create_ledger, history, load, owes, sign_up_and_open_spending
+from test_web import check_page, click, fill, sign_up, text, wait
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_one_link_joins_a_ledger(server, browser, unique_name, viewport):
+    shot = lambda page: f"{viewport}-daily-{page}"
+    alex, newcomer = browser(viewport), browser(viewport)
+    sign_up_and_open_spending(alex, server, ("alex-" + unique_name)[:32])
+    ledger = create_ledger(alex, "Home")
+
+    # The owner opens an invite: the link, Copy, and its QR code drawn by the server.
+    load(alex, ledger + "/settings")
+    click(alex, button(alex, "Create an invite"))
+    code = wait(alex, lambda d: d.find_element(By.CSS_SELECTOR, "strong.code")).text.strip()
+    link = f"{server}/join/{code}"
+    box = alex.find_element(By.CSS_SELECTOR, "[data-invite-link]")
+    assert box.get_attribute("data-invite-link") == link
+    qr = alex.find_element(By.CSS_SELECTOR, "svg.qr")
+    assert qr.get_attribute("aria-label") == "QR code of the invite link to Home"
+    assert len(qr.find_element(By.TAG_NAME, "path").get_attribute("d")) > 500, "the QR code has no modules"
+    copy = alex.find_element(By.CSS_SELECTOR, "[data-copy-invite]")
+    assert copy.is_displayed(), "Copy is not offered with JavaScript"
+    click(alex, copy)
+    wait(alex, lambda d: text(d, "[data-copied]") in ("Link copied.", "Could not copy: select the link above instead."),
+         message="Copy said nothing")
+    check_page(alex, shot("invite"))
+
+    # Someone without an account opens the link: one page to create an account and join.
+    load(newcomer, link)
+    wait(newcomer, lambda d: "/signup?join=" in d.current_url, message="the link did not lead to sign-up")
+    assert newcomer.find_element(By.TAG_NAME, "h1").text == "Join Home"
+    assert "You are invited to Home (EUR), kept by Person 1, Person 2." in text(newcomer, "#invitation")
+    assert not newcomer.find_elements(By.ID, "invite"), "a server invite is asked for"
+    chosen = newcomer.find_element(By.CSS_SELECTOR, "input[name=member]:checked")
+    assert text(newcomer, f"label[for='{chosen.get_attribute('id')}']") == "Person 2", "the one free member is not chosen"
+    check_page(newcomer, shot("join"))
+    fill(newcomer, "#name", ("ben-" + unique_name)[:32])
+    fill(newcomer, "#password", "correct horse 1")
+    click(newcomer, newcomer.find_element(By.XPATH, "//button[normalize-space()='Create account and join']"))
+    wait(newcomer, lambda d: d.current_url == ledger, timeout=20, message="joining did not lead to the ledger")
+    assert owes(newcomer) == ["You are settled up."]
+    assert checked_payer(newcomer) == "Person 2 (you)"
+    check_page(newcomer, shot("joined"))
+
+
+def test_past_day_and_units(server, browser, unique_name):
+    driver = browser("phone")
+    sign_up(driver, server, unique_name)
+    yesterday = (date.today() - timedelta(days=1)).isoformat()
+    load(driver, f"{server}/day/{yesterday}")
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Yesterday"
+    # A quick add on yesterday's page counts for yesterday, not today.
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.preset:not(.remove)"))
+    wait(driver, lambda d: text(d, "#total") != "0 ml", message="the quick add did not count for the day shown")
+    shown = text(driver, "#total")
+    load(driver, server + "/")
+    assert text(driver, "#total") == "0 ml", "the past day's quick add went to today"
+    # "8oz" typed with ml chosen is 8 ounces (237 ml), not 8 ml.
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.custom-open"))
+    fill(driver, "#amount", "8oz")
+    click(driver, driver.find_element(By.XPATH, "//dialog//button[normalize-space()='Log it']"))
+    wait(driver, lambda d: text(d, "#total") == "237 ml", message=f"8oz logged as {text(driver, '#total')!r}")
+    # The tab bar: the four sections at the bottom of the screen, Today the current one.
+    tabs = driver.find_elements(By.CSS_SELECTOR, "nav[aria-label=Main] a")
+    assert [tab.text for tab in tabs] == ["Today", "History", "Spending", "Settings"]
+    bar = driver.find_element(By.CSS_SELECTOR, "nav[aria-label=Main]").rect
+    assert bar["y"] + bar["height"] >= driver.execute_script("return innerHeight") - 1, "the tab bar is not at the bottom"
+    assert tabs[0].get_attribute("aria-current") == "page"
+    check_page(driver, "phone-daily-today", full=False)
+    assert shown != "0 ml"
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_long_names_and_six_figure_amounts_stay_on_screen(server, browser, unique_name, viewport):
+    driver = browser(viewport)
+    sign_up_and_open_spending(driver, server, unique_name)
+    ledger = create_ledger(driver, "Home", currency="USD")
+    load(driver, ledger + "/settings")
+    long_name = "Maximiliane Wolkenstein-Oberhausen"
+    person2 = driver.find_element(By.XPATH, "//ul[@class='kinds']//input[@value='Person 2']")
+    person2.clear()
+    person2.send_keys(long_name)
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button[aria-label='Rename Person 2']"))
+    wait(driver, lambda d: text(d, "main .message") == "Saved.")
+    load(driver, ledger)
+    fill(driver, "#amount", "999998")
+    fill(driver, "#description", "A very long description of a very large expense indeed")
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
+    wait(driver, lambda d: len(history(d)) == 1, message="the expense was not added")
+    assert history(driver)[0][2] == "$999,998.00"
+    assert balances(driver)["Person 1"] == ("$999,998.00", "+$499,999.00")
+    assert owes(driver) == [f"{long_name} owes you $499,999.00."]
+    check_page(driver, f"{viewport}-daily-long-names")
+    load(driver, server + "/spending?all=1")
+    assert text(driver, ".ledgers .standing") == "You are owed $499,999.00"
+    check_page(driver, f"{viewport}-daily-ledgers")

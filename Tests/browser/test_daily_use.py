@@ -112,6 +112,9 @@ def test_long_names_and_six_figure_amounts_stay_on_screen(server, browser, uniqu
     assert history(driver)[0][2] == "$999,998.00"
     assert balances(driver)["Person 1"] == ("$999,998.00", "+$499,999.00")
     assert owes(driver) == [f"{long_name} owes you $499,999.00."]
+    # Your own number is the page's first line, above the form.
+    assert text(driver, "[data-standing]") == "You are owed $499,999.00"
+    assert driver.find_element(By.CSS_SELECTOR, "[data-standing]").rect["y"] < driver.find_element(By.ID, "amount").rect["y"]
     check_page(driver, f"{viewport}-daily-long-names")
     load(driver, server + "/spending?all=1")
     assert text(driver, ".ledgers .standing") == "You are owed $499,999.00"

@@ -746,10 +746,14 @@ const live = {
     if (shown.matches(".today")) { await refresh(null); return; }
     const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
     if (!response.ok) return;
-    const fresh = new DOMParser().parseFromString(await response.text(), "text/html").querySelector("[data-changes]");
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.querySelector("[data-changes]");
     if (!fresh || !document.contains(shown)) return;
     const focus = focusKey(shown);
     shown.replaceWith(fresh);
+    // The reader's own number, above the form, moves with the rest.
+    const standing = page.querySelector("[data-standing]");
+    if (standing) document.querySelector("[data-standing]")?.replaceWith(standing);
     enhance(fresh);
     if (focus?.selector) fresh.querySelector(focus.selector)?.focus({ preventScroll: true });
   },

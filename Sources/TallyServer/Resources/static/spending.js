@@ -242,7 +242,7 @@ function showWaiting(root) {
     balanceCell.className = balance > 0 ? "owed" : balance < 0 ? "owes" : "";
   }
   // Who owes whom is worked out by the server: until then the page says the balance is newer.
-  for (const part of root.querySelectorAll(".summary p.owes, section[aria-labelledby=plan-title]")) part.hidden = effects.length > 0;
+  for (const part of document.querySelectorAll(".summary p.owes, section[aria-labelledby=plan-title], [data-standing]")) part.hidden = effects.length > 0;
   if (effects.length > 0) {
     const note = document.createElement("p");
     note.className = "help waiting-note";

@@ -36,6 +36,7 @@ struct LedgerPage {
         <a href="\(SitePath.recurringExpenses.link(ledger))" class="button">Recurring</a>
         <a href="\(SitePath.ledgerSettings.link(ledger))" class="button">Members &amp; settings</a></div>
         </div>
+        \(standing)
         \(undoNotice(context) ?? notice.map { "<p class=\"message notice\" role=\"status\">\($0)</p>" } ?? "")
         \(quickEntry(context, error: error))
         <div class="live" data-changes="/api/v1/\(API.ledgerChanges.path(ledger))" data-revision="\(overview.revision)">
@@ -47,6 +48,15 @@ struct LedgerPage {
         \(SpendingChart(spent: overview.spent, thisMonth: today.yearMonth, currency: currency).render())
         </div>
         """)
+    }
+
+    /// The reader's own number first, above the form: what they owe or are owed in all. The
+    /// page's script reads it again with the rest (live), and hides it while changes wait offline.
+    private var standing: HTML {
+        guard let you = details.member(of: user)?.id,
+              let balance = summary.balances.members.first(where: { $0.member == you })?.balance else { return "" }
+        let state = balance > 0 ? "owed" : balance < 0 ? "owes" : "settled"
+        return "<p class=\"standing-top \(state)\" data-standing>\(SpendingStartPage.standing(Money(minorUnits: balance, currency: currency)))</p>"
     }
 
     /// "12.50 EUR" that never breaks between the number and the currency; "−" for a minus.

@@ -146,21 +146,18 @@ struct LedgerPage {
         return (yours.isEmpty ? ["You are settled up."] : yours.map(sentence)) + others.map(sentence)
     }
 
-    private func sentence(_ transfer: Transfer) -> String {
-        let you = details.member(of: user)?.id
-        let amount = Layout.money(transfer.amount)
-        if transfer.from == you { return "You owe \(summary.name(transfer.to)) \(amount)." }
-        if transfer.to == you { return "\(summary.name(transfer.from)) owes you \(amount)." }
-        return "\(summary.name(transfer.from)) owes \(summary.name(transfer.to)) \(amount)."
-    }
+    private func sentence(_ transfer: Transfer) -> String { fromYourSide(transfer, (you: "owe", others: "owes")) + "." }
 
     /// "You pay Ada $25.33", "Ben pays you $12.00", "Ben pays Ada $5.00".
-    private func payment(_ transfer: Transfer) -> String {
+    private func payment(_ transfer: Transfer) -> String { fromYourSide(transfer, (you: "pay", others: "pays")) }
+
+    /// A transfer said from the reader's side, with `verb` as said of "you" and of someone else.
+    private func fromYourSide(_ transfer: Transfer, _ verb: (you: String, others: String)) -> String {
         let you = details.member(of: user)?.id
-        let amount = Layout.money(transfer.amount)
-        if transfer.from == you { return "You pay \(summary.name(transfer.to)) \(amount)" }
-        if transfer.to == you { return "\(summary.name(transfer.from)) pays you \(amount)" }
-        return "\(summary.name(transfer.from)) pays \(summary.name(transfer.to)) \(amount)"
+        let (from, to, amount) = (summary.name(transfer.from), summary.name(transfer.to), Layout.money(transfer.amount))
+        if transfer.from == you { return "You \(verb.you) \(to) \(amount)" }
+        if transfer.to == you { return "\(from) \(verb.others) you \(amount)" }
+        return "\(from) \(verb.others) \(to) \(amount)"
     }
 
     /// Any payment besides the plan's: who paid whom, and how much (part of a debt, or between

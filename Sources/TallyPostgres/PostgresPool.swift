@@ -94,10 +94,7 @@ final class PostgresPool: Sendable {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     answer.await(continuation)
-                    Task {
-                        answer.give(await work.result)
-                    }
-                    Task {
+                    let timer = Task {
                         try await Task.sleep(for: deadline)
                         // The deadline passed. Closing the connection ends what runs on it; a
                         // wait for a connection ends with the cancellation.
@@ -108,6 +105,10 @@ final class PostgresPool: Sendable {
                         work.cancel()
                         let _: EventLoopFuture<Void>? = connection?.close()
                         if connection == nil { self.suspect() }
+                    }
+                    Task {
+                        answer.give(await work.result)
+                        timer.cancel() // no sleeping task per request left behind
                     }
                 }
             } onCancel: {

@@ -88,11 +88,13 @@ extension Written {
             .filter { tag in
                 (2...35).contains(tag.count) && tag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
             }
-        let known = Set(Locale.availableIdentifiers)
         let chosen = tags.lazy.map { $0.replacingOccurrences(of: "-", with: "_") }
-            .first { known.contains($0) || known.contains(String($0.prefix { $0 != "_" })) }
+            .first { Self.known.contains($0) || Self.known.contains(String($0.prefix { $0 != "_" })) }
         self.init(locale: Locale(identifier: chosen ?? "en_US"))
     }
+
+    /// The locales Foundation knows, read once (about 800).
+    private static let known = Set(Locale.availableIdentifiers)
 }
 
 /// Answers each web page in the reader's locale: `Written.current` for the request.

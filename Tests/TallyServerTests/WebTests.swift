@@ -156,7 +156,7 @@ struct WebTests {
 
             #expect(opened.status == .ok)
             let code = try #require(opened.text.firstMatch(of: /<strong class="code">([A-Z0-9-]{14})<\/strong>/)?.1)
-            #expect(opened.text.contains("An invite is open until 2025-06-18 12:00, for 2 more people."), "\(opened.text)")
+            #expect(opened.text.contains("An invite is open until Jun 18, 2025 at 12:00\u{00A0}PM, for 2 more people."), "\(opened.text)")
             let later = try await browser.get("/spending/\(ledger.id)/settings")
             #expect(!later.text.contains(String(code)) && later.text.contains("An invite is open until"))
         }

@@ -54,6 +54,8 @@ struct WrittenTests {
         let berlin = TimeZone(identifier: "Europe/Berlin")!
         #expect(uk.time(instant, in: berlin) == "21:05")
         #expect(us.time(instant, in: berlin) == "9:05\(nbsp)PM")
+        #expect(uk.moment(instant, in: berlin) == "26 Nov 2026 at 21:05")
+        #expect(us.moment(instant, in: berlin) == "Nov 26, 2026 at 9:05\(nbsp)PM")
     }
 
     @Test("The locale comes from Accept-Language: its first known tag, English (US) otherwise")

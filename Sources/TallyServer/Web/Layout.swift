@@ -80,27 +80,18 @@ enum Layout {
         "<input type=\"hidden\" name=\"csrf\" value=\"\(context.csrf)\">"
     }
 
-    /// "12.50 EUR" that never wraps between the number and the currency, with a true minus sign.
     /// A coordinate with at most one decimal, as SVG reads it.
     static func svgNumber(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
+    /// Money as the reader's locale writes it (Written): "$12.50", never broken across lines.
     static func money(_ money: Money) -> String { Written.current.money(money) }
 
     /// A sentence whose amounts ("owes Sam 9.99 EUR") keep their currency on the same line.
     static func keepingAmountsWhole(_ sentence: String, _ currency: Currency) -> String {
         sentence.replacingOccurrences(of: " \(currency.code)", with: "\u{00A0}\(currency.code)")
-    }
-
-    /// An instant as a person reads it in their zone, in a fixed English `pattern`.
-    static func time(_ date: Date, in zone: TimeZone, _ pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
     }
 
     /// A volume for display: whole units with the unit, as the CLI shows it (H5).

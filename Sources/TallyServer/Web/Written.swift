@@ -69,7 +69,9 @@ struct Written: Sendable {
 
     /// "24 Nov 2026, 21:05": a moment further away (sessions, tokens, invites).
     func moment(_ instant: Date, in zone: TimeZone) -> String {
-        Self.unbroken(instant.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, locale: locale, timeZone: zone)))
+        // The time keeps its "PM"; the date may wrap between its words.
+        instant.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, locale: locale, timeZone: zone))
+            .replacingOccurrences(of: "\u{202F}", with: "\u{00A0}")
     }
 
     private func noon(_ day: LocalDate) -> Date {

@@ -118,7 +118,7 @@ struct AccountPage {
     }
 
     static func date(_ date: Date, _ zone: TimeZone) -> String {
-        Layout.time(date, in: zone, "d MMM yyyy, HH:mm")
+        Written.current.moment(date, in: zone)
     }
 }
 

@@ -122,7 +122,7 @@ struct LedgerSettingsPage {
 
     private var inviteState: String {
         guard let invite = details.invite else { return "No invite is open." }
-        let until = Layout.time(invite.expiresAt, in: zone, "yyyy-MM-dd HH:mm")
+        let until = Written.current.moment(invite.expiresAt, in: zone)
         if invite.usesLeft == 0 { return "The last invite has been used." }
         if invite.expiresAt <= now { return "The last invite expired on \(until)." }
         return "An invite is open until \(until), for \(invite.usesLeft == 1 ? "one more person" : "\(invite.usesLeft) more people")."

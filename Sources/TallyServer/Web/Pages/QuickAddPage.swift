@@ -36,7 +36,7 @@ struct QuickAddPage {
             <p class="help">Opened from the home screen, this is done for you. Reloading this page logs nothing.</p>
             """
         case .logged(let intake, let again):
-            let time = Layout.time(intake.at, in: zone, "HH:mm")
+            let time = Written.current.time(intake.at, in: zone)
             let what = "\(Layout.volume(intake.volumeMl, unit)) of \(intake.kindName)"
             body = again
                 ? "<h1 id=\"quick-title\">Already logged</h1><p class=\"message notice\" role=\"status\" id=\"quick-result\">Already logged: \(what) at \(time). Nothing was added.</p>"

@@ -51,9 +51,7 @@ struct SpendingWebController {
         var standings: [UUID: Money] = [:]
         for details in ledgers {
             guard let you = details.member(of: user.id)?.id else { continue }
-            let summary = try await spending.summary(of: details.ledger.id)
-            let balance = summary.balances.members.first { $0.member == you }?.balance ?? 0
-            standings[details.ledger.id] = Money(minorUnits: balance, currency: details.ledger.currency)
+            standings[details.ledger.id] = try await spending.summary(of: details.ledger.id).balances.balance(of: you)
         }
         return standings
     }
@@ -70,11 +68,10 @@ struct SpendingWebController {
         try await startAction(request, context) { form, spending in
             // Who is in it, asked up front: you first, then the others; "Person 1", "Person 2"
             // for names left empty.
-            let typed = [form["you"], form["others"]].compactMap { $0 }
             let names = SpendingStartPage.memberNames(you: form["you"] ?? "", others: form["others"] ?? "")
             return try await spending.createLedger(name: try form.require("name", "the ledger's name"),
                                                    currency: try form.require("currency", "the currency").uppercased(),
-                                                   memberNames: typed.isEmpty ? nil : names).ledger.id
+                                                   memberNames: names).ledger.id
         }
     }
 

@@ -53,10 +53,9 @@ struct LedgerPage {
     /// The reader's own number first, above the form: what they owe or are owed in all. The
     /// page's script reads it again with the rest (live), and hides it while changes wait offline.
     private var standing: HTML {
-        guard let you = details.member(of: user)?.id,
-              let balance = summary.balances.members.first(where: { $0.member == you })?.balance else { return "" }
-        let state = balance > 0 ? "owed" : balance < 0 ? "owes" : "settled"
-        return "<p class=\"standing-top \(state)\" data-standing>\(SpendingStartPage.standing(Money(minorUnits: balance, currency: currency)))</p>"
+        guard let you = details.member(of: user)?.id else { return "" }
+        let balance = summary.balances.balance(of: you)
+        return "<p class=\"standing-top \(SpendingStartPage.state(balance))\" data-standing>\(SpendingStartPage.standing(balance))</p>"
     }
 
     /// "12.50 EUR" that never breaks between the number and the currency; "−" for a minus.

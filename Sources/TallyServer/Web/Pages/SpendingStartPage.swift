@@ -35,6 +35,11 @@ struct SpendingStartPage {
         return "\(options)"
     }()
 
+    /// The class a standing is drawn with: owed, owes or settled.
+    static func state(_ balance: Money) -> String {
+        balance.minorUnits > 0 ? "owed" : balance.minorUnits < 0 ? "owes" : "settled"
+    }
+
     /// "You are owed €12.00", "You owe $25.33", "Settled up".
     static func standing(_ balance: Money) -> String {
         balance.minorUnits > 0 ? "You are owed \(Layout.money(balance))"
@@ -157,10 +162,9 @@ struct SpendingStartPage {
         let items = ledgers.map { details -> HTML in
             let names = details.members.map(\.name).joined(separator: ", ")
             let standing = standings[details.ledger.id]
-            let state = standing.map { $0.minorUnits > 0 ? "owed" : $0.minorUnits < 0 ? "owes" : "settled" } ?? ""
             return """
             <li><a href="\(SitePath.ledger.link(details.ledger.id))">\(details.ledger.name)</a> \
-            \(standing.map { HTML("<strong class=\"standing \(state)\">\(Self.standing($0))</strong>") } ?? "")
+            \(standing.map { HTML("<strong class=\"standing \(Self.state($0))\">\(Self.standing($0))</strong>") } ?? "")
             <span class="help">\(names)</span></li>
             """
         }

@@ -174,8 +174,9 @@ struct HealthImportAPITests {
             let browser = WebTests.Browser(client)
             _ = try await browser.get("/signup")
             _ = try await browser.post("/signup", ["name": "carol", "password": "long enough", "timeZone": "Europe/Berlin"])
-            let page = try await browser.get("/settings")
-            #expect(page.text.contains("enctype=\"multipart/form-data\"") && page.text.contains("No sleep records from Apple Health for the last 7 days"))
+            let page = try await browser.get("/settings/apple-health")
+            #expect(page.text.contains("enctype=\"multipart/form-data\""))
+            #expect(try await browser.get("/settings/reminders").text.contains("No sleep records from Apple Health for the last 7 days"))
             let carol = try #require(try await f.store.user(named: "carol")).id
 
             let forged = try await browser.post("/settings/apple-health", [:], file: "export", try Self.export(), csrf: "forged")
@@ -185,33 +186,33 @@ struct HealthImportAPITests {
             let imported = try await browser.post("/settings/apple-health", [:], file: "export", try Self.export())
             #expect(imported.status == .seeOther, "\(imported)")
             let location = try #require(imported.headers[.location])
-            #expect(location == "/settings?imported=5&already=0&sleep=21&skipped=1")
+            #expect(location == "/settings/apple-health?imported=5&already=0&sleep=21&skipped=1")
             let after = try await browser.get(location)
             #expect(after.text.contains("Imported 5 drinks and 21 sleep records from Apple Health."))
-            #expect(after.text.contains("awake from 06:50 to 23:20"))
+            #expect(try await browser.get("/settings/reminders").text.contains("awake from 6:50\u{00A0}AM to 11:20\u{00A0}PM"))
 
             let chosen = try await browser.post("/settings/reminders", [
                 "enabled": "yes", "wake": "08:00", "sleep": "22:00", "frequency": "3", "smart": "", "sleepRecords": "yes",
             ])
             #expect(chosen.status == .seeOther)
             #expect(try await f.store.reminderSettings(of: carol).useSleepRecords)
-            // Imported today: today keeps its manual times (08:00–22:00: 11:30, 15:00, 18:30).
-            #expect(try await browser.get("/settings").text.contains("Next: 15:00, 18:30"))
+            // Imported today: today keeps its manual times (08:00–22:00: 11:30, 15:00, 18:30), as the reader's locale writes them.
+            #expect(try await browser.get("/settings/reminders").text.contains("Next: 3:00\u{00A0}PM, 6:30\u{00A0}PM."))
 
             // A deleted imported drink stays deleted on import, until the page's button forgets it.
             let firstDay = try #require(try await f.store.dailyTotals(of: carol, from: nil, through: nil).keys.min())
             let drink = try #require(try await f.store.entries(on: firstDay, of: carol).first)
             _ = try await HydrationService(store: f.store, clock: f.clock, user: carol).deleteEntry(id: drink.id)
             #expect(try await browser.post("/settings/apple-health", [:], file: "export", try Self.export()).headers[.location]
-                    == "/settings?imported=0&already=5&sleep=0&skipped=1")
+                    == "/settings/apple-health?imported=0&already=5&sleep=0&skipped=1")
             let forgetForged = try await browser.post("/settings/apple-health/forget-deleted", [:], csrf: "forged")
             #expect(forgetForged.status == .forbidden)
             let forget = try await browser.post("/settings/apple-health/forget-deleted", [:])
-            #expect(forget.headers[.location] == "/settings?saved=apple-health&forgotten=1#apple-health", "\(forget)")
-            #expect(try await browser.get("/settings?saved=apple-health&forgotten=1").text
+            #expect(forget.headers[.location] == "/settings/apple-health?saved=apple-health&forgotten=1", "\(forget)")
+            #expect(try await browser.get("/settings/apple-health?saved=apple-health&forgotten=1").text
                     .contains("1 deleted drink from an import is forgotten: importing the export again brings it back."))
             #expect(try await browser.post("/settings/apple-health", [:], file: "export", try Self.export()).headers[.location]
-                    == "/settings?imported=1&already=4&sleep=0&skipped=1")
+                    == "/settings/apple-health?imported=1&already=4&sleep=0&skipped=1")
 
             let wrong = try await browser.post("/settings/apple-health", [:], file: "export", Data("just text".utf8))
             #expect(wrong.status == .badRequest && wrong.text.contains("This is not an Apple Health export"))

@@ -90,8 +90,8 @@ struct HostileTextTests {
 
             let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             var shown: [String] = []
-            for page in ["/", "/history", "/settings", "/account", "/spending?all", "/spending/\(ledger.id)", "/spending/\(ledger.id)/settings",
-                         "/join/\(code)"] {
+            for page in ["/", "/history", "/settings", "/settings/kinds", "/account", "/spending?all", "/spending/\(ledger.id)", "/spending/\(ledger.id)/settings",
+                         "/spending/\(ledger.id)/activity", "/join/\(code)"] {
                 let answer = try await browser.get(page)
                 #expect(answer.status == .ok, "\(page): \(answer.status)")
                 let tokens = HTMLTokens(answer.text)

@@ -150,7 +150,7 @@ struct WebTests {
             let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR"}"#)
             let browser = try await Browser.signedIn(client, "ada", "correct horse")
             let before = try await browser.get("/spending/\(ledger.id)/settings")
-            #expect(before.text.contains("By default an invite lasts 7 days and lets one person join"), "\(before.text)")
+            #expect(before.text.contains("<summary>Lasts 7 days, for one person: change</summary>"), "\(before.text)")
 
             let opened = try await browser.post("/spending/\(ledger.id)/invite", ["action": "open", "days": "3", "uses": "2"])
 
@@ -287,7 +287,7 @@ struct WebTests {
         _ = try await hydration.logDrink(.init(volumeMl: 100, kindName: "<script>x</script>"))
         try await f.test { client in
             let browser = try await Browser.signedIn(client, "ada", "correct horse")
-            for path in ["/", "/settings"] {
+            for path in ["/", "/settings/kinds"] {
                 let page = try await browser.get(path)
                 #expect(!page.text.contains("<script>x"), "\(path)")
                 #expect(page.text.contains("&lt;script&gt;x"), "\(path)")
@@ -310,7 +310,7 @@ struct WebTests {
             #expect(history.text.contains("href=\"/history?month=2025-05\"") && history.text.contains("href=\"/history?month=2025-07\""))
             let previous = try await browser.get("/history?month=2025-05")
             #expect(previous.text.contains("May 2025"))
-            #expect(try await browser.post("/settings/general", ["unit": "oz", "timeZone": "America/New_York"]).headers[.location] == "/settings?saved=unit-zone#unit-zone")
+            #expect(try await browser.post("/settings/general", ["unit": "oz", "timeZone": "America/New_York"]).headers[.location] == "/settings/unit-zone?saved=unit-zone")
             let badZone = try await browser.post("/settings/general", ["unit": "ml", "timeZone": "Mars/Olympus"])
             #expect(badZone.status == .badRequest && badZone.text.contains("IANA"))
             #expect(try await hydration.settings().unit == .oz)
@@ -437,32 +437,39 @@ struct WebTests {
         }
     }
 
-    @Test("Settings open with an index of their sections; a saved or refused form comes back at its section")
+    @Test("Settings open with a row per section that says what it is set to; each section is a page its form comes back to")
     func settingsSections() async throws {
         let f = try await ServerFixture()
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        _ = try await hydration.setProfile(Profile(age: 40, weightKg: 70.5, activity: .active))
+        _ = try await hydration.setGoal(.custom(ml: 2250))
         try await f.test { client in
             let browser = try await Browser.signedIn(client, "ada", "correct horse")
             let page = try await browser.get("/settings").text
-            let index = try #require(page.firstRange(of: /<nav class="settings-index"[\s\S]*?<\/nav>/).map { String(page[$0]) })
             for section in SettingsSection.allCases {
-                #expect(index.contains("<a href=\"#\(section.rawValue)\">\(section.title)</a>"), "\(section)")
-                #expect(page.contains("<section id=\"\(section.rawValue)\""), "no section \(section)")
+                #expect(page.contains("<a href=\"/settings/\(section.rawValue)\"><span class=\"what\">\(section.title)</span>"), "\(section)")
+                let own = try await browser.get("/settings/\(section.rawValue)")
+                #expect(own.status == .ok && own.text.contains("<section id=\"\(section.rawValue)\""), "no page for \(section)")
+                #expect(own.text.contains(#"<p class="back"><a href="/settings">Settings</a></p>"#), "\(section): no way back")
             }
-            #expect(index.contains("href=\"/account\""))
-            // Each form sends the browser back to its own section.
-            #expect(page.contains(#"action="/settings/goal#goal""#) && page.contains(#"action="/settings/kinds#kinds""#))
+            #expect(page.contains(#"<span class="value">2250 ml a day, your own</span>"#))
+            #expect(page.contains(#"<span class="value">40 years, 70.5 kg, active</span>"#))
+            #expect(page.contains(#"<span class="value">100 ml · 250 ml · 500 ml</span>"#))
+            #expect(page.contains(#"<span class="value">Off</span>"#), "the reminders are off")
+            #expect(page.contains("href=\"/account\"") && page.contains("href=\"/bottle/settings\""))
+            // Each form sends the browser back to its own page, saying so at the top.
+            let goalPage = try await browser.get("/settings/goal").text
+            #expect(goalPage.contains(#"action="/settings/goal""#))
             let saved = try await browser.post("/settings/goal", ["mode": "none"])
-            #expect(saved.headers[.location] == "/settings?saved=goal#goal")
-            let shown = try await browser.get("/settings?saved=goal").text
-            let goal = try #require(shown.firstRange(of: /<section id="goal"[\s\S]*?<\/section>/).map { String(shown[$0]) })
-            #expect(goal.contains(#"<p class="message notice" role="status">Saved.</p>"#))
-            // Not at the top as well: the page opens at the section.
-            #expect(shown.contains(#"<p class="message" role="status" hidden></p>"#))
+            #expect(saved.headers[.location] == "/settings/goal?saved=goal")
+            let shown = try await browser.get("/settings/goal?saved=goal").text
+            #expect(shown.contains(#"<p class="message notice" role="status">Saved.</p>"#))
+            #expect(try await browser.get("/settings").text.contains(#"<span class="value">No goal, just totals</span>"#))
             let refused = try await browser.post("/settings/reminders", ["wake": "7", "sleep": "23:00", "frequency": "8"])
             #expect(refused.status == .badRequest)
-            let reminders = try #require(refused.text.firstRange(of: /<section id="reminders"[\s\S]*?<\/section>/).map { String(refused.text[$0]) })
-            #expect(reminders.contains(#"<p class="message error" role="alert">Write the times as HH:MM"#), "\(reminders)")
-            #expect(try await browser.post("/settings/calendar", ["action": "stop"]).headers[.location] == "/settings?saved=calendar#calendar")
+            #expect(refused.text.contains(#"<p class="message error" role="alert">Write the times as HH:MM"#))
+            #expect(refused.text.contains(#"<section id="reminders""#), "the refusal is not on the reminders' page")
+            #expect(try await browser.post("/settings/calendar", ["action": "stop"]).headers[.location] == "/settings/calendar?saved=calendar")
         }
     }
 }

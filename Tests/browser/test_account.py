@@ -29,7 +29,7 @@ def test_account_page_makes_a_token_that_works(server, browser, unique_name, jav
     driver = browser("phone" if javascript else "desktop", javascript=javascript)
     sign_up(driver, server, unique_name)
     driver.get(server + "/settings")
-    click(driver, driver.find_element(By.LINK_TEXT, "Your account"))
+    click(driver, driver.find_element(By.CSS_SELECTOR, "a[href='/account']"))
     wait(driver, lambda d: d.current_url.endswith("/account"))
     assert "(this browser)" in driver.find_element(By.ID, "main").text
     check_page(driver, f"account-{'js' if javascript else 'nojs'}")

@@ -300,7 +300,7 @@ def test_setting_the_level_untouched_keeps_it(server, browser, unique_name):
 def test_the_slider_reaches_full_in_ounces(server, browser, unique_name):
     driver = browser("desktop")
     sign_up(driver, server, unique_name)
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/unit-zone")
     click(driver, driver.find_element(By.CSS_SELECTOR, "label[for='unit-oz']"))
     click(driver, driver.find_element(By.XPATH, "//section[@aria-labelledby='general-title']//button"))
     # The saved page, not the tapped radio of the page before it (that is checked at once).

@@ -19,6 +19,7 @@ from datetime import date, timedelta
 import pytest
 from selenium.webdriver.common.by import By
 
+from conftest import VIEWPORTS, screenshot
 from test_spending import balances, button, checked_payer, create_ledger, history, load, owes, sign_up_and_open_spending
 from test_web import check_page, click, fill, sign_up, text, wait
 
@@ -119,3 +120,49 @@ def test_long_names_and_six_figure_amounts_stay_on_screen(server, browser, uniqu
     load(driver, server + "/spending?all=1")
     assert text(driver, ".ledgers .standing") == "You are owed $499,999.00"
     check_page(driver, f"{viewport}-daily-ledgers")
+
+
+def page_height(driver):
+    return driver.execute_script("return document.documentElement.scrollHeight")
+
+
+def test_settings_pages_fit_in_three_screens(server, browser, unique_name):
+    """Every settings page at 390×844, with what makes one long (an open invite and its QR code,
+    four members, a few drink kinds and changes), is at most three screens tall; the other pages'
+    heights are printed, for whoever works on them next."""
+    driver = browser("phone")
+    screen = VIEWPORTS["phone"]["height"]
+    sign_up_and_open_spending(driver, server, unique_name)
+    ledger = create_ledger(driver, "Home")
+    for number in range(3):
+        fill(driver, "#amount", f"{10 + number}.50")
+        click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
+        wait(driver, lambda d: len(history(d)) == number + 1, message="the expense was not added")
+    load(driver, ledger + "/settings")
+    for name in ("Carla", "Dmitri"):
+        fill(driver, "#new-member", name)
+        click(driver, button(driver, "Add member"))
+        wait(driver, lambda d: text(d, "main .message") == "Saved.")
+    click(driver, button(driver, "Create an invite"))
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "svg.qr"))
+    heights = {"ledger settings (invite open)": page_height(driver)}
+    screenshot(driver, "phone-height-ledger-settings")
+    for kind in ("Oat latte", "Sparkling water"):
+        load(driver, server + "/settings/kinds")
+        fill(driver, "#kind-name", kind)
+        click(driver, button(driver, "Add kind"))
+        wait(driver, lambda d: "saved" in d.current_url)
+    settings = ["/settings"] + [href.removeprefix(server) for href in
+                                (a.get_attribute("href") for a in (load(driver, server + "/settings") or
+                                                                   driver.find_elements(By.CSS_SELECTOR, ".settings-list a")))]
+    for path in settings + [ledger.removeprefix(server) + "/activity"]:
+        load(driver, server + path)
+        heights[path] = page_height(driver)
+        screenshot(driver, "phone-height" + path.replace("/", "-"))
+    too_tall = {page: height for page, height in heights.items() if height > 3 * screen}
+    for path in ["/", "/history", "/spending", ledger.removeprefix(server)]:
+        load(driver, server + path)
+        heights[path] = page_height(driver)
+    print("\n".join(f"{page}: {height} px ({height / screen:.1f} screens)" for page, height in heights.items()))
+    assert len(settings) >= 12, settings
+    assert not too_tall, f"settings pages taller than three screens of {screen} px: {too_tall}"

@@ -28,18 +28,30 @@ def web_pages():
     return ["/" + path.lstrip("/") for path in paths if not re.search(r"\.\w+$", path)]
 
 
+def settings_sections():
+    """The settings' sections, each a page (/settings/:section), as SettingsSection lists them."""
+    source = (CONTROLLERS / "Pages" / "SettingsPages.swift").read_text()
+    cases = source.split("enum SettingsSection", 1)[1].split("var description", 1)[0]
+    return [raw or name for name, raw in re.findall(r'case (\w+)(?: = "([\w-]+)")?', cases)]
+
+
 def test_the_page_list_comes_from_the_router():
     pages = web_pages()
-    for known in ["/", "/history", "/signin", "/spending/:ledger/settings", "/join/:code", "/admin"]:
+    for known in ["/", "/history", "/signin", "/spending/:ledger/settings", "/join/:code", "/admin", "/settings/:section"]:
         assert known in pages, f"{known} is not among the routes read from the controllers: {pages}"
+    assert settings_sections()[:3] == ["profile", "goal", "unit-zone"], settings_sections()
 
 
 def fill_in(path, values):
-    def value(match):
-        if match.group(1) not in values:
-            pytest.fail(f"{path}: no value for :{match.group(1)}; give this test one", pytrace=False)
-        return values[match.group(1)]
-    return re.sub(r":(\w+)", value, path)
+    """The addresses of `path` with `values` for its parameters; a list of values gives one each."""
+    names = re.findall(r":(\w+)", path)
+    for name in names:
+        if name not in values:
+            pytest.fail(f"{path}: no value for :{name}; give this test one", pytrace=False)
+    for name in names:
+        choices = values[name] if isinstance(values[name], list) else [values[name]]
+        return [address for choice in choices for address in fill_in(path.replace(":" + name, choice, 1), values)]
+    return [path]
 
 
 @pytest.mark.parametrize("viewport,scheme,javascript", [
@@ -61,14 +73,18 @@ def test_every_page_passes_the_checks(server, browser, unique_name, viewport, sc
     load(driver, ledger + "/settings")
     click(driver, button(driver, "Create an invite"))
     code = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "strong.code")).text.strip()
-    values = {"ledger": ledger.rsplit("/", 1)[1], "id": entry, "code": code, "date": browser_today(driver).isoformat(), "button": "1"}
+    values = {"ledger": ledger.rsplit("/", 1)[1], "id": entry, "code": code, "date": browser_today(driver).isoformat(), "button": "1",
+              "section": settings_sections()}
     routes = web_pages() + ["/no-such-page"]
 
     def visit_all(who):
         for route in routes:
-            load(driver, server + fill_in(route, values))
-            slug = route.strip("/").replace("/", "-").replace(":", "") or "today"
-            check_page(driver, f"every-{viewport}-{scheme}{'' if javascript else '-nojs'}-{who}-{slug}")
+            for address in fill_in(route, values):
+                load(driver, server + address)
+                slug = route.strip("/").replace("/", "-").replace(":", "") or "today"
+                if ":section" in route:
+                    slug = address.strip("/").replace("/", "-")
+                check_page(driver, f"every-{viewport}-{scheme}{'' if javascript else '-nojs'}-{who}-{slug}")
 
     visit_all("user")
     driver.delete_all_cookies()

@@ -31,7 +31,7 @@ FIRST = f"Imported 3 drinks and {2 * NIGHTS} sleep records from Apple Health. " 
 AGAIN = "Imported 0 drinks and 0 sleep records from Apple Health. 3 drinks were already there from an earlier import. " + SKIPPED
 NOT_AN_EXPORT = "This is not an Apple Health export: it has no <HealthData>. Use export.zip or its export.xml."
 NO_RECORDS = "No sleep records from Apple Health for the last 7 days: until you import some (below), the times above apply."
-FROM_RECORDS = "Your sleep records from Apple Health, last 7 days: awake from 06:45 to 23:00."
+FROM_RECORDS = "Your sleep records from Apple Health, last 7 days: awake from 6:45 AM to 11:00 PM."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,7 +149,7 @@ def write_export(folder, now):
 
 
 def set_time_zone(driver, server, zone):
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/unit-zone")
     fill(driver, "#time-zone", zone)
     click(driver, button(driver, "Save", within="//section[@aria-labelledby='general-title']"))
     wait(driver, lambda d: "saved" in d.current_url, message="the time zone was not saved")
@@ -158,7 +158,7 @@ def set_time_zone(driver, server, zone):
 
 def upload(driver, server, path):
     """Chooses `path` in the Apple Health form and sends it; returns once the answer is loaded."""
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/apple-health")
     before = driver.current_url
     driver.find_element(By.ID, "health-export").send_keys(str(path.resolve()))
     click(driver, button(driver, "Import", within="//section[@id='apple-health']"))
@@ -186,7 +186,13 @@ def upcoming(now, wake, sleep_at, frequency):
     """The 'Next: …' sentence the settings page should show at `now` (None when none are left today)."""
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     left = [m for m in reminder_times(wake, sleep_at, frequency) if midnight + timedelta(minutes=m) > now]
-    return "Next: " + ", ".join(f"{m // 60:02d}:{m % 60:02d}" for m in left) + "." if left else None
+    return "Next: " + ", ".join(clock(m) for m in left) + "." if left else None
+
+
+def clock(minutes):
+    """A time of day as the browser's language (US English) writes it: "6:45 AM"."""
+    hour, minute = divmod(minutes, 60)
+    return f"{hour % 12 or 12}:{minute:02d} {'AM' if hour < 12 else 'PM'}"
 
 
 def next_sentence(driver):
@@ -195,7 +201,7 @@ def next_sentence(driver):
     return found[0] if found else None
 
 
-def section_shot(driver, name, css="#apple-health"):
+def section_shot(driver, name, css="#main"):
     """A section (the Apple Health one unless told) at the top of the viewport, through test_web's
     checks; with css=None the viewport as the page was opened."""
     if css:
@@ -217,9 +223,9 @@ def test_apple_health_import(server, browser, unique_name, tmp_path, viewport, j
     set_time_zone(driver, server, ZONE_NAME)
 
     # Before any import: the section and its form, and no sleep records.
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/apple-health")
     section = driver.find_element(By.ID, "apple-health")
-    assert section.find_element(By.TAG_NAME, "h2").text == "Apple Health"
+    assert section.find_element(By.TAG_NAME, "h1").text == "Apple Health"
     form = section.find_element(By.TAG_NAME, "form")
     assert (form.get_dom_attribute("method"), form.get_dom_attribute("action"), form.get_dom_attribute("enctype")) == \
         ("post", "/settings/apple-health", "multipart/form-data")
@@ -236,7 +242,7 @@ def test_apple_health_import(server, browser, unique_name, tmp_path, viewport, j
 
     # The first import: 3 drinks, 2 asleep records a night, the 6000 ml one skipped.
     upload(driver, server, export)
-    assert driver.current_url == f"{server}/settings?imported=3&already=0&sleep={2 * NIGHTS}&skipped=1", \
+    assert driver.current_url == f"{server}/settings/apple-health?imported=3&already=0&sleep={2 * NIGHTS}&skipped=1", \
         driver.current_url
     assert message(driver, "error") is None, message(driver, "error")
     assert message(driver, "notice") == FIRST
@@ -253,14 +259,14 @@ def test_apple_health_import(server, browser, unique_name, tmp_path, viewport, j
 
     # The same file again adds nothing.
     upload(driver, server, export)
-    assert driver.current_url == f"{server}/settings?imported=0&already=3&sleep=0&skipped=1", \
+    assert driver.current_url == f"{server}/settings/apple-health?imported=0&already=3&sleep=0&skipped=1", \
         driver.current_url
     assert message(driver, "notice") == AGAIN
     assert day_total(driver, server, yesterday) == ("500 ml", [glass, glass])
     assert day_total(driver, server, today) == ("250 ml", [glass])
 
     # The reminders follow the sleep records: on, with the records ticked.
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/reminders")
     frequency = int(driver.find_element(By.ID, "frequency").get_attribute("value"))
     manual = [driver.find_element(By.ID, name).get_attribute("value") for name in ("wake", "sleep")]
     click(driver, driver.find_element(By.CSS_SELECTOR, "label[for='reminders-on']"))
@@ -273,21 +279,21 @@ def test_apple_health_import(server, browser, unique_name, tmp_path, viewport, j
     after = datetime.now(ZONE)
     assert message(driver, "notice") == "Saved."
     # Imported today: today keeps the waking hours it started with, and the page says so.
+    wake, sleep_at = (int(t[:2]) * 60 + int(t[3:5]) for t in manual)
     assert text(driver, "#sleep-records-window") == \
-        f"{FROM_RECORDS} Today keeps the hours it started with ({manual[0]} to {manual[1]}); these count from tomorrow."
+        f"{FROM_RECORDS} Today keeps the hours it started with ({clock(wake)} to {clock(sleep_at)}); these count from tomorrow."
     assert driver.find_element(By.ID, "reminders-on").is_selected()
     assert driver.find_element(By.ID, "sleep-records").is_selected()
     # The manual times stay as they were: the fallback while there are no records.
     assert [driver.find_element(By.ID, name).get_attribute("value") for name in ("wake", "sleep")] == manual
     # "Next: …" counts from today's manual times; the records' 06:45–23:00 start tomorrow.
-    wake, sleep_at = (int(t[:2]) * 60 + int(t[3:5]) for t in manual)
     shown = next_sentence(driver)
     assert shown in {upcoming(before, wake, sleep_at, frequency), upcoming(after, wake, sleep_at, frequency)}, \
         f"{shown!r}: not the reminders of {manual[0]}–{manual[1]} ({frequency} a day) after {after:%H:%M}"
     section_shot(driver, shot("reminders"), css="section[aria-labelledby='reminders-title']")
 
     # After a reload, still ticked.
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/reminders")
     assert driver.find_element(By.ID, "sleep-records").is_selected(), "the sleep records box is not ticked after a reload"
     assert driver.find_element(By.ID, "reminders-on").is_selected()
     assert text(driver, "#sleep-records-window").startswith(FROM_RECORDS)
@@ -304,7 +310,7 @@ def test_apple_health_import(server, browser, unique_name, tmp_path, viewport, j
     section_shot(driver, shot("refused"), css=None)  # the top of the page, with the message
     assert day_total(driver, server, yesterday) == ("500 ml", [glass, glass])
     assert day_total(driver, server, today) == ("250 ml", [glass])
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/reminders")
     assert driver.find_element(By.ID, "sleep-records").is_selected()
     assert text(driver, "#sleep-records-window").startswith(FROM_RECORDS)
 

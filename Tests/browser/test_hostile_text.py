@@ -135,8 +135,8 @@ def test_hostile_text_stays_text_on_every_page(server, browser, unique_name):
     # Drink kinds, and a drink of each (with the text as its note too).
     kinds = HOSTILE + CONTROL + [long_text(40)]
     for number, name in enumerate(kinds):
-        load(driver, server + "/settings")
-        send(f"kind {number} {name!r}", "form[action='/settings/kinds#kinds']", {"name": name, "factor": "1"},
+        load(driver, server + "/settings/kinds")
+        send(f"kind {number} {name!r}", "form[action='/settings/kinds']", {"name": name, "factor": "1"},
              may_refuse=name in CONTROL)
     accepted_kinds = [name for number, name in enumerate(kinds) if results[f"kind {number} {name!r}"] == "saved"]
     load(driver, server + "/")
@@ -184,8 +184,9 @@ def test_hostile_text_stays_text_on_every_page(server, browser, unique_name):
 
     # Every page: no CSP violation, nothing the server did not write, the text as typed.
     problems = []
-    pages = {"today": server + "/", "history": server + "/history", "settings": server + "/settings",
-             "ledger": ledger, "ledger settings": ledger + "/settings", "recurring": ledger + "/recurring"}
+    pages = {"today": server + "/", "history": server + "/history", "settings": server + "/settings/kinds",
+             "ledger": ledger, "ledger settings": ledger + "/settings", "activity": ledger + "/activity",
+             "recurring": ledger + "/recurring"}
     for page, url in pages.items():
         load(driver, url)
         screenshot(driver, f"hostile-{page.replace(' ', '-')}")
@@ -232,6 +233,7 @@ def test_hostile_text_stays_text_on_every_page(server, browser, unique_name):
                          if not any(same_text(n, m) for n in names)]
             if not same_text(driver.find_element(By.ID, "ledger-name").get_attribute("value"), ledger_name):
                 problems.append("ledger settings: the ledger's name is not shown as typed")
+        if page == "activity":
             log = unicodedata.normalize("NFC", " ".join(text_of(driver, "ul.log li")))
             problems += [f"activity: {t!r} is not in the log as typed" for t in accepted
                          if unicodedata.normalize("NFC", t) not in log]

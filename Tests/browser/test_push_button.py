@@ -280,12 +280,12 @@ def test_turn_on_notifications_and_send_a_test(server, browser, unique_name, pus
     driver = browser(viewport)
     stub_push(driver, server, endpoint, p256dh, auth)
     sign_up(driver, server, unique_name)
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/reminders")
 
     # The block is shown by the script (push is supported), with its two buttons.
     block = push_block(driver)
     wait(driver, lambda d: push_block(d).is_displayed(), message="the 'On this device' block stays hidden")
-    assert block.find_element(By.TAG_NAME, "h3").text == "On this device"
+    assert block.find_element(By.TAG_NAME, "h2").text == "On this device"
     turn_on = block.find_element(By.CSS_SELECTOR, "button[data-push-on]")
     send_test = block.find_element(By.CSS_SELECTOR, "button[data-push-test]")
     assert (turn_on.text, send_test.text) == ("Turn on notifications", "Send a test reminder")
@@ -356,12 +356,12 @@ def test_turn_on_notifications_and_send_a_test(server, browser, unique_name, pus
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_the_push_answer_is_on_screen(server, browser, unique_name, push_service, viewport):
-    # The buttons are far down the settings page: what they did must be seen without scrolling.
+    # The buttons are below the reminders' form: what they did must be seen without scrolling.
     driver = browser(viewport)
     _, p256dh, auth = device_keys()
     stub_push(driver, server, push_service.base + DEVICE_PATH, p256dh, auth)
     sign_up(driver, server, unique_name)
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/reminders")
     wait(driver, lambda d: push_block(d).is_displayed())
     turn_on = push_block(driver).find_element(By.CSS_SELECTOR, "button[data-push-on]")
     click(driver, turn_on)

@@ -5,7 +5,7 @@ from conftest import screenshot
 from test_spending import load
 from test_web import sign_up
 
-PAGES = ["/", "/history", "/settings", "/spending", "/bottle", "/account"]
+PAGES = ["/", "/history", "/settings", "/settings/reminders", "/settings/your-data", "/spending", "/bottle", "/account"]
 
 
 def overflowing(driver):

@@ -330,14 +330,18 @@ def test_shared_ledger(server, browser, unique_name, viewport):
     check_page(alex, shot("settled-dark"))
     dark(alex, False)
 
-    # Settings: both have joined, and the activity log says who did what.
+    # Settings: both have joined, and the activity log, a page away, says who did what.
     load(alex, ledger + "/settings")
     notes = [p.text for p in alex.find_elements(By.CSS_SELECTOR, "ul.kinds li .help")]
     assert notes == ["has joined, owner", "has joined"], notes
+    assert alex.find_element(By.ID, "ledger-currency").get_attribute("readonly") is not None
+    click(alex, alex.find_element(By.CSS_SELECTOR, f"a[href='{ledger.removeprefix(server)}/activity']"))
+    wait(alex, lambda d: d.current_url == ledger + "/activity")
     log = text(alex, "ul.log")
     for fact in ["Joined as Sam.", "Restored", "Bread"]:
         assert fact in log, f"the activity log does not mention {fact!r}:\n{log}"
-    assert alex.find_element(By.ID, "ledger-currency").get_attribute("readonly") is not None
+    check_page(alex, shot("activity"))
+    load(alex, ledger + "/settings")
     check_page(alex, shot("settings"))
     load(sam, ledger + "/settings")
     check_page(sam, shot("settings-sam"))

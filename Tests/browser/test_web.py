@@ -410,14 +410,22 @@ def test_flow(server, browser, unique_name, viewport):
     wait(driver, lambda d: d.current_url.endswith(f"/day/{day.isoformat()}"))
     assert text(driver, "#total") == "219 ml"
 
-    # Settings shows the profile and the goal it gives.
+    # Settings: a row per section that says what it is set to; the profile and the goal it gives.
     click(driver, driver.find_element(By.LINK_TEXT, "Settings"))
     wait(driver, lambda d: d.current_url.endswith("/settings"))
+    assert text(driver, "a[href='/settings/goal'] .value") == "2600 ml a day, from your profile"
+    assert text(driver, "a[href='/settings/profile'] .value") == "40 years, 70 kg, moderate activity"
+    assert text(driver, "a[href='/settings/unit-zone'] .value") == f"ml · {zone}"
+    check_page(driver, shot("settings"))
+    click(driver, driver.find_element(By.CSS_SELECTOR, "a[href='/settings/profile']"))
+    wait(driver, lambda d: d.current_url.endswith("/settings/profile"))
     assert driver.find_element(By.ID, "age").get_attribute("value") == "40"
     assert driver.find_element(By.ID, "weight").get_attribute("value") == "70"
+    check_page(driver, shot("settings-profile"))
+    load(driver, server + "/settings/goal")
     assert "2600 ml" in driver.find_element(By.CSS_SELECTOR, "label[for='goal-auto']").text
+    load(driver, server + "/settings/unit-zone")
     assert driver.find_element(By.ID, "time-zone").get_attribute("value") == zone, "not the browser's time zone"
-    check_page(driver, shot("settings"))
 
     # Dark mode: the same pages, for the screenshots and the checks.
     dark(driver, True)

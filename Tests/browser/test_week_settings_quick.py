@@ -14,11 +14,11 @@ from test_web import check_page, click, dark, fill, sign_up, text, wait
 
 
 def set_goal(driver, server, ml):
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/goal")
     driver.find_element(By.ID, "goal-custom").click()
     fill(driver, "#goal-amount", str(ml))
     click(driver, button(driver, "Save goal"))
-    wait(driver, lambda d: d.current_url.endswith("/settings?saved=goal#goal"), message="the goal was not saved")
+    wait(driver, lambda d: d.current_url.endswith("/settings/goal?saved=goal"), message="the goal was not saved")
 
 
 def add_preset(driver, server, label):
@@ -104,52 +104,58 @@ def test_week_chart_has_its_numbers(server, browser, unique_name, viewport):
     screenshot(driver, shot("text-200"))
 
 
-def index_links(driver):
-    return [(a.text.strip(), a.get_attribute("href")) for a in driver.find_elements(By.CSS_SELECTOR, "nav.settings-index a")]
+def index_rows(driver):
+    return [(text_of(a, ".what"), a.get_attribute("href")) for a in driver.find_elements(By.CSS_SELECTOR, ".settings-list a")]
 
 
-SECTIONS = ["Profile", "Daily goal", "Unit and time zone", "Quick-add buttons", "Reminders", "Calendar",
-            "Apple Health", "Your data", "Drink kinds"]
+def text_of(element, css):
+    return element.find_element(By.CSS_SELECTOR, css).text.strip()
 
 
-def follow_each_section(driver, server, viewport):
+# The settings' rows, in groups, and where each leads.
+ROWS = [("Daily goal", "/settings/goal"), ("Profile", "/settings/profile"), ("Quick-add buttons", "/settings/presets"),
+        ("Drink kinds", "/settings/kinds"), ("Bottle", "/bottle/settings"), ("Unit and time zone", "/settings/unit-zone"),
+        ("Reminders", "/settings/reminders"), ("Calendar", "/settings/calendar"), ("Apple Health", "/settings/apple-health"),
+        ("Your data", "/settings/your-data"), ("Your account", "/account")]
+
+
+def follow_each_row(driver, server, viewport):
     load(driver, server + "/settings")
-    links = index_links(driver)
-    assert [name for name, _ in links] == SECTIONS + ["Your account"], links
-    for name, href in links[:-1]:
+    rows = index_rows(driver)
+    assert [(name, href.removeprefix(server)) for name, href in rows] == ROWS, rows
+    for name, href in rows:
         load(driver, server + "/settings")
-        click(driver, driver.find_element(By.LINK_TEXT, name))
-        anchor = href.split("#", 1)[1]
-        wait(driver, lambda d: d.current_url.endswith("#" + anchor), message=f"{name} did not lead to #{anchor}")
-        section = driver.find_element(By.ID, anchor)
-        assert section.tag_name == "section"
-        heading = section.find_element(By.TAG_NAME, "h2")
-        top = driver.execute_script("return arguments[0].getBoundingClientRect().top", heading)
-        # At the top of the window, unless the page ends before (the last section).
-        at_end = driver.execute_script("return Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight")
-        assert 0 <= top < 120 or (at_end and top >= 0), f"{viewport}: {name}'s heading is at {top:.0f} px after following its link"
-    # And back to the index from a section.
-    click(driver, driver.find_elements(By.LINK_TEXT, "Back to all settings")[0])
-    wait(driver, lambda d: d.current_url.endswith("#settings-index"))
+        click(driver, driver.find_element(By.XPATH, f"//ul[@class='settings-list']//a[.//span[normalize-space()='{name}']]"))
+        wait(driver, lambda d: d.current_url == href, message=f"{name} did not lead to {href}")
+        # Each section's page has its title as its heading, and a way back to the settings.
+        assert driver.find_element(By.TAG_NAME, "h1").text, f"{name}: no heading"
+        if href.startswith(server + "/settings/"):
+            assert driver.find_element(By.TAG_NAME, "h1").text == name or name == "Calendar", driver.find_element(By.TAG_NAME, "h1").text
+            click(driver, driver.find_element(By.CSS_SELECTOR, ".back a"))
+            wait(driver, lambda d: d.current_url == server + "/settings", message=f"{name}: no way back to the settings")
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_settings_index(server, browser, unique_name, viewport):
     driver = browser(viewport)
     sign_up(driver, server, unique_name)
-    follow_each_section(driver, server, viewport)
+    follow_each_row(driver, server, viewport)
     load(driver, server + "/settings")
     check_page(driver, f"{viewport}-settings-index", full=False)
-    # A saved form comes back at its own section, saying so there.
+    # A saved form comes back to its own page, saying so at the top, in sight.
+    load(driver, server + "/settings/presets")
     fill(driver, "#preset-3", "750")
     click(driver, button(driver, "Save buttons"))
-    wait(driver, lambda d: d.current_url.endswith("/settings?saved=presets#presets"))
-    notice = driver.find_element(By.CSS_SELECTOR, "#presets .message.notice")
+    wait(driver, lambda d: d.current_url.endswith("/settings/presets?saved=presets"))
+    notice = driver.find_element(By.CSS_SELECTOR, ".message.notice")
     assert notice.text == "Saved."
     wait(driver, lambda d: d.execute_script(
         "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight", notice),
         message=f"the notice is off screen (top {notice.rect['y']:.0f} px, scrolled to {driver.execute_script('return scrollY')} px)")
-    check_page(driver, f"{viewport}-settings-saved-at-section", full=False)
+    check_page(driver, f"{viewport}-settings-saved", full=False)
+    # The index says what the buttons are now.
+    load(driver, server + "/settings")
+    assert text(driver, "a[href='/settings/presets'] .value") == "100 ml · 250 ml · 500 ml · 750 ml"
     dark(driver, True)
     load(driver, server + "/settings")
     check_page(driver, f"{viewport}-settings-index-dark", full=False)
@@ -160,15 +166,15 @@ def test_settings_index(server, browser, unique_name, viewport):
 def test_settings_index_without_javascript(server, browser, unique_name, viewport):
     driver = without_javascript(browser, viewport)
     sign_up(driver, server, unique_name)
-    follow_each_section(driver, server, viewport)
-    # A refused form comes back at its section, with the reason there.
-    load(driver, server + "/settings")
+    follow_each_row(driver, server, viewport)
+    # A refused form comes back to its page, with the reason at the top.
+    load(driver, server + "/settings/reminders")
     fill(driver, "#frequency", "99")
     driver.execute_script("document.getElementById('frequency').removeAttribute('max')")
     click(driver, button(driver, "Save reminders"))
-    wait(driver, lambda d: d.current_url.endswith("/settings/reminders#reminders"))
-    error = driver.find_element(By.CSS_SELECTOR, "#reminders .message.error")
-    assert error.text, "no reason in the reminders' section"
+    wait(driver, lambda d: d.current_url.endswith("/settings/reminders"))
+    error = driver.find_element(By.CSS_SELECTOR, ".message.error")
+    assert error.text, "no reason on the reminders' page"
     check_page(driver, f"{viewport}-nojs-settings-refused", full=False)
 
 

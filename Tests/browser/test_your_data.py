@@ -150,7 +150,7 @@ def upload(driver, server, path, javascript):
     the answer is there: a new page (the redirect after an import, or without JavaScript the
     refusal) or, with JavaScript, <main> swapped for the refusal. With JavaScript, also what the
     progress bar did (else None)."""
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/your-data")
     if javascript:
         driver.execute_script("sessionStorage.removeItem('tally-progress')")
         driver.execute_script(WATCH_PROGRESS)
@@ -177,12 +177,12 @@ def refused_in_place(driver, server, error, seen, javascript, action):
     same page with <main> swapped, the refusal focused and the progress bar full; without, the
     form's own address, at the section."""
     if javascript:
-        assert driver.current_url == f"{server}/settings", driver.current_url
+        assert driver.current_url == f"{server}/settings/your-data", driver.current_url
         assert driver.execute_script("return window.__tallyMarker") == "same page", "the page was loaded again"
         assert driver.switch_to.active_element == error, "the refusal is not focused"
         assert seen and seen["shown"] and seen["value"] == 100, f"the progress bar: {seen}"
     else:
-        assert driver.current_url == f"{server}/settings/{action}#your-data", driver.current_url
+        assert driver.current_url == f"{server}/settings/{action}", driver.current_url
 
 
 def click_import(driver):
@@ -192,13 +192,13 @@ def click_import(driver):
 
 
 def section_message(driver, kind):
-    """The text of the Your data section's message of `kind` (textContent: exactly what the page
+    """The text of the Your data page's message of `kind` (textContent: exactly what the page
     holds, whitespace runs made one space), or None."""
-    found = driver.find_elements(By.CSS_SELECTOR, f"#your-data .message.{kind}")
+    found = driver.find_elements(By.CSS_SELECTOR, f"#main > .message.{kind}")
     return " ".join(found[0].get_property("textContent").split()) if found else None
 
 
-def section_shot(driver, name, css="#your-data"):
+def section_shot(driver, name, css="#main"):
     """test_web's checks of the page, and a screenshot of the viewport with the section (`css`)
     at its top, or with css=None where the page was."""
     if css:
@@ -285,15 +285,15 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
     today, yesterday, before = now.date(), now.date() - timedelta(days=1), now.date() - timedelta(days=2)
 
     # The section: the download link, and the upload form with its unit and file.
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/your-data")
     section = driver.find_element(By.ID, "your-data")
-    assert section.find_element(By.TAG_NAME, "h2").text == "Your data"
+    assert section.find_element(By.TAG_NAME, "h1").text == "Your data"
     link = section.find_element(By.LINK_TEXT, "Download drinks (CSV)")
     assert link.get_dom_attribute("href") == "/settings/drinks.csv"
     assert link.get_dom_attribute("download") is not None, "the link is not a download"
     form = section.find_element(By.TAG_NAME, "form")
     assert (form.get_dom_attribute("method"), form.get_dom_attribute("action"), form.get_dom_attribute("enctype")) == \
-        ("post", "/settings/import-csv#your-data", "multipart/form-data")
+        ("post", "/settings/import-csv", "multipart/form-data")
     assert form.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
     unit = Select(driver.find_element(By.ID, "csv-unit"))
     assert [o.get_attribute("value") for o in unit.options] == ["ml", "oz"]
@@ -302,7 +302,7 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
     assert (field.get_dom_attribute("type"), field.get_dom_attribute("name")) == ("file", "file")
     progress = section.find_element(By.CSS_SELECTOR, "progress")
     assert not progress.is_displayed(), "the progress bar shows before anything is sent"
-    section_shot(driver, shot("empty"), css="#your-data")
+    section_shot(driver, shot("empty"), css="#main")
 
     # An empty download: the header alone, as an attachment named after today.
     answer = download(driver)
@@ -329,7 +329,7 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
     assert day_page(driver, server, before)[0] == "400 ml"
 
     # The download: a row each, oldest first, the note exactly as logged after its apostrophe.
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/your-data")
     rows = rows_of(download(driver))
     assert [row["id"] for row in rows] == [id for _, id, _, _, _ in logged], rows
     for row, (kind, id, ml, moment, note) in zip(rows, logged):
@@ -353,7 +353,7 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
                      f"{yesterday.isoformat()},09:15,330,ml\n"
                      f"{yesterday.isoformat()},14:30,8,oz\n", encoding="utf-8")
     seen = upload(driver, server, plain, javascript)
-    assert driver.current_url == f"{server}/settings?saved=your-data&drinks=2&removals=0&already=0&kinds=0#your-data", \
+    assert driver.current_url == f"{server}/settings/your-data?saved=your-data&drinks=2&removals=0&already=0&kinds=0", \
         f"{driver.current_url}; the page says {section_message(driver, 'error') or message(driver, 'error')!r}"
     assert section_message(driver, "error") is None
     assert section_message(driver, "notice") == "Imported 2 drinks and 0 removals."
@@ -371,7 +371,7 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
 
     # The same file again adds nothing, and says so.
     upload(driver, server, plain, javascript)
-    assert driver.current_url == f"{server}/settings?saved=your-data&drinks=0&removals=0&already=2&kinds=0#your-data", \
+    assert driver.current_url == f"{server}/settings/your-data?saved=your-data&drinks=0&removals=0&already=2&kinds=0", \
         driver.current_url
     assert section_message(driver, "notice") == "Imported 0 drinks and 0 removals. 2 entries were there already."
     section_shot(driver, shot("again"), css=None)
@@ -404,10 +404,10 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
     assert driver.execute_script(INJECTED) == []
     no_alert(driver)
     refused_in_place(driver, server, error, seen, javascript, "import-csv")
-    section_shot(driver, shot("refused"), css="#your-data")
+    section_shot(driver, shot("refused"), css="#main")
     no_alert(driver)
     assert day_page(driver, server, yesterday) == ("567 ml", [("Water · 237 ml", "+237 ml"), ("Water · 330 ml", "+330 ml")])
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/your-data")
     assert len(rows_of(download(driver))) == 5
 
     # The refusal quotes the file's cell: its bidi override must stay inside the quote (isolated,
@@ -473,7 +473,7 @@ def restore(driver, server, path, javascript, merge=False):
     """Opens the settings page, chooses `path` in the restore form (ticking "Merge into the data
     I have" when told) and sends it; returns once the answer is there, as upload() does, with
     what the restore form's progress bar did when JavaScript runs."""
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/your-data")
     if javascript:
         driver.execute_script("sessionStorage.removeItem('tally-progress')")
         driver.execute_script(WATCH_RESTORE_PROGRESS)
@@ -504,12 +504,12 @@ def refused_in_section(driver, server, javascript, expected, shot_name, seen):
     refused_in_place(driver, server, error, seen, javascript, "restore")
     # The form is there again, for another try.
     assert driver.find_element(By.ID, "backup-file").is_displayed()
-    section_shot(driver, shot_name, css="#your-data")
+    section_shot(driver, shot_name, css="#main")
     no_alert(driver)
 
 
 def time_zone(driver, server):
-    load(driver, server + "/settings")
+    load(driver, server + "/settings/unit-zone")
     return driver.find_element(By.ID, "time-zone").get_attribute("value")
 
 
@@ -564,14 +564,14 @@ def test_your_data_backup(server, browser, unique_name, tmp_path, viewport, java
     assert sorted(a_balance[1]) == [("Bread", "€10.00"), ("Groceries", "€30.00")], f"A's ledger: {a_balance}"
 
     # The section's backup link and restore form.
-    load(a, server + "/settings")
+    load(a, server + "/settings/your-data")
     section = a.find_element(By.ID, "your-data")
     link = section.find_element(By.LINK_TEXT, "Download a backup (JSON)")
     assert link.get_dom_attribute("href") == "/settings/backup.json"
     assert link.get_dom_attribute("download") is not None, "the backup link is not a download"
     form = a.find_element(By.ID, "backup-file").find_element(By.XPATH, "./ancestor::form")
     assert (form.get_dom_attribute("method"), form.get_dom_attribute("action"), form.get_dom_attribute("enctype")) == \
-        ("post", "/settings/restore#your-data", "multipart/form-data")
+        ("post", "/settings/restore", "multipart/form-data")
     assert form.get_dom_attribute("data-upload") is not None
     assert form.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
     merge = form.find_element(By.ID, "backup-merge")
@@ -607,7 +607,7 @@ def test_your_data_backup(server, browser, unique_name, tmp_path, viewport, java
     seen = restore(b, server, saved, javascript)
     notice = ("Restored 2 drinks and 1 removal from the backup. It added 1 drink kind: see Drink kinds. "
               "It added 2 entries to your ledgers. Your settings are the backup's.")
-    assert b.current_url == f"{server}/settings?saved=your-data&restored=2&removals=1&already=0&kinds=1&ledgerEntries=2&recurring=0&merged=0#your-data", \
+    assert b.current_url == f"{server}/settings/your-data?saved=your-data&restored=2&removals=1&already=0&kinds=1&ledgerEntries=2&recurring=0&merged=0", \
         f"{b.current_url}; the page says {section_message(b, 'error') or message(b, 'error')!r}"
     assert section_message(b, "error") is None
     assert section_message(b, "notice") == notice
@@ -642,7 +642,7 @@ def test_your_data_backup(server, browser, unique_name, tmp_path, viewport, java
     seen = restore(b, server, saved, javascript, merge=True)
     merged = ("Restored 0 drinks and 0 removals from the backup. 3 entries were there already. "
               "Your settings stay as they were.")
-    assert b.current_url == f"{server}/settings?saved=your-data&restored=0&removals=0&already=3&kinds=0&ledgerEntries=0&recurring=0&merged=1#your-data", \
+    assert b.current_url == f"{server}/settings/your-data?saved=your-data&restored=0&removals=0&already=3&kinds=0&ledgerEntries=0&recurring=0&merged=1", \
         f"{b.current_url}; the page says {section_message(b, 'error') or message(b, 'error')!r}"
     assert section_message(b, "notice") == merged
     assert section_message(b, "error") is None

@@ -11,7 +11,7 @@ extension SettingsWebController {
         do {
             return try await services.uploads.run(for: context.user.id) { try await receiveAndImport(request, context) }
         } catch let error as TallyError {
-            return try await settingsPage(request, context, error: error)
+            return try await settingsPage(request, context, error: error, section: .appleHealth)
         }
     }
 
@@ -24,10 +24,9 @@ extension SettingsWebController {
         do {
             guard upload.fileSize > 0 else { throw TallyError.invalid("Choose the export.zip that the Health app shared, then Import.") }
             let report = try await HealthUpload.importing(file, into: services.hydration(for: context.user))
-            // No fragment: the notice that says what was imported is at the top of the page.
-            return Web.redirect(SitePath.settings.link + "?\(HealthImportSection.query(report))")
+            return Web.redirect(HealthImportSection.importedLink(report))
         } catch let error as TallyError {
-            return try await settingsPage(request, context, error: error)
+            return try await settingsPage(request, context, error: error, section: .appleHealth)
         }
     }
 

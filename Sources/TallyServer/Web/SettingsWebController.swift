@@ -3,13 +3,15 @@ import Hummingbird
 import TallyCore
 import TallyStore
 
-/// The settings page: profile and goal, units and zone, presets, drink kinds, reminders, the
-/// calendar feed, the Apple Health upload and the CSV of drinks. Each form saves, then shows the page again.
+/// The settings: an index, and a page for each section (profile and goal, units and zone, presets,
+/// drink kinds, reminders, the calendar feed, the Apple Health upload, your data). Each form
+/// saves, then shows its section's page again.
 struct SettingsWebController {
     let services: APIServices
 
     func addRoutes(to web: some RouterMethods<SignedInPageContext>) {
         web.get(SitePath.settings, use: settings)
+        web.get(SitePath.settingsSection, use: section)
         web.post(SitePath.profile, use: saveProfile)
         web.post(SitePath.goal, use: saveGoal)
         web.post(SitePath.general, use: saveGeneral)
@@ -28,28 +30,34 @@ struct SettingsWebController {
     }
 
     @Sendable func settings(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await settingsPage(request, context)
+        Web.html(try await page(context).renderIndex(Web.pageContext(request, context)))
     }
 
-    /// The page; `section` is the one whose form was refused (`error`), where the page shows why.
-    /// After a save, the page (`?saved=goal#goal`) says so in the section that was saved.
+    @Sendable func section(_ request: Request, context: SignedInPageContext, section: SettingsSection) async throws -> Response {
+        try await settingsPage(request, context, section: section)
+    }
+
+    /// A section's page, with why its form was refused (`error`), or after a save (`?saved=goal`)
+    /// saying so.
     func settingsPage(_ request: Request, _ context: SignedInPageContext, error: TallyError? = nil,
-                      section: SettingsSection? = nil, calendarURL: String? = nil) async throws -> Response {
+                      section: SettingsSection, calendarURL: String? = nil) async throws -> Response {
+        let query = request.uri.queryParameters
+        let notice = HealthImportSection.forgottenNotice(query) ?? YourDataSection.notice(query)
+            ?? HealthImportSection.notice(query) ?? query.get("saved").map { _ in "Saved." }
+        return Web.html(try await page(context, calendarURL: calendarURL)
+                            .render(Web.pageContext(request, context), section, notice: error == nil ? notice : nil, error: error?.message),
+                        status: Web.status(of: error))
+    }
+
+    private func page(_ context: SignedInPageContext, calendarURL: String? = nil) async throws -> SettingsPage {
         let hydration = services.hydration(for: context.user)
         let settings = try await hydration.settings()
         let view = try await hydration.reminders()
         let reminders = ReminderSection(reminders: view.settings, upcoming: view.upcoming, zone: settings.zone,
                                         sleepRecordWindow: view.sleepRecordWindow, followedWindow: view.followedWindow,
                                         newCalendarURL: calendarURL)
-        let page = SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
-                                kinds: try await hydration.drinkKinds(), reminders: reminders)
-        let saved = request.uri.queryParameters.get("saved")
-        let query = request.uri.queryParameters
-        let notice = HealthImportSection.forgottenNotice(query) ?? YourDataSection.notice(query) ?? saved.map { _ in "Saved." }
-            ?? HealthImportSection.notice(query)
-        let at = error == nil ? saved.flatMap(SettingsSection.init(rawValue:)) : section
-        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message, at: at),
-                        status: Web.status(of: error))
+        return SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
+                            kinds: try await hydration.drinkKinds(), reminders: reminders)
     }
 
     @Sendable func saveProfile(_ request: Request, context: SignedInPageContext) async throws -> Response {
@@ -143,14 +151,12 @@ struct SettingsWebController {
         }
         let secret = try await services.accounts.newCalendarSecret(of: context.user)
         let url = context.origin.origin + CalendarFeedController.path(secret)
-        // Shown, not redirected to: the address is shown this once. The form's action ends in
-        // #calendar, so the browser opens this answer at the calendar's section.
-        return try await settingsPage(request, context, calendarURL: url)
+        // Shown, not redirected to: the address is shown this once.
+        return try await settingsPage(request, context, section: .calendar, calendarURL: url)
     }
 
-    /// A form of `section`: saved, then the page again at that section, saying so; refused, the
-    /// page with the reason in that section (the form's action ends in its #id, so the browser
-    /// opens the answer there too).
+    /// A form of `section`: saved, then that section's page again, saying so; refused, that page
+    /// with the reason.
     private func settingsAction(_ request: Request, _ context: SignedInPageContext, _ section: SettingsSection,
                                 _ action: (FormFields, HydrationService) async throws -> Void) async throws -> Response {
         try await Web.formAction(request, context) { form in

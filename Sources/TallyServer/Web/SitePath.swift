@@ -55,6 +55,8 @@ enum SitePath {
     // MARK: - Settings
 
     static let settings = Pattern<Void>("settings")
+    /// A section of the settings on its own page (`/settings/goal`); its forms post to the paths below.
+    static let settingsSection = Pattern<SettingsSection>("settings/:section")
     static let profile = Pattern<Void>("settings/profile")
     static let goal = Pattern<Void>("settings/goal")
     static let general = Pattern<Void>("settings/general")
@@ -111,6 +113,7 @@ enum SitePath {
     static let recurringExpenses = Pattern<UUID>("spending/:ledger/recurring")
     static let recurringExpense = Pattern<(UUID, UUID)>("spending/:ledger/recurring/:id")
     static let ledgerSettings = Pattern<UUID>("spending/:ledger/settings")
+    static let ledgerActivity = Pattern<UUID>("spending/:ledger/activity")
     static let members = Pattern<UUID>("spending/:ledger/members")
     static let member = Pattern<(UUID, MemberID)>("spending/:ledger/members/:member")
     static let owner = Pattern<UUID>("spending/:ledger/owner")
@@ -141,6 +144,18 @@ extension RouterMethods {
     @discardableResult
     func get<Values>(_ path: SitePath.Pattern<Values>, use handler: @Sendable @escaping (Request, Context) async throws -> Response) -> Self {
         get(path.routerPath, use: handler)
+    }
+
+    /// Registers `handler` for GET at each address of `path` whose one parameter takes a fixed set
+    /// of values (`settings/:section`): one route per value, since a form's POST may have the same
+    /// address, and the router matches an address before a pattern. The handler is given the value.
+    @discardableResult
+    func get<Value: CaseIterable & CustomStringConvertible & Sendable>(
+        _ path: SitePath.Pattern<Value>, use handler: @Sendable @escaping (Request, Context, Value) async throws -> Response) -> Self {
+        for value in Value.allCases {
+            get(RouterPath(path.link(value)), use: { request, context in try await handler(request, context, value) })
+        }
+        return self
     }
 
     /// Registers `handler` for POST at `path`'s pattern.

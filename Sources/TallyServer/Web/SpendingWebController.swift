@@ -25,6 +25,7 @@ struct SpendingWebController {
         web.post(SitePath.restoreLedgerEntry, use: restore)
         web.get(SitePath.ledgerSettings, use: settings)
         web.post(SitePath.ledgerSettings, use: saveGeneral)
+        web.get(SitePath.ledgerActivity, use: activity)
         web.post(SitePath.members, use: addMember)
         web.post(SitePath.member, use: changeMember)
         web.post(SitePath.owner, use: transferOwnership)
@@ -296,9 +297,17 @@ struct SpendingWebController {
         var details = try await spending.ledger(id)
         details.newInviteCode = newInviteCode
         let page = LedgerSettingsPage(
-            details: details, activity: try await spending.activity(in: id, limit: 50), user: user.id, now: services.clock.now,
+            details: details, activity: try await spending.activity(in: id, limit: 1), user: user.id, now: services.clock.now,
             zone: try await services.hydration(for: user).settings().zone, origin: context.origin.origin)
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
+    }
+
+    @Sendable func activity(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let spending = services.spending(for: context.user)
+        let id = try context.parameters.ledger
+        let page = LedgerActivityPage(ledger: try await spending.ledger(id).ledger, activity: try await spending.activity(in: id, limit: 200),
+                                      zone: try await services.hydration(for: context.user).settings().zone)
+        return Web.html(page.render(Web.pageContext(request, context)))
     }
 
     @Sendable func saveGeneral(_ request: Request, context: SignedInPageContext) async throws -> Response {

@@ -67,6 +67,16 @@ struct Written: Sendable {
         Self.unbroken(instant.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, timeZone: zone)))
     }
 
+    /// "7:00 AM" or "07:00": a time of any day (a wake time, a reminder window), as the locale writes it.
+    func time(of time: TimeOfDay) -> String {
+        self.time(Date(timeIntervalSince1970: Double(time.minutes * 60)), in: .gmt)
+    }
+
+    /// "70.5", "70,5": a plain number (a weight) with the locale's decimal sign, up to two decimals.
+    func decimal(_ value: Double) -> String {
+        value.formatted(.number.precision(.fractionLength(0...2)).locale(locale))
+    }
+
     /// "24 Nov 2026, 21:05": a moment further away (sessions, tokens, invites).
     func moment(_ instant: Date, in zone: TimeZone) -> String {
         // The time keeps its "PM"; the date may wrap between its words.

@@ -4,12 +4,10 @@ import TallyImport
 
 /// The settings screen's Apple Health import (A2): water as drinks, sleep for the reminders.
 struct HealthImportSection {
-    /// `message`: what forgetting did, or why it was refused, shown in the section.
-    func render(_ context: PageContext, _ message: HTML = "") -> HTML {
+    func render(_ context: PageContext) -> HTML {
         """
         <section id="apple-health" aria-labelledby="health-title">
-        <h2 id="health-title">Apple Health</h2>
-        \(message)
+        <h1 id="health-title">Apple Health</h1>
         <p class="help">On your iPhone, open Health, tap your picture, then Export All Health Data, and save export.zip. \
         Its water becomes drinks here, and its sleep can set your reminders' waking hours. Importing it again adds nothing twice.</p>
         <form method="post" action="\(SitePath.appleHealth.link)" enctype="multipart/form-data" class="stack">
@@ -20,23 +18,22 @@ struct HealthImportSection {
         </form>
         <p class="help">Drinks you deleted after importing them stay deleted when you import the same export again. \
         To have them back, forget them here, then import again.</p>
-        <form method="post" action="\(SitePath.forgetDeletedImports.link)#apple-health">
+        <form method="post" action="\(SitePath.forgetDeletedImports.link)">
         \(Layout.csrfField(context))
         <button type="submit">Forget what I deleted from imports</button>
         </form>
-        \(SettingsSection.backToIndex)
         </section>
         """
     }
 
-    /// The redirect's query after an import, read back by `notice`.
-    static func query(_ report: AppleHealthImporter.Report) -> String {
-        "imported=\(report.drinksAdded)&already=\(report.drinksAlreadyThere)&sleep=\(report.sleepRecordsAdded)&skipped=\(report.skipped)"
+    /// The section's page after an import, saying what it did (read back by `notice`).
+    static func importedLink(_ report: AppleHealthImporter.Report) -> String {
+        SettingsSection.appleHealth.link + "?imported=\(report.drinksAdded)&already=\(report.drinksAlreadyThere)&sleep=\(report.sleepRecordsAdded)&skipped=\(report.skipped)"
     }
 
     /// The settings page at this section, saying how many deleted drinks were forgotten.
     static func forgottenLink(_ forgotten: Int) -> String {
-        SitePath.settings.link + "?saved=\(SettingsSection.appleHealth.rawValue)&forgotten=\(forgotten)#\(SettingsSection.appleHealth.rawValue)"
+        SettingsSection.appleHealth.saved + "&forgotten=\(forgotten)"
     }
 
     /// What forgetting did, in a sentence; nil when the page is not the answer to it.

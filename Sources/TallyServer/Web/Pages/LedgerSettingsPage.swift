@@ -20,22 +20,20 @@ struct LedgerSettingsPage {
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
         Layout.page("\(details.ledger.name) settings", context, notice: notice, error: error, """
-        <p><a href="\(SitePath.ledger.link(ledger))">← \(details.ledger.name)</a></p>
+        <p class="back"><a href="\(SitePath.ledger.link(ledger))">\(details.ledger.name)</a></p>
         <h1>Ledger settings</h1>
         \(members(context))
-        \(ownership(context))
         \(invite(context))
         \(general(context))
         <section aria-labelledby="export-title">
-        <h2 id="export-title">Export</h2>
+        <h2 id="export-title">Export and import</h2>
         <div class="row"><a class="button" href="\(SitePath.exportCSV.link(ledger))" download>CSV (spreadsheet)</a>
         <a class="button" href="\(SitePath.exportJSON.link(ledger))" download>JSON (everything)</a></div>
-        </section>
-        <section aria-labelledby="import-title">
-        <h2 id="import-title">Import from IHateMoney</h2>
+        <details class="more"><summary>Import from IHateMoney</summary>
         \(SpendingStartPage.importForm(context, into: details.ledger.id))
+        </details>
         </section>
-        \(log)
+        \(activityLink)
         """)
     }
 
@@ -66,30 +64,27 @@ struct LedgerSettingsPage {
         <input id="new-member" aria-labelledby="new-member-name" name="name" required maxlength="50" placeholder="New member's name">
         <button type="submit">Add member</button>
         </form>
-        <p class="help">\(isOwner ? "Members with expenses or payments stay; rename them instead." : "\(ownerOnly) remove members or rename those who joined.")</p>
+        <p class="help">The owner invites people, removes members and renames those who joined; everyone records spending. \
+        \(isOwner ? "Members with expenses or payments stay; rename them instead." : "")</p>
+        \(handOver(context))
         </section>
         """
     }
 
-    /// Who owns the ledger, and for the owner a way to hand it on to someone who has joined.
-    private func ownership(_ context: PageContext) -> HTML {
-        let owner = details.owner.map { "\($0.name)\($0.userID == user ? " (you)" : "")" } ?? "nobody"
+    /// For the owner, a way to hand the ledger on to someone who has joined (the members' notes
+    /// say who owns it).
+    private func handOver(_ context: PageContext) -> HTML {
         let heirs = details.members.filter { $0.userID != nil && $0.id != details.owner?.id }
-        let handOver: HTML = isOwner && !heirs.isEmpty ? """
-            <form method="post" action="\(SitePath.owner.link(ledger))" class="inline">
-            \(Layout.csrfField(context))
-            <label for="new-owner">New owner</label>
-            <select id="new-owner" name="owner">\(heirs.map { HTML("<option value=\"\($0.id)\">\($0.name)</option>") })</select>
-            <button type="submit">Make owner</button>
-            </form>
-            """ : ""
+        guard isOwner, !heirs.isEmpty else { return "" }
         return """
-        <section aria-labelledby="owner-title">
-        <h2 id="owner-title">Owner</h2>
-        <p id="owner">\(owner)</p>
-        <p class="help">The owner invites people, removes members and renames those who joined; everyone records spending.</p>
-        \(handOver)
-        </section>
+        <details class="more"><summary>Hand the ledger on</summary>
+        <form method="post" action="\(SitePath.owner.link(ledger))" class="inline">
+        \(Layout.csrfField(context))
+        <label for="new-owner">New owner</label>
+        <select id="new-owner" name="owner">\(heirs.map { HTML("<option value=\"\($0.id)\">\($0.name)</option>") })</select>
+        <button type="submit">Make owner</button>
+        </form>
+        </details>
         """
     }
 
@@ -134,13 +129,15 @@ struct LedgerSettingsPage {
         return """
         <form method="post" action="\(SitePath.invite.link(ledger))" class="stack">
         \(Layout.csrfField(context))
+        <details class="more"><summary>Lasts \(LedgerInviteTerms.defaultDays) days, for one person: change</summary>
         <div class="row">
         <label for="invite-days">Days it lasts</label>
         <input id="invite-days" name="days" type="number" inputmode="numeric" min="\(LedgerInviteTerms.days.lowerBound)" max="\(LedgerInviteTerms.days.upperBound)" value="\(LedgerInviteTerms.defaultDays)">
         <label for="invite-uses">People who may join</label>
         <input id="invite-uses" name="uses" type="number" inputmode="numeric" min="\(LedgerInviteTerms.uses.lowerBound)" max="\(LedgerInviteTerms.uses.upperBound)" value="\(LedgerInviteTerms.defaultUses)">
         </div>
-        <p class="help">By default an invite lasts \(LedgerInviteTerms.defaultDays) days and lets one person join; up to \(LedgerInviteTerms.days.upperBound) days and \(LedgerInviteTerms.uses.upperBound) people.</p>
+        <p class="help">Up to \(LedgerInviteTerms.days.upperBound) days and \(LedgerInviteTerms.uses.upperBound) people.</p>
+        </details>
         <div class="row">
         <button type="submit" name="action" value="open">\(details.invite == nil ? "Create an invite" : "New code")</button>
         \(open ? HTML("<button type=\"submit\" name=\"action\" value=\"revoke\" class=\"delete\">Revoke</button>") : "")
@@ -167,22 +164,36 @@ struct LedgerSettingsPage {
         """
     }
 
-    private var log: HTML {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        let items = activity.map { item -> HTML in
-            """
-            <li><time datetime="\(ISO8601DateFormatter().string(from: item.at))">\(formatter.string(from: item.at))</time>
-            <span class="what"><strong>\(item.actor ?? "someone")</strong> \(item.text)</span></li>
-            """
-        }
+    /// The way to the ledger's activity, a page of its own: it grows with every change.
+    private var activityLink: HTML {
+        let latest = activity.first.map { "Last: \($0.actor ?? "someone") \($0.text)" } ?? "Nothing yet"
         return """
         <section aria-labelledby="log-title">
         <h2 id="log-title">Activity</h2>
-        \(activity.isEmpty ? HTML("<p class=\"empty\">Nothing yet.</p>") : HTML("<ul class=\"entries log\">\(items)</ul>"))
+        <ul class="settings-list"><li><a href="\(SitePath.ledgerActivity.link(ledger))"><span class="what">Every change</span> \
+        <span class="value">\(latest)</span></a></li></ul>
         </section>
         """
+    }
+}
+
+/// A ledger's activity: who changed what, and when, newest first (S5).
+struct LedgerActivityPage {
+    var ledger: Ledger
+    var activity: [LedgerActivity]
+    var zone: TimeZone
+
+    func render(_ context: PageContext) -> HTML {
+        let items = activity.map { item -> HTML in
+            """
+            <li><time datetime="\(ISO8601DateFormatter().string(from: item.at))">\(Written.current.moment(item.at, in: zone))</time>
+            <span class="what"><strong>\(item.actor ?? "someone")</strong> \(item.text)</span></li>
+            """
+        }
+        return Layout.page("\(ledger.name) activity", context, """
+        <p class="back"><a href="\(SitePath.ledgerSettings.link(ledger.id))">\(ledger.name) settings</a></p>
+        <h1 id="log-title">Activity</h1>
+        \(activity.isEmpty ? HTML("<p class=\"empty\">Nothing yet.</p>") : HTML("<ul class=\"entries log\" aria-labelledby=\"log-title\">\(items)</ul>"))
+        """)
     }
 }

@@ -57,7 +57,7 @@ struct QuickAddPage {
     static func missing(_ context: PageContext, button: String) -> HTML {
         Layout.page("Quick add", context, """
         <h1>No quick-add button \(button)</h1>
-        <p>You have no quick-add button \(button). <a href="\(SitePath.settings.link)#\(SettingsSection.presets.rawValue)">Choose your buttons</a>, \
+        <p>You have no quick-add button \(button). <a href="\(SettingsSection.presets.link)">Choose your buttons</a>, \
         or <a href="\(SitePath.today.link)">open today</a>.</p>
         """)
     }

@@ -15,17 +15,16 @@ struct ReminderSection {
     /// A calendar address just made: shown this once.
     var newCalendarURL: String?
 
-    /// The reminders' section and the calendar's, each with `message` (what a form there did).
-    func render(_ context: PageContext, message: (SettingsSection) -> HTML = { _ in "" }) -> HTML {
+    /// The reminders' page.
+    func render(_ context: PageContext) -> HTML {
         let thresholds = [HTML("<option value=\"\"\(HTML.flag("selected", reminders.smartThresholdHours == nil))>At fixed times</option>")]
             + SmartReminder.thresholds.map { hours in
                 HTML("<option value=\"\(hours)\"\(HTML.flag("selected", reminders.smartThresholdHours == hours))>Only after \(hours) h without a drink</option>")
             }
         return """
         <section id="\(SettingsSection.reminders.rawValue)" aria-labelledby="reminders-title">
-        <h2 id="reminders-title">Reminders</h2>
-        \(message(.reminders))
-        <form method="post" action="\(SitePath.reminders.link)#\(SettingsSection.reminders.rawValue)" class="stack">
+        <h1 id="reminders-title">Reminders</h1>
+        <form method="post" action="\(SitePath.reminders.link)" class="stack">
         \(Layout.csrfField(context))
         <div class="row"><input type="checkbox" id="reminders-on" name="enabled" value="yes"\(HTML.flag("checked", reminders.enabled))>\
         <label for="reminders-on">Remind me to drink</label></div>
@@ -46,40 +45,35 @@ struct ReminderSection {
         </form>
         \(next)
         <div class="push" data-push hidden>
-        <h3>On this device</h3>
+        <h2>On this device</h2>
         <p class="help">Reminders arrive as notifications on the devices where you turn them on.</p>
         <div class="row"><button type="button" data-push-on>Turn on notifications</button>
         <button type="button" data-push-test>Send a test reminder</button></div>
         <p class="message" data-push-status hidden></p>
         </div>
-        <noscript><p class="help">Notifications need JavaScript; the calendar below works without it.</p></noscript>
-        \(SettingsSection.backToIndex)
+        <noscript><p class="help">Notifications need JavaScript; the calendar feed works without it.</p></noscript>
         </section>
-        \(calendar(context, message(.calendar)))
         """
     }
 
     private var sleepRecords: String {
         guard let sleepRecordWindow else {
-            return "No sleep records from Apple Health for the last 7 days: until you import some (below), the times above apply."
+            return "No sleep records from Apple Health for the last 7 days: until you import some (Settings, Apple Health), the times above apply."
         }
-        let records = "Your sleep records from Apple Health, last 7 days: awake from \(sleepRecordWindow.wake) to \(sleepRecordWindow.sleep)."
+        let records = "Your sleep records from Apple Health, last 7 days: awake from \(Written.current.time(of: sleepRecordWindow.wake)) to \(Written.current.time(of: sleepRecordWindow.sleep))."
         guard reminders.useSleepRecords, followedWindow != sleepRecordWindow else { return records }
         // Each day keeps the waking hours it started with (H11).
-        return records + " Today keeps the hours it started with (\(followedWindow.wake) to \(followedWindow.sleep)); these count from tomorrow."
+        return records + " Today keeps the hours it started with (\(Written.current.time(of: followedWindow.wake)) to \(Written.current.time(of: followedWindow.sleep))); these count from tomorrow."
     }
 
     private var next: HTML {
         guard reminders.enabled, !upcoming.isEmpty else { return "" }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "HH:mm"
-        let times = upcoming.prefix(reminders.frequency).map { formatter.string(from: $0) }.joined(separator: ", ")
+        let times = upcoming.prefix(reminders.frequency).map { Written.current.time($0, in: zone) }.joined(separator: ", ")
         return "<p class=\"help\">Next: \(times).</p>"
     }
 
-    private func calendar(_ context: PageContext, _ message: HTML) -> HTML {
+    /// The calendar feed's page: a new secret address (shown once) or none.
+    func calendar(_ context: PageContext) -> HTML {
         let link: HTML = newCalendarURL.map { url in
             """
             <p>Subscribe to this address in your calendar app (it is shown only now; make a new one if you lose it):</p>
@@ -88,16 +82,14 @@ struct ReminderSection {
         } ?? ""
         return """
         <section id="\(SettingsSection.calendar.rawValue)" aria-labelledby="calendar-title">
-        <h2 id="calendar-title">Reminders in your calendar</h2>
-        \(message)
+        <h1 id="calendar-title">Reminders in your calendar</h1>
         <p class="help">A calendar feed with an alarm at each reminder time, for any calendar app.</p>
         \(link)
-        <form method="post" action="\(SitePath.calendar.link)#\(SettingsSection.calendar.rawValue)" class="row">
+        <form method="post" action="\(SitePath.calendar.link)" class="row">
         \(Layout.csrfField(context))
         <button type="submit" name="action" value="new">New calendar address</button>
         <button type="submit" name="action" value="stop" class="delete">Stop the calendar</button>
         </form>
-        \(SettingsSection.backToIndex)
         </section>
         """
     }

@@ -3,7 +3,9 @@ import TallyAPI
 import TallyCore
 import TallyStore
 
-/// The settings screen: profile, goal, unit, time zone, presets, drink kinds (A3).
+/// One section of the settings (A3) on a page of its own: profile, goal, unit and zone, presets,
+/// reminders, calendar, Apple Health, your data, drink kinds. What a form there did, or why it
+/// was refused, is said at the top of that page.
 struct SettingsPage {
     var settings: HydrationSettings
     var goal: GoalStatus
@@ -12,51 +14,33 @@ struct SettingsPage {
 
     var unit: VolumeUnit { settings.unit }
 
-    /// The page; a message about one section (`at`: "Saved.", or why a form was refused) is shown
-    /// in that section, where the browser opens the page (`/settings#goal`), rather than at the top.
-    func render(_ context: PageContext, notice: String? = nil, error: String? = nil, at section: SettingsSection? = nil) -> HTML {
-        let message = { (here: SettingsSection) -> HTML in
-            guard here == section else { return "" }
-            if let error { return "<p class=\"message error\" role=\"alert\">\(error)</p>" }
-            if let notice { return "<p class=\"message notice\" role=\"status\">\(notice)</p>" }
-            return ""
-        }
-        return Layout.page("Settings", context, notice: section == nil ? notice : nil, error: section == nil ? error : nil, """
-        <h1>Settings</h1>
-        \(index)
-        \(profileSection(context, message(.profile)))
-        \(goalSection(context, message(.goal)))
-        \(generalSection(context, message(.unitAndZone)))
-        \(presetSection(context, message(.presets)))
-        \(reminders.render(context, message: message))
-        \(HealthImportSection().render(context, message(.appleHealth)))
-        \(YourDataSection(unit: unit).render(context, message(.yourData)))
-        \(kindSection(context, message(.kinds)))
+    func render(_ context: PageContext, _ section: SettingsSection, notice: String? = nil, error: String? = nil) -> HTML {
+        Layout.page(section.title, context, notice: notice, error: error, """
+        <p class="back"><a href="\(SitePath.settings.link)">Settings</a></p>
+        \(body(context, section))
         """)
     }
 
-    /// One tap to each section, without JavaScript: links to the sections' ids. The account has
-    /// pages of its own.
-    private var index: HTML {
-        let links = SettingsSection.allCases.map { section -> HTML in
-            "<li><a href=\"#\(section.rawValue)\">\(section.title)</a></li>"
+    private func body(_ context: PageContext, _ section: SettingsSection) -> HTML {
+        switch section {
+        case .profile: profileSection(context)
+        case .goal: goalSection(context)
+        case .unitAndZone: generalSection(context)
+        case .presets: presetSection(context)
+        case .reminders: reminders.render(context)
+        case .calendar: reminders.calendar(context)
+        case .appleHealth: HealthImportSection().render(context)
+        case .yourData: YourDataSection(unit: unit).render(context)
+        case .kinds: kindSection(context)
         }
-        return """
-        <nav class="settings-index" id="settings-index" aria-labelledby="settings-index-title">
-        <h2 id="settings-index-title" class="visually-hidden">Sections of the settings</h2>
-        <ul>\(links)<li><a href="\(SitePath.account.link)">Your account</a></li></ul>
-        </nav>
-        <p class="help">Your account has your password, where you are signed in, and API tokens.</p>
-        """
     }
 
-    private func profileSection(_ context: PageContext, _ message: HTML) -> HTML {
+    private func profileSection(_ context: PageContext) -> HTML {
         let profile = goal.profile
         return """
         <section id="\(SettingsSection.profile.rawValue)" aria-labelledby="profile-title">
-        <h2 id="profile-title">Profile</h2>
-        \(message)
-        <form method="post" action="\(SitePath.profile.link)#\(SettingsSection.profile.rawValue)" class="stack" data-goal-preview>
+        <h1 id="profile-title">Profile</h1>
+        <form method="post" action="\(SitePath.profile.link)" class="stack" data-goal-preview>
         \(Layout.csrfField(context))
         \(SettingsPages.profileFields(age: profile.map { "\($0.age)" } ?? "",
                                       weight: profile.map { String(format: "%g", $0.weightKg) } ?? "",
@@ -64,18 +48,16 @@ struct SettingsPage {
         <output class="breakdown" id="goal-preview" aria-live="polite">\(goal.breakdown.map { SettingsPages.breakdown($0) } ?? "")</output>
         <button type="submit" class="primary">Save profile</button>
         </form>
-        \(SettingsSection.backToIndex)
         </section>
         """
     }
 
-    private func goalSection(_ context: PageContext, _ message: HTML) -> HTML {
+    private func goalSection(_ context: PageContext) -> HTML {
         let custom = goal.mode == .custom ? goal.goalMl.map { Layout.inputValue($0, unit) } ?? "" : ""
         return """
         <section id="\(SettingsSection.goal.rawValue)" aria-labelledby="goal-title">
-        <h2 id="goal-title">Daily goal</h2>
-        \(message)
-        <form method="post" action="\(SitePath.goal.link)#\(SettingsSection.goal.rawValue)" class="stack">
+        <h1 id="goal-title">Daily goal</h1>
+        <form method="post" action="\(SitePath.goal.link)" class="stack">
         \(Layout.csrfField(context))
         <fieldset>
         <legend>How the goal is set</legend>
@@ -90,18 +72,16 @@ struct SettingsPage {
         <input id="goal-amount" name="amount" type="number" inputmode="decimal" step="any" min="0" value="\(custom)">
         <button type="submit" class="primary">Save goal</button>
         </form>
-        \(SettingsSection.backToIndex)
         </section>
         """
     }
 
-    private func generalSection(_ context: PageContext, _ message: HTML) -> HTML {
+    private func generalSection(_ context: PageContext) -> HTML {
         let zones = TimeZone.knownTimeZoneIdentifiers.sorted().map { HTML("<option value=\"\($0)\"></option>") }
         return """
         <section id="\(SettingsSection.unitAndZone.rawValue)" aria-labelledby="general-title">
-        <h2 id="general-title">Unit and time zone</h2>
-        \(message)
-        <form method="post" action="\(SitePath.general.link)#\(SettingsSection.unitAndZone.rawValue)" class="stack">
+        <h1 id="general-title">Unit and time zone</h1>
+        <form method="post" action="\(SitePath.general.link)" class="stack">
         \(Layout.csrfField(context))
         <fieldset>
         <legend>Unit</legend>
@@ -113,12 +93,11 @@ struct SettingsPage {
         <datalist id="zones">\(zones)</datalist>
         <button type="submit" class="primary">Save</button>
         </form>
-        \(SettingsSection.backToIndex)
         </section>
         """
     }
 
-    private func presetSection(_ context: PageContext, _ message: HTML) -> HTML {
+    private func presetSection(_ context: PageContext) -> HTML {
         let amounts = settings.presets.amountsMl
         let fields = (0..<4).map { index -> HTML in
             let value = index < amounts.count ? Layout.inputValue(amounts[index], unit) : ""
@@ -129,23 +108,21 @@ struct SettingsPage {
         }
         return """
         <section id="\(SettingsSection.presets.rawValue)" aria-labelledby="presets-title">
-        <h2 id="presets-title">Quick-add buttons (\(unit.rawValue))</h2>
-        \(message)
-        <form method="post" action="\(SitePath.presets.link)#\(SettingsSection.presets.rawValue)" class="grid">
+        <h1 id="presets-title">Quick-add buttons (\(unit.rawValue))</h1>
+        <form method="post" action="\(SitePath.presets.link)" class="grid">
         \(Layout.csrfField(context))
         \(fields)
         <button type="submit" class="primary">Save buttons</button>
         <button type="submit" class="secondary" name="reset" value="yes">Back to the defaults</button>
         </form>
-        \(SettingsSection.backToIndex)
         </section>
         """
     }
 
-    private func kindSection(_ context: PageContext, _ message: HTML) -> HTML {
+    private func kindSection(_ context: PageContext) -> HTML {
         let rows = kinds.filter { !$0.isRetired }.map { kind -> HTML in
             let own: HTML = kind.isBuiltIn ? "" : """
-                <form method="post" action="\(SitePath.kind.link(kind.id))#\(SettingsSection.kinds.rawValue)" class="inline">
+                <form method="post" action="\(SitePath.kind.link(kind.id))" class="inline">
                 \(Layout.csrfField(context))
                 <span id="rename-\(kind.id)-name" class="visually-hidden">New name for \(kind.name)</span>
                 <input id="rename-\(kind.id)" aria-labelledby="rename-\(kind.id)-name" name="name" value="\(kind.name)" size="10">
@@ -157,16 +134,15 @@ struct SettingsPage {
         }
         return """
         <section id="\(SettingsSection.kinds.rawValue)" aria-labelledby="kinds-title">
-        <h2 id="kinds-title">Drink kinds</h2>
-        \(message)
+        <h1 id="kinds-title">Drink kinds</h1>
         <p class="help">\(DrinkFactorSet.disclaimer)</p>
         <ul class="kinds">\(rows)</ul>
-        <form method="post" action="\(SitePath.factors.link)#\(SettingsSection.kinds.rawValue)" class="row">
+        <form method="post" action="\(SitePath.factors.link)" class="row">
         \(Layout.csrfField(context))
         <button type="submit" name="set" value="standard" class="secondary">Use standard factors</button>
         <button type="submit" name="set" value="bhi" class="secondary">Use the Beverage Hydration Index</button>
         </form>
-        <form method="post" action="\(SitePath.kinds.link)#\(SettingsSection.kinds.rawValue)" class="row">
+        <form method="post" action="\(SitePath.kinds.link)" class="row">
         \(Layout.csrfField(context))
         <label for="kind-name">New kind</label>
         <input id="kind-name" name="name" required maxlength="40">
@@ -174,15 +150,14 @@ struct SettingsPage {
         <input id="kind-factor" name="factor" type="number" step="0.01" min="0" max="1.5" value="1" required>
         <button type="submit" class="primary">Add kind</button>
         </form>
-        \(SettingsSection.backToIndex)
         </section>
         """
     }
 }
 
-/// The sections of the settings page, in order: each an id that links, forms and their answers
-/// open the page at (`/settings#goal`).
-enum SettingsSection: String, CaseIterable, Sendable {
+/// The sections of the settings, in order, each a page of its own (`/settings/goal`) that its
+/// forms answer with.
+enum SettingsSection: String, CaseIterable, Sendable, CustomStringConvertible {
     case profile
     case goal
     case unitAndZone = "unit-zone"
@@ -207,11 +182,13 @@ enum SettingsSection: String, CaseIterable, Sendable {
         }
     }
 
-    /// The settings page opened at this section, saying it was saved.
-    var saved: String { SitePath.settings.link + "?saved=\(rawValue)#\(rawValue)" }
+    var description: String { rawValue }
 
-    /// The way back to the index, at the end of each section.
-    static let backToIndex: HTML = ##"<p class="to-index"><a href="#settings-index">Back to all settings</a></p>"##
+    /// The section's own page.
+    var link: String { SitePath.settingsSection.link(self) }
+
+    /// The section's page, saying it was saved.
+    var saved: String { link + "?saved=\(rawValue)" }
 }
 
 /// Pieces that onboarding and settings share.
@@ -236,6 +213,17 @@ enum SettingsPages {
         <span>+ activity \(Int(breakdown.bonusMl)) ml</span>
         <strong>= \(Int(breakdown.goalMl.rounded())) ml a day</strong>\(breakdown.clamped ? " <span>(kept within 1500–4500 ml)</span>" : "")
         """
+    }
+
+    /// The level's name alone, for the settings' summary of the profile.
+    static func activityName(_ level: ActivityLevel) -> String {
+        switch level {
+        case .sedentary: "sedentary"
+        case .light: "light activity"
+        case .moderate: "moderate activity"
+        case .active: "active"
+        case .veryActive: "very active"
+        }
     }
 
     static func label(_ level: ActivityLevel) -> String {

@@ -8,21 +8,20 @@ import TallyImport
 struct YourDataSection {
     var unit: VolumeUnit
 
-    func render(_ context: PageContext, _ message: HTML = "") -> HTML {
+    func render(_ context: PageContext) -> HTML {
         let section = SettingsSection.yourData.rawValue
         let units = VolumeUnit.allCases.map { choice -> HTML in
             "<option value=\"\(choice.rawValue)\"\(choice == unit ? " selected" : "")>\(choice.rawValue)</option>"
         }
         return """
         <section id="\(section)" aria-labelledby="your-data-title">
-        <h2 id="your-data-title">Your data</h2>
-        \(message)
+        <h1 id="your-data-title">Your data</h1>
         <p class="help">Take every drink and removal with you, for a spreadsheet or another app.</p>
         <p><a class="button" href="\(SitePath.drinksCSV.link)" download>Download drinks (CSV)</a></p>
         <p class="help">Bring drinks in from Tally's CSV, or from another app's: a first line that names a date, \
         a time and an amount (date,time,amount,unit). Nothing is imported when a line is wrong, and importing \
         a file twice adds nothing twice.</p>
-        <form method="post" action="\(SitePath.importCSV.link)#\(section)" enctype="multipart/form-data" class="stack" data-upload>
+        <form method="post" action="\(SitePath.importCSV.link)" enctype="multipart/form-data" class="stack" data-upload>
         \(Layout.csrfField(context))
         <label for="csv-unit">Amounts in, when the file does not say</label>
         <select id="csv-unit" name="unit">\(units)</select>
@@ -31,13 +30,13 @@ struct YourDataSection {
         <progress class="upload-progress" max="100" value="0" hidden aria-label="Sent so far"></progress>
         <button type="submit" class="primary">Import drinks</button>
         </form>
-        <h3>Everything, as a backup</h3>
+        <h2>Everything, as a backup</h2>
         <p class="help">One file with your settings, goals, drink kinds, drinks, bottle, reminders, sleep records and \
         the ledgers you own.</p>
         <p><a class="button" href="\(SitePath.backupJSON.link)" download>Download a backup (JSON)</a></p>
         <p class="help">Restore a backup into a new account; into one that has data already, only by merging, \
         which adds what is not there yet and keeps your settings.</p>
-        <form method="post" action="\(SitePath.restoreBackup.link)#\(section)" enctype="multipart/form-data" class="stack" data-upload>
+        <form method="post" action="\(SitePath.restoreBackup.link)" enctype="multipart/form-data" class="stack" data-upload>
         \(Layout.csrfField(context))
         <div class="row"><input type="checkbox" id="backup-merge" name="merge" value="yes"><label for="backup-merge">Merge into the data I have</label></div>
         <label for="backup-file">Backup (JSON)</label>
@@ -45,22 +44,21 @@ struct YourDataSection {
         <progress class="upload-progress" max="100" value="0" hidden aria-label="Sent so far"></progress>
         <button type="submit">Restore</button>
         </form>
-        \(SettingsSection.backToIndex)
         </section>
         """
     }
 
     /// The settings page after an import, opened at this section and saying what it did.
     static func importedLink(_ report: DrinkCSVImportReport) -> String {
-        SitePath.settings.link + "?saved=\(SettingsSection.yourData.rawValue)&drinks=\(report.drinksAdded)&removals=\(report.removalsAdded)"
-            + "&already=\(report.alreadyThere)&kinds=\(report.newKinds.count)#\(SettingsSection.yourData.rawValue)"
+        SettingsSection.yourData.saved + "&drinks=\(report.drinksAdded)&removals=\(report.removalsAdded)"
+            + "&already=\(report.alreadyThere)&kinds=\(report.newKinds.count)"
     }
 
     /// The settings page after a restore, opened at this section and saying what it did.
     static func restoredLink(_ report: BackupRestoreReport) -> String {
-        SitePath.settings.link + "?saved=\(SettingsSection.yourData.rawValue)&restored=\(report.drinksAdded)&removals=\(report.removalsAdded)"
+        SettingsSection.yourData.saved + "&restored=\(report.drinksAdded)&removals=\(report.removalsAdded)"
             + "&already=\(report.alreadyThere)&kinds=\(report.newKinds.count)&ledgerEntries=\(report.ledgerEntriesAdded)"
-            + "&recurring=\(report.recurringExpensesAdded)&merged=\(report.settingsRestored ? 0 : 1)#\(SettingsSection.yourData.rawValue)"
+            + "&recurring=\(report.recurringExpensesAdded)&merged=\(report.settingsRestored ? 0 : 1)"
     }
 
     /// What an import did, in sentences; nil when the page is not the answer to one.

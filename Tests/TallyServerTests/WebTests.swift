@@ -456,7 +456,7 @@ struct WebTests {
             #expect(page.contains(#"<span class="value">40 years, 70.5 kg, active</span>"#))
             #expect(page.contains(#"<span class="value">100 ml · 250 ml · 500 ml</span>"#))
             #expect(page.contains(#"<span class="value">Off</span>"#), "the reminders are off")
-            #expect(page.contains("href=\"/account\"") && page.contains("href=\"/bottle/settings\""))
+            #expect(page.contains("href=\"/account\"") && page.contains("href=\"/bottle\""))
             // Each form sends the browser back to its own page, saying so at the top.
             let goalPage = try await browser.get("/settings/goal").text
             #expect(goalPage.contains(#"action="/settings/goal""#))

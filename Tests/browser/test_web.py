@@ -2,7 +2,7 @@
 
 What a person does on the pages, checked through what the pages show (A3, H2–H12): sign up,
 onboarding, presets, the custom amount dialog with its add/remove toggle and validation, deleting
-with confirmation, persistence across a reload, history; the same without JavaScript through plain
+with Undo, persistence across a reload, history; the same without JavaScript through plain
 forms; an accessibility check of every page visited; screenshots of each page in light and dark
 mode into Tests/browser/screenshots/ (look at them).
 """
@@ -356,19 +356,27 @@ def test_flow(server, browser, unique_name, viewport):
     assert not driver.find_element(By.CSS_SELECTOR, "dialog").get_attribute("open")
     assert text(driver, "#total") == "500 ml" and driver.execute_script("return window.__sent") == 0
 
-    # Deleting asks first; dismissing keeps the drink, accepting deletes it.
-    delete = driver.find_element(By.CSS_SELECTOR, "button.delete[aria-label^='Delete coffee']")
-    click(driver, delete)
-    alert = wait(driver, EC.alert_is_present())
-    assert alert.text.startswith("Delete coffee · 330 ml at "), alert.text
-    alert.dismiss()
-    assert text(driver, "#total") == "500 ml" and len(entries(driver)) == 3
+    # Deleting asks nothing: the drink goes at once, and Undo, focused, brings it back as it was.
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.delete[aria-label^='Delete coffee']"))
-    wait(driver, EC.alert_is_present()).accept()
     wait_total(driver, "219 ml")
     assert sorted(entries(driver)) == sorted([("Water · 250 ml", "+250 ml"), ("Removed", "−31 ml")])
-    assert text(driver, "main .message") == "Deleted."
-    assert driver.execute_script("return document.activeElement.id") == "main", "the focus is lost after a delete"
+    assert text(driver, "main .message span").startswith("Deleted coffee · 330 ml at ")
+    undo = driver.find_element(By.CSS_SELECTOR, "main .message button")
+    assert undo.text == "Undo" and driver.switch_to.active_element == undo, "Undo is not focused after a delete"
+    assert driver.execute_script("return window.__tallyMarker") == "same page"
+    check_page(driver, shot("today-undo"), full=False)
+    click(driver, undo)
+    wait_total(driver, "500 ml")
+    assert text(driver, "main .message") == "Undone."
+    assert sorted(entries(driver))[0] == ("Coffee · 330 ml", "+281 ml"), entries(driver)
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.delete[aria-label^='Delete coffee']"))
+    wait_total(driver, "219 ml")
+    # A tap on a button, too, is taken back with Undo.
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.preset[aria-label='Add 100 ml of water']"))
+    wait_total(driver, "319 ml")
+    assert text(driver, "main .message span") == "Added 100 ml."
+    click(driver, driver.find_element(By.CSS_SELECTOR, "main .message button"))
+    wait_total(driver, "219 ml")
     assert driver.execute_script("return window.__tallyMarker") == "same page"
     check_page(driver, shot("today"))
 
@@ -422,9 +430,9 @@ def test_flow(server, browser, unique_name, viewport):
     assert driver.find_element(By.ID, "age").get_attribute("value") == "40"
     assert driver.find_element(By.ID, "weight").get_attribute("value") == "70"
     check_page(driver, shot("settings-profile"))
-    load(driver, server + "/settings/goal")
+    driver.get(server + "/settings/goal")
     assert "2600 ml" in driver.find_element(By.CSS_SELECTOR, "label[for='goal-auto']").text
-    load(driver, server + "/settings/unit-zone")
+    driver.get(server + "/settings/unit-zone")
     assert driver.find_element(By.ID, "time-zone").get_attribute("value") == zone, "not the browser's time zone"
 
     # Dark mode: the same pages, for the screenshots and the checks.
@@ -494,14 +502,13 @@ def test_keyboard(server, browser, unique_name):
     assert not driver.find_element(By.CSS_SELECTOR, "dialog").get_attribute("open")
     assert focused_label(driver) == "Custom amount…"
 
-    # Delete, confirmed from the keyboard.
-    label = tab_to(driver, "Delete water · 100 ml")
+    # Delete from the keyboard; Undo has the focus, and Enter brings the drink back.
+    tab_to(driver, "Delete water · 100 ml")
     press(driver, Keys.ENTER)
-    alert = wait(driver, EC.alert_is_present())
-    assert alert.text == label + "?"
-    alert.accept()
     wait_total(driver, "500 ml")
-    assert driver.execute_script("return document.activeElement.id") == "main"
+    assert driver.switch_to.active_element.text == "Undo"
+    press(driver, Keys.ENTER)
+    wait_total(driver, "600 ml")
 
 
 # ---------------------------------------------------------------------------------------------

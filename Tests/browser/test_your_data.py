@@ -165,7 +165,7 @@ def answered(driver, javascript, timeout, message):
     for a message in the section. With JavaScript, returns what the progress bar did (else None)."""
     wait(driver, lambda d: d.execute_script(
         "return document.readyState === 'complete' && (window.__tallyMarker !== 'same page'"
-        " || !!document.querySelector('#your-data .message'))"),
+        " || !!document.querySelector('#main > .message.error, #main > .message.notice'))"),
         timeout=timeout, message=message)
     if javascript:
         return json.loads(driver.execute_script("return sessionStorage.getItem('tally-progress')") or "null")
@@ -247,7 +247,7 @@ return found;
 # the quote and reversed them. The pairs found drawn right to left, as text.
 REVERSED = """
 const [phrase] = arguments;
-const error = document.querySelector("#your-data .message.error");
+const error = document.querySelector("#main > .message.error");
 const walker = document.createTreeWalker(error, NodeFilter.SHOW_TEXT);
 for (let node = walker.nextNode(); node; node = walker.nextNode()) {
   const start = node.data.indexOf(phrase);
@@ -395,7 +395,7 @@ def test_your_data(server, browser, unique_name, tmp_path, viewport, javascript)
                 "write a number such as 250 or 212.5.")
     assert refusal == expected, f"the section says {refusal!r}; the page {message(driver, 'error')!r}"
     assert section_message(driver, "notice") is None
-    error = driver.find_element(By.CSS_SELECTOR, "#your-data .message.error")
+    error = driver.find_element(By.CSS_SELECTOR, "#main > .message.error")
     assert error.is_displayed()
     # Each wrong line on a line of its own, as the server wrote them.
     assert error.text.split("\n")[:2] == ["Nothing was imported: 1 line is wrong.", f'Line 3, column amount: "{shown}" is not an amount: '
@@ -498,7 +498,7 @@ def refused_in_section(driver, server, javascript, expected, shot_name, seen):
     refusal = section_message(driver, "error")
     assert refusal == expected, f"the section says {refusal!r}; the page {message(driver, 'error')!r} at {driver.current_url}"
     assert section_message(driver, "notice") is None
-    error = driver.find_element(By.CSS_SELECTOR, "#your-data .message.error")
+    error = driver.find_element(By.CSS_SELECTOR, "#main > .message.error")
     assert error.is_displayed()
     assert error.get_dom_attribute("role") == "alert"
     refused_in_place(driver, server, error, seen, javascript, "restore")
@@ -580,7 +580,7 @@ def test_your_data_backup(server, browser, unique_name, tmp_path, viewport, java
     fields = [el.get_attribute("id") for el in form.find_elements(By.CSS_SELECTOR, "input:not([type=hidden])")]
     assert fields == ["backup-merge", "backup-file"], f"the merge box is not before the file field: {fields}"
     assert not form.find_element(By.TAG_NAME, "progress").is_displayed()
-    section_shot(a, shot("section"), css="#your-data h3")
+    section_shot(a, shot("section"), css="#your-data h2")
 
     # The download: a JSON attachment named after today, a tally-person-backup of version 1
     # with everything A logged.
@@ -649,7 +649,7 @@ def test_your_data_backup(server, browser, unique_name, tmp_path, viewport, java
     if javascript:
         assert seen and seen["shown"] and seen["value"] == 100, f"the progress bar: {seen}"
     section_shot(b, shot("merged"), css=None)
-    assert b.find_element(By.ID, "time-zone").get_attribute("value") == "America/New_York", "the merge changed B's time zone"
+    assert time_zone(b, server) == "America/New_York", "the merge changed B's time zone"
     assert day_page(b, server, yesterday) == a_day
     assert ledger_links(b, server, ledger_name) == [b_ledger]
     assert ledger_page(b, b_ledger) == a_balance, "the merge added the ledger's expenses twice"

@@ -16,6 +16,8 @@ struct HydrationWebController {
         web.post(SitePath.removals, use: remove)
         web.post(SitePath.entries, use: logCustom)
         web.post(SitePath.deleteEntry, use: delete)
+        web.get(SitePath.editEntry, use: editDrink)
+        web.post(SitePath.editEntry, use: saveDrink)
         web.get(SitePath.history, use: history)
         QuickAddWebController(services: services).addRoutes(to: web)
     }
@@ -69,6 +71,16 @@ struct HydrationWebController {
         return instant
     }
 
+    /// The moment a custom amount is logged at: the time typed with it ("14:30") on the page's
+    /// day, in the person's zone; else the page's own moment (`at`), else now.
+    static func typedInstant(_ form: FormFields, hydration: HydrationService, now: Date) async throws -> Date? {
+        let pageMoment = try instant(form)
+        guard let time = form["time"] else { return pageMoment }
+        let zone = try await hydration.settings().zone
+        let day = LocalDate(containing: pageMoment ?? now, in: zone)
+        return try EntryTime.instant(from: "\(day) \(time)", now: now, zone: zone)
+    }
+
     /// What a past day's page logs at: that day, at the time of day it is now (within the day,
     /// also across a change of clocks).
     static func instant(on day: LocalDate, today: LocalDate, now: Date, zone: TimeZone) -> Date {
@@ -84,11 +96,12 @@ struct HydrationWebController {
             var unit = form["unit"].flatMap(VolumeUnit.init(rawValue:))
             if unit == nil { unit = try await hydration.settings().unit }
             let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit ?? .ml)
-            let at = try Self.instant(form)
+            let at = try await Self.typedInstant(form, hydration: hydration, now: services.clock.now)
+            let id = form["id"].flatMap(UUID.init(uuidString:))
             if form["mode"] == "remove" {
-                _ = try await hydration.remove(volumeMl: ml, at: at)
+                _ = try await hydration.remove(volumeMl: ml, at: at, id: id)
             } else {
-                _ = try await hydration.logDrink(.init(volumeMl: ml, kindName: form["kind"], at: at))
+                _ = try await hydration.logDrink(.init(volumeMl: ml, kindName: form["kind"], at: at, id: id))
             }
         }
     }
@@ -121,13 +134,13 @@ struct HydrationWebController {
             try await action(form, hydration)
             // Back to the day it logged to: a past day's page stays on that day.
             let zone = try await hydration.settings().zone
-            let day = try Self.instant(form).map { LocalDate(containing: $0, in: zone) }
+            let day = try await Self.typedInstant(form, hydration: hydration, now: services.clock.now).map { LocalDate(containing: $0, in: zone) }
             let today = LocalDate(containing: services.clock.now, in: zone)
             return Web.redirect(day.map { $0 == today ? SitePath.today.link : SitePath.day.link($0) } ?? SitePath.today.link)
         } refused: { form, refusal in
             let custom = keepsCustom
                 ? TodayPage.CustomInput(amount: form["amount"] ?? "", remove: form["mode"] == "remove", kind: form["kind"],
-                                        unit: form["unit"].flatMap(VolumeUnit.init(rawValue:)), error: refusal.error.message)
+                                        unit: form["unit"].flatMap(VolumeUnit.init(rawValue:)), time: form["time"], error: refusal.error.message)
                 : nil
             return try await dayPage(nil, request, context, error: refusal.error, custom: custom)
         }

@@ -44,6 +44,7 @@ enum SitePath {
     static let removals = Pattern<Void>("removals")
     static let entries = Pattern<Void>("entries")
     static let deleteEntry = Pattern<UUID>("entries/:id/delete")
+    static let editEntry = Pattern<UUID>("entries/:id/edit")
     static let history = Pattern<Void>("history")
     static let bottle = Pattern<Void>("bottle")
     static let bottleSip = Pattern<Void>("bottle/sip")

@@ -292,7 +292,10 @@ function enhanceForms(root) {
       event.preventDefault();
       const kind = form.dataset.api;
       if (kind === "custom" && !checkAmount(form)) { form.elements.amount.focus(); return; }
-      if (kind === "delete" && !window.confirm(form.dataset.confirm)) return;
+      // A time typed with it: the server reads it in the person's zone, from the form itself.
+      if (kind === "custom" && form.elements.time?.value) { await sendTimed(form); return; }
+      // No "Are you sure?": a delete, like a drink, is undone with one tap on the notice.
+      const gone = kind === "delete" ? form.closest("li[data-again]") : null;
       const { method, path, body } = actions[kind](form);
       const drink = path === "/api/v1/intakes";
       if (drink && !navigator.onLine) {
@@ -311,6 +314,9 @@ function enhanceForms(root) {
         const label = unit?.dataset.unit ?? "";
         if (shown !== null) celebrate((path.endsWith("removals") ? "−" : "+") + shown + " " + label);
         await refresh(kind === "delete" ? "Deleted." : null);
+        if (kind === "delete" && gone) offerUndo(`Deleted ${form.dataset.what}.`, () => logAgain(gone), true);
+        else if (body?.id) offerUndo(`${path.endsWith("removals") ? "Removed" : "Added"}${shown !== null ? ` ${shown} ${label}` : ""}.`,
+          () => api("DELETE", "/api/v1/entries/" + body.id));
       } catch (error) {
         // The network went away on the way: keep the drink for later, with its id.
         if (drink && error instanceof TypeError) {
@@ -330,6 +336,65 @@ function enhanceForms(root) {
       }
     });
   }
+}
+
+// A custom drink or removal at a time of the day shown: sent as the plain form would be (its
+// hidden id makes a second sending change nothing); offline, kept as a form for later.
+async function sendTimed(form) {
+  const item = { form: true, kind: "drink", action: form.action, fields: [...new FormData(form)], id: form.elements.id.value };
+  const kept = async () => {
+    await outbox.add(item);
+    form.closest("dialog")?.close();
+    say("Kept on this device: it is sent when you are online.", false);
+  };
+  if (!navigator.onLine) return kept();
+  try {
+    await sendForm(item);
+  } catch (error) {
+    if (error instanceof TypeError) return kept();
+    form.querySelector(".field-error").textContent = error.message;
+    form.elements.amount.setAttribute("aria-invalid", "true");
+    form.elements.amount.focus();
+    return;
+  }
+  form.closest("dialog")?.close();
+  await refresh(null);
+  offerUndo(`${form.elements.mode.value === "remove" ? "Removed" : "Added"} at ${form.elements.time.value}.`,
+    () => api("DELETE", "/api/v1/entries/" + item.id));
+}
+
+// The notice after a drink, a removal or a delete, with Undo: one tap takes it back (`undo`),
+// and the page is read again. After a delete, Undo has the focus the deleted row's button had.
+function offerUndo(text, undo, focus) {
+  const message = document.querySelector("main .message");
+  if (!message) return;
+  const words = document.createElement("span");
+  words.textContent = text;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = "Undo";
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await undo();
+      await refresh("Undone.");
+    } catch (error) {
+      say(error.message, true);
+    }
+  });
+  message.replaceChildren(words, button);
+  message.className = "message notice undo";
+  message.setAttribute("role", "status");
+  message.hidden = false;
+  if (focus) focusInView(button);
+}
+
+// Logs a deleted entry again as it was (a new id; the same amount, kind, moment and note).
+function logAgain(row) {
+  const data = row.dataset;
+  const body = { id: crypto.randomUUID(), volumeMl: Number(data.volumeMl), at: data.at };
+  if (data.again === "removal") return api("POST", "/api/v1/removals", body);
+  return api("POST", "/api/v1/intakes", { ...body, kind: data.kind, ...(data.note ? { note: data.note } : {}) });
 }
 
 // Onboarding and the profile show the goal the numbers give as they are typed.

@@ -30,15 +30,18 @@ struct LedgerPage {
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
         Layout.page(details.ledger.name, context, error: error, """
+        <p class="back"><a href="\(SitePath.spending.link)?all=1">All ledgers</a></p>
         <div class="ledger-head">
         <h1>\(details.ledger.name)</h1>
-        <div class="row"><a href="\(SitePath.spending.link)?all=1" class="button">All ledgers</a>
-        <a href="\(SitePath.recurringExpenses.link(ledger))" class="button">Recurring</a>
-        <a href="\(SitePath.ledgerSettings.link(ledger))" class="button">Members &amp; settings</a></div>
+        <nav class="row ledger-links" aria-label="\(details.ledger.name)"><a href="\(SitePath.recurringExpenses.link(ledger))">Recurring</a>
+        <a href="\(SitePath.ledgerSettings.link(ledger))">Members &amp; settings</a></nav>
         </div>
+        <div class="ledger-columns">
+        <div class="ledger-add">
         \(standing)
         \(undoNotice(context) ?? notice.map { "<p class=\"message notice\" role=\"status\">\($0)</p>" } ?? "")
         \(quickEntry(context, error: error))
+        </div>
         <div class="live" data-changes="/api/v1/\(API.ledgerChanges.path(ledger))" data-revision="\(overview.revision)">
         \(balance)
         \(plan(context))
@@ -46,6 +49,7 @@ struct LedgerPage {
         \(history(context))
         \(recentlyDeleted(context))
         \(SpendingChart(spent: overview.spent, thisMonth: today.yearMonth, currency: currency).render())
+        </div>
         </div>
         """)
     }
@@ -90,11 +94,11 @@ struct LedgerPage {
           pattern="\(pattern)" data-max="\(TransactionAmount.maximumUnits)" value="\(retry["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)
           data-invalid="Type an amount such as \(example), with at most \(decimals) decimal\(decimals == 1 ? "" : "s"), more than 0 and at most \(TransactionAmount.maximumUnits).">
         <p class="field-error" id="amount-error" aria-live="polite">\(amount.message)</p>
-        \(payers.render())
         <label for="description">What for <span class="help">(optional)</span></label>
         <input id="description" name="description" maxlength="200" value="\(retry["description"] ?? "")" autocomplete="off"
           aria-describedby="description-error"\(description.invalid)>
         <p class="field-error" id="description-error">\(description.message)</p>
+        \(payers.render())
         <details class="more"\(HTML.flag("open", open))>
         <summary>Date, category and who shares it</summary>
         <label for="date">Date</label>
@@ -270,16 +274,21 @@ struct LedgerPage {
             let (title, detail) = describe(entry)
             let amount = Layout.money(entry.amount)
             let day = Written.current.day(entry.date, today: today)
+            let yours = self.yours(entry)
+            // A tap on the row shows who shares it and what can be done with it.
             return """
-            <li class="\(entry.kind.rawValue)" \(figures(entry))>
-            <span class="what"><strong>\(title)</strong>
+            <li class="\(entry.kind.rawValue)" \(figures(entry))><details class="entry">
+            <summary><span class="what"><strong>\(title)</strong>
             <span class="help"><time datetime="\(entry.date)">\(day)</time> · \(detail)</span></span>
-            <span class="amount">\(amount)</span>
+            <span class="figures"><span class="amount">\(amount)</span>\
+            \(yours.map { HTML("<span class=\"yours \($0.state)\">\($0.text)</span>") } ?? "")</span></summary>
+            <div class="entry-more">
+            \(shares(entry))
             <span class="actions"><a href="\(SitePath.editLedgerEntry.link(ledger, entry.id))" class="button edit" \
             aria-label="Edit \(title), \(amount), \(day)">Edit</a>
             <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-offline="delete" data-confirm="Delete \(title), \(amount)?">
             \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)"><button type="submit" class="delete" aria-label="Delete \(title), \(amount), \(day)">Delete</button>
-            </form></span></li>
+            </form></span></div></details></li>
             """
         }
         // Without the script "Show more" opens the next page; with it, the next page's entries
@@ -296,6 +305,31 @@ struct LedgerPage {
         \(more)
         </section>
         """
+    }
+
+    /// What the entry means for the reader: "you lent €5.00", "you borrowed €5.00", "you paid",
+    /// "you received", "not involved"; nil when it leaves them even or they are no member.
+    private func yours(_ entry: SpendingEntry) -> (text: String, state: String)? {
+        guard let you = details.member(of: user)?.id else { return nil }
+        let paid = entry.payers.filter { $0.member == you }.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+        let share = ((try? entry.shares) ?? []).first { $0.member == you }?.share.minorUnits ?? 0
+        if entry.recipient != nil {
+            if paid > 0 { return ("you paid", "owed") }
+            return share > 0 ? ("you received", "owes") : nil
+        }
+        if paid == 0, share == 0 { return ("not involved", "") }
+        let net = paid - share
+        if net > 0 { return ("you lent \(money(net))", "owed") }
+        if net < 0 { return ("you borrowed \(money(-net))", "owes") }
+        return nil
+    }
+
+    /// Each member's share of an expense, in the row's details ("Ada €5.00 · Ben €5.00").
+    private func shares(_ entry: SpendingEntry) -> HTML {
+        guard entry.recipient == nil else { return "" }
+        let parts = ((try? entry.shares) ?? []).map { "\(summary.name($0.member)) \(money($0.share.minorUnits))" }
+        let category = entry.category.map { " · \($0)" } ?? ""
+        return "<p class=\"help shares\">Shares: \(parts.joined(separator: " · "))\(category)</p>"
     }
 
     /// What an entry does to the balances, for the page to take it back when it is deleted

@@ -9,7 +9,7 @@ extension SettingsPage {
         Layout.page("Settings", context, notice: notice, error: error, """
         <h1>Settings</h1>
         \(group("Water", [row(.goal), row(.profile), row(.presets), row(.kinds),
-                          link(SitePath.bottleSettings.link, "Bottle", "The bottle you refill"), row(.unitAndZone)]))
+                          link(SitePath.bottle.link, "Bottle", "The bottle you refill, and its size"), row(.unitAndZone)]))
         \(group("Reminders", [row(.reminders), row(.calendar)]))
         \(group("Import and export", [row(.appleHealth), row(.yourData)]))
         \(group("Account", [link(SitePath.account.link, "Your account", "Password, sessions, API tokens")]))

@@ -26,6 +26,7 @@ struct TodayPage {
         var remove: Bool
         var kind: String?
         var unit: VolumeUnit?
+        var time: String?
         var error: String
     }
 
@@ -138,6 +139,9 @@ struct TodayPage {
         <p id="amount-error" class="field-error" aria-live="polite">\(retry?.error ?? "")</p>
         <label for="kind">Drink</label>
         <select id="kind" name="kind">\(options)</select>
+        <label for="custom-time">Time <span class="help">(\(isToday ? "now" : "this time of day") if left empty)</span></label>
+        <input id="custom-time" name="time" type="time" value="\(retry?.time ?? "")">
+        <input type="hidden" name="id" value="\(UUID())">
         <button type="submit" class="primary">Log it</button>
         </form>
         </details>
@@ -153,23 +157,32 @@ struct TodayPage {
             let time = Written.current.time(entry.at, in: settings.zone)
             let what: String
             let amount: String
+            // What the page's script needs to log the entry again when its delete is undone.
+            let again: HTML
+            let at = ISO8601DateFormatter().string(from: entry.at)
             switch entry {
             case .intake(let intake):
                 what = "\(intake.kindName.capitalized) · \(Layout.volume(intake.volumeMl, unit))"
                 amount = "+" + Layout.volume(intake.effectiveMl, unit)
+                again = "data-again=\"intake\" data-volume-ml=\"\(intake.volumeMl)\" data-kind=\"\(intake.kindName)\" data-at=\"\(at)\" data-note=\"\(intake.note ?? "")\""
             case .removal(let removal):
                 what = "Removed"
                 amount = "−" + Layout.volume(removal.volumeMl, unit)
+                again = "data-again=\"removal\" data-volume-ml=\"\(removal.volumeMl)\" data-at=\"\(at)\""
             }
+            let edit: HTML = if case .intake = entry {
+                "<a href=\"\(SitePath.editEntry.link(entry.id))\" class=\"button edit\" aria-label=\"Change \(what.lowercased()) at \(time)\">Edit</a>"
+            } else { "" }
             return """
-            <li>
-            <time datetime="\(ISO8601DateFormatter().string(from: entry.at))">\(time)</time>
+            <li \(again)>
+            <time datetime="\(at)">\(time)</time>
             <span class="what">\(what)</span>
             <span class="amount">\(amount)</span>
-            <form method="post" action="\(SitePath.deleteEntry.link(entry.id))" data-api="delete" data-confirm="Delete \(what.lowercased()) at \(time)?">
+            <span class="actions">\(edit)
+            <form method="post" action="\(SitePath.deleteEntry.link(entry.id))" data-api="delete" data-what="\(what.lowercased()) at \(time)">
             \(Layout.csrfField(context))
             <button type="submit" class="delete" aria-label="Delete \(what.lowercased()) at \(time)">Delete</button>
-            </form>
+            </form></span>
             </li>
             """
         }

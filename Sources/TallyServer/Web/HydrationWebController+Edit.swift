@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import TallyCore
+import TallyStore
+
+extension HydrationWebController {
+    /// A drink's page to change its amount, kind, day and time.
+    @Sendable func editDrink(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await drinkPage(request, context)
+    }
+
+    @Sendable func saveDrink(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        let hydration = services.hydration(for: context.user)
+        let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) ?? UUID()
+        return try await Web.formAction(request, context) { form in
+            let settings = try await hydration.settings()
+            let unit = form["unit"].flatMap(VolumeUnit.init(rawValue:)) ?? settings.unit
+            let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit)
+            let at = try EntryTime.instant(from: "\(try form.require("date", "the day")) \(try form.require("time", "the time"))",
+                                           now: services.clock.now, zone: settings.zone)
+            let drink = try await hydration.editDrink(id: id, .init(volumeMl: ml, kindName: form["kind"], at: at))
+            let today = LocalDate(containing: services.clock.now, in: settings.zone)
+            return Web.redirect(drink.day == today ? SitePath.today.link : SitePath.day.link(drink.day))
+        } refused: { form, refusal in
+            try await drinkPage(request, context, error: refusal.error, retry: form.all)
+        }
+    }
+
+    private func drinkPage(_ request: Request, _ context: SignedInPageContext, error: TallyError? = nil,
+                           retry: [String: String] = [:]) async throws -> Response {
+        let hydration = services.hydration(for: context.user)
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+              case .intake(let drink)? = try await hydration.entry(id: id) else {
+            throw TallyError.notFound("That drink no longer exists.")
+        }
+        let settings = try await hydration.settings()
+        let page = DrinkEditPage(drink: drink, kinds: try await hydration.drinkKinds(), unit: settings.unit, zone: settings.zone,
+                                 today: LocalDate(containing: services.clock.now, in: settings.zone), retry: retry)
+        return Web.html(page.render(Web.pageContext(request, context), error: error?.message), status: Web.status(of: error))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import TallyCore
+import TallyStore
+
+/// A drink changed after it was logged (H3): its amount, kind, day and time. A refusal comes
+/// back with what was typed and the reason at the top.
+struct DrinkEditPage {
+    var drink: Intake
+    var kinds: [DrinkKind]
+    var unit: VolumeUnit
+    var zone: TimeZone
+    var today: LocalDate
+    /// What was typed when the server refused it.
+    var retry: [String: String] = [:]
+
+    func render(_ context: PageContext, error: String? = nil) -> HTML {
+        let options = kinds.filter { !$0.isRetired || $0.id == drink.kindID }.map { kind -> HTML in
+            let chosen = retry["kind"].map { $0 == kind.name } ?? (kind.id == drink.kindID)
+            return "<option value=\"\(kind.name)\"\(HTML.flag("selected", chosen))>\(kind.name.capitalized)</option>"
+        }
+        let units = VolumeUnit.allCases.map { choice -> HTML in
+            "<option value=\"\(choice.rawValue)\"\(HTML.flag("selected", choice.rawValue == (retry["unit"] ?? unit.rawValue)))>\(choice.rawValue)</option>"
+        }
+        let day = LocalDate(containing: drink.at, in: zone)
+        let back = day == today ? SitePath.today.link : SitePath.day.link(day)
+        return Layout.page("Change a drink", context, error: error, """
+        <p class="back"><a href="\(back)">\(Written.current.day(day, today: today))</a></p>
+        <h1>Change a drink</h1>
+        <form method="post" action="\(SitePath.editEntry.link(drink.id))" class="stack">
+        \(Layout.csrfField(context))
+        <div class="amount-unit">
+        <div><label for="amount">Amount</label>
+        <input id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required
+               value="\(retry["amount"] ?? Layout.inputValue(drink.volumeMl, unit))"></div>
+        <div><label for="unit">Unit</label><select id="unit" name="unit">\(units)</select></div>
+        </div>
+        <label for="kind">Drink</label>
+        <select id="kind" name="kind">\(options)</select>
+        <div class="row dates">
+        <span><label for="date">Day</label><input id="date" name="date" type="date" required value="\(retry["date"] ?? day.description)"></span>
+        <span><label for="time">Time</label><input id="time" name="time" type="time" required value="\(retry["time"] ?? Self.clock(drink.at, zone))"></span>
+        </div>
+        <button type="submit" class="primary">Save</button>
+        </form>
+        """)
+    }
+
+    /// "21:05": the time of day an input of type time takes, in the person's zone.
+    static func clock(_ instant: Date, _ zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: instant)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+}

@@ -58,6 +58,20 @@ struct WrittenTests {
         #expect(us.moment(instant, in: berlin) == "Nov 26, 2026 at 9:05\(nbsp)PM")
     }
 
+    @Test("Times of day, weekdays, days of a month and months, as the locale writes them")
+    func calendarNames() {
+        let seven = TimeOfDay(hour: 7, minute: 5)!
+        #expect(us.time(of: seven) == "7:05\(nbsp)AM")
+        #expect(germany.time(of: TimeOfDay(hour: 23, minute: 0)!) == "23:00")
+        let monday = LocalDate("2026-01-05")!
+        #expect(us.weekday(monday) == "Mon" && germany.weekday(monday).hasPrefix("Mo"))
+        #expect(us.weekdayHeading(monday) == "Mo" && germany.weekdayHeading(monday).hasPrefix("Mo"))
+        #expect(us.dayOfMonth(LocalDate("2025-06-13")!) == "June 13" && germany.dayOfMonth(LocalDate("2025-06-13")!) == "13. Juni")
+        #expect(us.month(YearMonth("2025-06")!) == "June 2025" && germany.month(YearMonth("2025-06")!) == "Juni 2025")
+        #expect(us.shortMonth(YearMonth("2025-11")!) == "Nov")
+        #expect(us.decimal(70.5) == "70.5" && germany.decimal(70.5) == "70,5" && us.decimal(70) == "70")
+    }
+
     @Test("The locale comes from Accept-Language: its first known tag, English (US) otherwise")
     func acceptLanguage() {
         #expect(Written(acceptLanguage: "de-DE,de;q=0.9,en;q=0.8").locale.identifier == "de_DE")

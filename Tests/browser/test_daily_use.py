@@ -142,7 +142,8 @@ def test_settings_pages_fit_in_three_screens(server, browser, unique_name):
     for name in ("Carla", "Dmitri"):
         fill(driver, "#new-member", name)
         click(driver, button(driver, "Add member"))
-        wait(driver, lambda d: text(d, "main .message") == "Saved.")
+        wait(driver, lambda d: d.find_elements(By.XPATH, f"//ul[@class='kinds']//input[@value='{name}']"),
+             message=f"{name} was not added")
     click(driver, button(driver, "Create an invite"))
     wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "svg.qr"))
     heights = {"ledger settings (invite open)": page_height(driver)}
@@ -164,5 +165,48 @@ def test_settings_pages_fit_in_three_screens(server, browser, unique_name):
         load(driver, server + path)
         heights[path] = page_height(driver)
     print("\n".join(f"{page}: {height} px ({height / screen:.1f} screens)" for page, height in heights.items()))
+    # A ledger's first screen holds your own number and the whole quick entry, its button too,
+    # above the tab bar.
+    load(driver, ledger)
+    tabs_top = driver.execute_script("return document.querySelector('nav[aria-label=Main]').getBoundingClientRect().top")
+    add = driver.execute_script("return document.querySelector('button.add').getBoundingClientRect().bottom")
+    standing = driver.execute_script("return document.querySelector('[data-standing]').getBoundingClientRect().bottom")
+    assert add <= tabs_top and standing <= tabs_top, f"Add expense ends at {add:.0f} px, the tab bar starts at {tabs_top:.0f} px"
+    screenshot(driver, "phone-ledger-first-screen", full=False)
     assert len(settings) >= 12, settings
     assert not too_tall, f"settings pages taller than three screens of {screen} px: {too_tall}"
+
+
+def set_value(driver, css, value):
+    """A time field set as its picker would set it (typing into one depends on the locale)."""
+    driver.execute_script("const field = document.querySelector(arguments[0]); field.value = arguments[1];"
+                          " field.dispatchEvent(new Event('input', {bubbles: true}))", css, value)
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_a_drink_at_another_time_and_changed(server, browser, unique_name, viewport):
+    """The custom amount takes a time; a drink's Edit changes its amount, kind and time."""
+    driver = browser(viewport)
+    sign_up(driver, server, unique_name)
+    load(driver, server + "/")
+    # 00:01 today is never ahead of the clock.
+    click(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Custom amount…']"))
+    fill(driver, "#amount", "300")
+    set_value(driver, "#custom-time", "00:01")
+    check_page(driver, f"{viewport}-daily-custom-time", full=False)
+    click(driver, driver.find_element(By.XPATH, "//dialog//button[normalize-space()='Log it']"))
+    wait(driver, lambda d: text(d, "#total") == "300 ml", message="the drink at a time typed was not logged")
+    assert text(driver, "#entries li time") == "12:01 AM"
+    assert text(driver, "main .message span") == "Added at 00:01."
+    # Its Edit: 250 ml of coffee at 00:05.
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#entries a.edit"))
+    wait(driver, lambda d: "/edit" in d.current_url)
+    assert driver.find_element(By.ID, "amount").get_attribute("value") == "300"
+    fill(driver, "#amount", "250")
+    driver.find_element(By.CSS_SELECTOR, "#kind option[value='coffee']").click()
+    set_value(driver, "#time", "00:05")
+    check_page(driver, f"{viewport}-daily-drink-edit")
+    click(driver, button(driver, "Save"))
+    wait(driver, lambda d: d.current_url == server + "/", message="saving did not lead back to the day")
+    assert text(driver, "#entries li .what") == "Coffee · 250 ml"
+    assert text(driver, "#entries li time") == "12:05 AM"

@@ -406,7 +406,7 @@ def test_flow(server, browser, unique_name, viewport):
         assert (earlier[1], earlier[3]) == ("0 ml", "0 %"), earlier
     cell = driver.find_element(By.CSS_SELECTOR, "table.calendar td[aria-current='date']")
     link = cell.find_element(By.TAG_NAME, "a")
-    assert link.get_attribute("aria-label") == f"{day.day} {MONTHS[day.month - 1]}, goal not met"
+    assert link.get_attribute("aria-label") == f"{MONTHS[day.month - 1]} {day.day}, goal not met"
     assert link.text == str(day.day)
     assert "some" in cell.get_attribute("class").split()
     assert text(driver, "#month-title") == f"{MONTHS[day.month - 1]} {day.year}"

@@ -57,6 +57,33 @@ struct Written: Sendable {
         }
     }
 
+    /// "Tue", "Di.": the day's weekday, short, for a chart's label.
+    func weekday(_ day: LocalDate) -> String {
+        noon(day).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).weekday(.abbreviated))
+    }
+
+    /// "Mo", "Di": the weekday's narrowest name that still tells the days apart, for a calendar's heading.
+    func weekdayHeading(_ day: LocalDate) -> String {
+        noon(day).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).weekday(.short))
+    }
+
+    /// "June 13", "13. Juni": a day of a month, without its year.
+    func dayOfMonth(_ day: LocalDate) -> String {
+        noon(day).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).day().month(.wide))
+    }
+
+    /// "Nov", "Nov.": a month's short name, for a chart's label.
+    func shortMonth(_ month: YearMonth) -> String {
+        guard let first = LocalDate(year: month.year, month: month.month, day: 1) else { return month.description }
+        return noon(first).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).month(.abbreviated))
+    }
+
+    /// "June 2025", "Juni 2025": a month and its year.
+    func month(_ month: YearMonth) -> String {
+        guard let first = LocalDate(year: month.year, month: month.month, day: 1) else { return month.description }
+        return noon(first).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).month(.wide).year())
+    }
+
     /// "24 November 2026" (or "November 24, 2026"), as the locale writes a date in full.
     func longDay(_ day: LocalDate) -> String {
         noon(day).formatted(Date.FormatStyle(date: .long, time: .omitted, locale: locale, timeZone: .gmt))

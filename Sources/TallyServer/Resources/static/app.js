@@ -604,7 +604,7 @@ function enhanceMoreEntries(root) {
         } else {
           link.closest(".more-entries").remove();
         }
-        const first = added[0]?.querySelector("button");
+        const first = added[0]?.querySelector("summary, button");
         if (first) focusInView(first);
       } catch (error) {
         say("The server did not answer; check the connection and try again.", true);

@@ -33,7 +33,7 @@ struct HistoryPage {
         let cells = blanks + month.days.map { day -> HTML in
             let progress = day.progress
             let state = day.isFuture ? "future" : progress.goalMet ? "met" : progress.totalMl > 0 ? "some" : "none"
-            let label = "\(progress.date.day) \(month.month.monthName)"
+            let label = Written.current.dayOfMonth(progress.date)
                 + (day.isFuture ? "" : progress.goalMet ? ", goal met" : ", goal not met")
             let current = day.isToday ? HTML(unsafe: #" aria-current="date""#) : ""
             return """
@@ -44,7 +44,11 @@ struct HistoryPage {
         for start in stride(from: 0, to: cells.count, by: 7) {
             rows.append("<tr>\(Array(cells[start..<min(start + 7, cells.count)]))</tr>")
         }
-        let title = "\(month.month.monthName) \(month.month.year)"
+        let title = Written.current.month(month.month)
+        // A week from a Monday: 5 January 2026 was one.
+        let weekdays = (0..<7).compactMap { LocalDate(year: 2026, month: 1, day: 5 + $0) }.map { day -> HTML in
+            "<th scope=\"col\">\(Written.current.weekdayHeading(day))</th>"
+        }
         return """
         <div class="month-nav">
         <a href="\(SitePath.history.link)?month=\(month.previous)" aria-label="Previous month">‹</a>
@@ -52,7 +56,7 @@ struct HistoryPage {
         <a href="\(SitePath.history.link)?month=\(month.next)" aria-label="Next month">›</a>
         </div>
         <table class="calendar" aria-labelledby="month-title">
-        <thead><tr>\(["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"].map { HTML("<th scope=\"col\">\($0)</th>") })</tr></thead>
+        <thead><tr>\(weekdays)</tr></thead>
         <tbody>\(rows)</tbody>
         </table>
         <p class="legend"><span class="dot met"></span> goal met <span class="dot some"></span> some water</p>

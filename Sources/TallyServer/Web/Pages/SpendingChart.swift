@@ -85,7 +85,7 @@ struct SpendingChart {
             <rect class="bar\(isThisMonth ? " today" : "")" x="\(Self.format(center - Self.barWidth / 2))" y="\(Self.format(baseline - height))" \
             width="\(Self.format(Self.barWidth))" height="\(Self.format(height))" rx="3"></rect>
             <text class="value\(value.count > 4 ? " long" : "")" x="\(Self.format(center))" y="\(Self.format(baseline - height - 6))" text-anchor="middle">\(value)</text>
-            <text class="weekday" x="\(Self.format(center))" y="\(Self.format(baseline + 15))" text-anchor="middle">\(String(month.month.monthName.prefix(3)))</text>
+            <text class="weekday" x="\(Self.format(center))" y="\(Self.format(baseline + 15))" text-anchor="middle">\(Written.current.shortMonth(month.month))</text>
             \(year)
             </g>
             """
@@ -134,7 +134,7 @@ struct SpendingChart {
     private var tables: HTML {
         let months = monthTotals.map { month -> HTML in
             """
-            <tr\(HTML.flag(#"aria-current="date""#, month.month == thisMonth))><th scope="row">\(month.month.monthName) \(String(month.month.year))</th>\
+            <tr\(HTML.flag(#"aria-current="date""#, month.month == thisMonth))><th scope="row">\(Written.current.month(month.month))</th>\
             <td>\(Layout.money(Money(minorUnits: month.amount, currency: currency)))</td></tr>
             """
         }

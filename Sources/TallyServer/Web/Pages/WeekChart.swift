@@ -58,7 +58,7 @@ struct WeekChart {
             <rect class="\(classes)" x="\(Self.format(center - Self.barWidth / 2))" y="\(Self.format(barTop))" \
             width="\(Self.format(Self.barWidth))" height="\(Self.format(baseline - barTop))" rx="3"></rect>
             <text class="value\(value.count > 4 ? " long" : "")" x="\(Self.format(center))" y="\(Self.format(barTop - 6))" text-anchor="middle">\(value)</text>
-            <text class="weekday" x="\(Self.format(center))" y="\(Self.format(baseline + 16))" text-anchor="middle">\(day.date.shortWeekdayName)</text>
+            <text class="weekday" x="\(Self.format(center))" y="\(Self.format(baseline + 16))" text-anchor="middle">\(Written.current.weekday(day.date))</text>
             <text class="date\(isToday ? " today-label" : "")" x="\(Self.format(center))" y="\(Self.format(baseline + 33))" text-anchor="middle">\(isToday ? "Today" : "\(day.date.day)")</text>
             </g>
             """
@@ -89,7 +89,7 @@ struct WeekChart {
     private var table: HTML {
         let rows = days.enumerated().map { index, day -> HTML in
             let isToday = index == days.count - 1
-            let name = (isToday ? "Today, " : "") + "\(day.date.shortWeekdayName) \(day.date.day)"
+            let name = (isToday ? "Today, " : "") + "\(Written.current.weekday(day.date)) \(day.date.day)"
             return """
             <tr\(HTML.flag(#"aria-current="date""#, isToday))><th scope="row">\(name)</th>\
             <td>\(Layout.volume(day.totalMl, unit))</td>\

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import TallyCore
+import TallyStore
+@testable import TallyServer
+
+/// Daily use on the web pages without JavaScript: a drink changed after it was logged, a custom
+/// amount at a time typed with it, a ledger's history from the reader's side, and its activity
+/// on a page of its own.
+@Suite("Daily use on the pages")
+struct DailyUseWebTests {
+    private let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    private func moment(_ text: String) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = berlin
+        let parts = text.split(whereSeparator: { "- :".contains($0) }).compactMap { Int($0) }
+        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4]))!
+    }
+
+    @Test("H3: a drink's amount, kind, day and time change on its page; a time ahead, a removal or another's drink is refused")
+    func changeADrink() async throws {
+        let f = try await ServerFixture()
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        let drink = try await hydration.logDrink(.init(volumeMl: 250)).intake
+        _ = try await hydration.logDrink(.init(volumeMl: 100))
+        let removal = try await hydration.remove(volumeMl: 50).removal
+        let bobs = try await HydrationService(store: f.store, clock: f.clock, user: f.bob.id).logDrink(.init(volumeMl: 100)).intake
+        try await f.test { client in
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let today = try await browser.get("/").text
+            #expect(today.contains("href=\"/entries/\(drink.id)/edit\""), "no way to change the drink")
+            #expect(!today.contains("href=\"/entries/\(removal.id)/edit\""), "a removal has no edit page")
+            #expect(!today.contains("data-confirm"), "a delete asks with confirm() again")
+            let page = try await browser.get("/entries/\(drink.id)/edit").text
+            #expect(page.contains(#"name="amount" type="text" inputmode="decimal" autocomplete="off" required"#) && page.contains(#"value="250""#))
+            #expect(page.contains(#"value="2025-06-15""#), "the drink's day")
+
+            let saved = try await browser.post("/entries/\(drink.id)/edit",
+                                               ["amount": "300", "unit": "ml", "kind": "coffee", "date": "2025-06-14", "time": "08:30"])
+            #expect(saved.headers[.location] == "/day/2025-06-14", "\(saved.text)")
+            guard case .intake(let changed)? = try await hydration.entry(id: drink.id) else { Issue.record("the drink is gone"); return }
+            #expect(changed.volumeMl == 300 && changed.kindName == "coffee" && changed.day == LocalDate("2025-06-14")!)
+            #expect(changed.at == moment("2025-06-14 08:30"), "08:30 in the person's zone")
+
+            let ahead = try await browser.post("/entries/\(drink.id)/edit",
+                                               ["amount": "300", "unit": "ml", "kind": "water", "date": "2025-06-16", "time": "08:30"])
+            #expect(ahead.status == .badRequest && ahead.text.contains("That time is in the future"))
+            #expect(ahead.text.contains(#"value="2025-06-16""#), "what was typed is shown again")
+            #expect(try await browser.post("/entries/\(drink.id)/edit", ["amount": "300", "date": "2025-06-14", "time": "8h"]).status == .badRequest)
+            #expect(try await browser.get("/entries/\(removal.id)/edit").status == .notFound)
+            #expect(try await browser.get("/entries/\(bobs.id)/edit").status == .notFound)
+            #expect(try await browser.post("/entries/\(bobs.id)/edit", ["amount": "1", "date": "2025-06-14", "time": "08:30"]).status == .notFound)
+            guard case .intake(let untouched)? = try await HydrationService(store: f.store, clock: f.clock, user: f.bob.id).entry(id: bobs.id)
+            else { Issue.record("bob's drink is gone"); return }
+            #expect(untouched.volumeMl == 100)
+        }
+    }
+
+    @Test("H1: a custom amount at a time typed with it counts at that time of the page's day, once however often it is sent")
+    func customAmountAtATime() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            #expect(try await browser.get("/").text.contains(#"<input id="custom-time" name="time" type="time" value="">"#))
+            let id = UUID()
+            let form = ["mode": "add", "amount": "200", "unit": "ml", "kind": "water", "time": "09:15", "id": id.uuidString]
+            #expect(try await browser.post("/entries", form).headers[.location] == "/")
+            #expect(try await browser.post("/entries", form).headers[.location] == "/", "a second sending")
+            let entries = try await f.store.entries(on: LocalDate("2025-06-15")!, of: f.ada.id)
+            #expect(entries.count == 1 && entries.first?.at == moment("2025-06-15 09:15") && entries.first?.id == id)
+            // On a past day's page, the time is that day's.
+            let past = try await browser.get("/day/2025-06-13").text
+            let at = String(try #require(past.firstMatch(of: /name="at" value="([^"]+)"/)).1)
+            let logged = try await browser.post("/entries", ["mode": "add", "amount": "100", "time": "21:00", "at": at])
+            #expect(logged.headers[.location] == "/day/2025-06-13")
+            #expect(try await f.store.entries(on: LocalDate("2025-06-13")!, of: f.ada.id).first?.at == moment("2025-06-13 21:00"))
+            let refused = try await browser.post("/entries", ["mode": "add", "amount": "100", "time": "25:00"])
+            #expect(refused.status == .badRequest && refused.text.contains(#"value="25:00""#), "the time typed is shown again")
+        }
+    }
+
+    @Test("S3: each row of a ledger's history says what the reader lent or borrowed, and opens for its shares and actions")
+    func historyFromYourSide() async throws {
+        let f = try await ServerFixture()
+        let spending = SpendingService(store: f.store, clock: f.clock, user: f.ada.id)
+        let ledger = try await spending.createLedger(name: "Flat", currency: "EUR", memberNames: ["Ada", "Ben", "Cy"]).ledger.id
+        _ = try await spending.addExpense(to: ledger, .init(amount: .text("90.00"), payer: .name("Ada"), description: "Groceries"))
+        _ = try await spending.addExpense(to: ledger, .init(amount: .text("30.00"), payer: .name("Ben"), description: "Bread"))
+        try await f.test { client in
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let page = try await browser.get("/spending/\(ledger)").text
+            #expect(page.contains(#"<span class="yours owed">you lent €60.00</span>"#), "\(page)")
+            #expect(page.contains(#"<span class="yours owes">you borrowed €10.00</span>"#))
+            #expect(page.contains("<details class=\"entry\">") && page.contains("Shares: Ada €30.00 · Ben €30.00 · Cy €30.00"))
+            // The activity has a page of its own; the settings show its last line.
+            let settings = try await browser.get("/spending/\(ledger)/settings").text
+            #expect(settings.contains("href=\"/spending/\(ledger)/activity\""))
+            let activity = try await browser.get("/spending/\(ledger)/activity")
+            #expect(activity.status == .ok && activity.text.contains("Groceries") && activity.text.contains("Bread"))
+            #expect(try await browser.get("/spending/\(UUID())/activity").status == .notFound)
+        }
+    }
+}

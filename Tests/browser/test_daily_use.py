@@ -159,7 +159,7 @@ def test_settings_pages_fit_in_three_screens(server, browser, unique_name):
     for path in settings + [ledger.removeprefix(server) + "/activity"]:
         load(driver, server + path)
         heights[path] = page_height(driver)
-        screenshot(driver, "phone-height" + path.replace("/", "-"))
+        screenshot(driver, "phone-height" + path.replace(ledger.removeprefix(server), "/ledger").replace("/", "-"))
     too_tall = {page: height for page, height in heights.items() if height > 3 * screen}
     for path in ["/", "/history", "/spending", ledger.removeprefix(server)]:
         load(driver, server + path)

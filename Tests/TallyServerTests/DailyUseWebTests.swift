@@ -80,6 +80,32 @@ struct DailyUseWebTests {
         }
     }
 
+    @Test("H4: the quick-add buttons log the drink chosen above them, water unless another is chosen")
+    func quickKinds() async throws {
+        let f = try await ServerFixture()
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        _ = try await hydration.addDrinkKind(name: "Maté & co", factor: 1)
+        try await f.test { client in
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let plain = try await browser.get("/").text
+            #expect(plain.contains(#"<li><a href="/" aria-current="true">Water</a></li>"#))
+            #expect(plain.contains(#"<li><a href="/?kind=Mat%C3%A9%20%26%20co">Maté &amp; Co</a></li>"#), "the name is encoded in the link")
+            #expect(plain.contains(#"aria-label="Add 250 ml of water""#) && !plain.contains(#"name="kind" value="water""#))
+            let coffee = try await browser.get("/?kind=COFFEE").text
+            #expect(coffee.contains(#"<li><a href="/?kind=coffee" aria-current="true">Coffee</a></li>"#))
+            #expect(coffee.contains(#"<input type="hidden" name="kind" value="coffee">"#) && coffee.contains(#"aria-label="Add 250 ml of coffee""#))
+            _ = try await browser.post("/drinks", ["volumeMl": "250", "kind": "coffee"])
+            guard case .intake(let drink)? = try await f.store.entries(on: LocalDate("2025-06-15")!, of: f.ada.id).first else {
+                Issue.record("nothing was logged"); return
+            }
+            #expect(drink.kindName == "coffee")
+            // A kind that is not there to drink leaves the buttons on water.
+            #expect(try await browser.get("/?kind=lava").text.contains(#"aria-label="Add 250 ml of water""#))
+            let past = try await browser.get("/day/2025-06-13?kind=tea").text
+            #expect(past.contains(#"<li><a href="/day/2025-06-13?kind=tea" aria-current="true">Tea</a></li>"#))
+        }
+    }
+
     @Test("S3: each row of a ledger's history says what the reader lent or borrowed, and opens for its shares and actions")
     func historyFromYourSide() async throws {
         let f = try await ServerFixture()

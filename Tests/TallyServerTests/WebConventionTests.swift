@@ -72,8 +72,11 @@ struct WebConventionTests {
             let tooBig = try await browser.post("/bottle/settings", ["capacity": "6000", "sip": "100"])
 
             #expect(tooBig.status == .badRequest && tooBig.text.contains("A bottle holds at most 5000 ml."), "\(tooBig)")
-            #expect(tooBig.text.contains(#"name="capacity" inputmode="decimal" required value="6000" aria-invalid="true" autofocus>"#), "\(tooBig.text)")
-            #expect(tooBig.text.contains(#"name="sip" inputmode="decimal" required value="100">"#))
+            #expect(tooBig.text.contains(#"name="capacity" inputmode="decimal" required value="6000" aria-describedby="capacity-error" aria-invalid="true" autofocus>"#), "\(tooBig.text)")
+            // Said at the field too, not only in the banner at the top of the page.
+            #expect(tooBig.text.contains(#"<p class="field-error" id="capacity-error">A bottle holds at most 5000 ml.</p>"#))
+            #expect(tooBig.text.contains(#"name="sip" inputmode="decimal" required value="100" aria-describedby="sip-error">"#))
+            #expect(tooBig.text.contains(#"<p class="field-error" id="sip-error"></p>"#))
 
             let notANumber = try await browser.post("/bottle/level", ["levelMl": "lots"])
 

@@ -43,9 +43,15 @@ struct HydrationWebController {
         // Read before the day, so that a change made in between shows on the next event, not never.
         let revision = try await hydration.dayRevision(on: date ?? today)
         let shown = date ?? today
+        let kinds = try await hydration.drinkKinds()
+        // The quick-add buttons' kind, when the link chose one that is there to drink.
+        let chosen = request.uri.queryParameters.get("kind").flatMap { name in
+            kinds.first { !$0.isRetired && $0.name.caseInsensitiveCompare(name) == .orderedSame }?.name
+        }
         let page = TodayPage(day: try await hydration.daySummary(on: shown), settings: settings,
-                             kinds: try await hydration.drinkKinds(), today: today, revision: revision,
-                             loggedAt: shown == today ? nil : Self.instant(on: shown, today: today, now: services.clock.now, zone: settings.zone))
+                             kinds: kinds, today: today, revision: revision,
+                             loggedAt: shown == today ? nil : Self.instant(on: shown, today: today, now: services.clock.now, zone: settings.zone),
+                             quickKind: chosen ?? DrinkKind.defaultName)
         return Web.html(page.render(Web.pageContext(request, context), error: error?.message, custom: custom), status: Web.status(of: error))
     }
 

@@ -62,7 +62,7 @@ struct SignInRedirectMiddleware: RouterMiddleware {
             // A ledger's invite link, opened by someone not signed in: one page to create an
             // account (or sign in) and join.
             if SitePath.invitation.matches(request.uri.path), let code = request.uri.path.split(separator: "/").last {
-                return Web.redirect(SitePath.signUp.link + "?join=" + (String(code).addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ""))
+                return Web.redirect(SitePath.signUp.link + "?join=" + SitePath.encoded(String(code)))
             }
             return Web.redirect(SitePath.signIn.link)
         }

@@ -123,6 +123,17 @@ enum SitePath {
     static let exportJSON = Pattern<UUID>("spending/:ledger/export.json")
 }
 
+extension SitePath {
+    /// `text` as one part of an address or a query's value: every character but ASCII letters,
+    /// digits and "-._~" percent-encoded (an invite code typed with stray characters, a drink
+    /// kind's name in any script).
+    static func encoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}
+
 extension SitePath.Pattern where Values == Void {
     /// The address, which has no parameters.
     var link: String { filled([]) }

@@ -83,7 +83,7 @@ struct SpendingWebController {
         return try await Web.formAction(request, context) { form in
             let code = InviteCode.normalize(try form.require("code", "the invite code"))
             guard let choice = form["member"] else {
-                return Web.redirect(SitePath.invitation.link(code.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? ""))
+                return Web.redirect(SitePath.invitation.link(SitePath.encoded(code)))
             }
             let joined: LedgerDetails
             if choice == "new" {

@@ -98,7 +98,8 @@ const when = (form) => (form.elements.at ? { at: form.elements.at.value } : {});
 
 const actions = {
   intake: (form) => ({ method: "POST", path: "/api/v1/intakes",
-    body: { id: crypto.randomUUID(), volumeMl: Number(form.elements.volumeMl.value), ...when(form) } }),
+    body: { id: crypto.randomUUID(), volumeMl: Number(form.elements.volumeMl.value), ...when(form),
+      ...(form.elements.kind ? { kind: form.elements.kind.value } : {}) } }),
   removal: (form) => ({ method: "POST", path: "/api/v1/removals",
     body: { id: crypto.randomUUID(), volumeMl: Number(form.elements.volumeMl.value), ...when(form) } }),
   custom: (form) => {

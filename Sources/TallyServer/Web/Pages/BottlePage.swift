@@ -26,7 +26,7 @@ struct BottlePage {
         </form>
         <p class="left" id="left"><span class="big">\(left)</span> <span class="of">left of \(Layout.volume(bottle.capacityMl, unit))</span></p>
         \(levelForm(context))
-        \(settingsForm(context))
+        \(settingsForm(context, error: error))
         """)
     }
 
@@ -71,7 +71,9 @@ struct BottlePage {
         """
     }
 
-    private func settingsForm(_ context: PageContext) -> HTML {
+    /// The bottle's size and sip; a refusal is said at the field it is about, as well as at the top.
+    private func settingsForm(_ context: PageContext, error: String?) -> HTML {
+        func reason(_ field: String) -> String { refusedField == field ? error ?? "" : "" }
         // The field a refusal is about is marked, and has the focus.
         func marked(_ field: String) -> HTML {
             refusedField == field ? HTML(unsafe: #" aria-invalid="true" autofocus"#) : ""
@@ -82,9 +84,11 @@ struct BottlePage {
         <form method="post" action="\(SitePath.bottleSettings.link)" class="grid">
         \(Layout.csrfField(context))
         <label for="capacity">Holds (\(unit.rawValue))</label>
-        <input id="capacity" name="capacity" inputmode="decimal" required value="\(retry["capacity"] ?? Layout.inputValue(bottle.capacityMl, unit))"\(marked("capacity"))>
+        <input id="capacity" name="capacity" inputmode="decimal" required value="\(retry["capacity"] ?? Layout.inputValue(bottle.capacityMl, unit))" aria-describedby="capacity-error"\(marked("capacity"))>
+        <p class="field-error" id="capacity-error">\(reason("capacity"))</p>
         <label for="sip-size">A sip (\(unit.rawValue))</label>
-        <input id="sip-size" name="sip" inputmode="decimal" required value="\(retry["sip"] ?? Layout.inputValue(bottle.sipMl, unit))"\(marked("sip"))>
+        <input id="sip-size" name="sip" inputmode="decimal" required value="\(retry["sip"] ?? Layout.inputValue(bottle.sipMl, unit))" aria-describedby="sip-error"\(marked("sip"))>
+        <p class="field-error" id="sip-error">\(reason("sip"))</p>
         <button type="submit">Save</button>
         </form>
         </section>

@@ -13,6 +13,8 @@ struct TodayPage {
     var revision: Int64?
     /// On a past day's page, the moment its forms log at (that day, at the time it is now); nil today.
     var loggedAt: Date?
+    /// The kind the quick-add buttons log (`?kind=coffee`); water unless chosen.
+    var quickKind: String = DrinkKind.defaultName
 
     var isToday: Bool { day.date == today }
     /// "Today", "Yesterday", "Tue 24 Nov", as the reader's locale writes a day.
@@ -37,6 +39,7 @@ struct TodayPage {
         <h1 id="day-title">\(title)</h1>
         \(isToday ? "" : HTML("<p class=\"help\">\(Written.current.longDay(day.date)): what you add here counts for this day.</p>"))
         \(progress)
+        \(kindChoice)
         \(presets(context))
         \(customForm(context, retry: custom))
         \(isToday ? HTML("<p><a href=\"\(SitePath.bottle.link)\">Drink from your bottle →</a></p>") : "")
@@ -74,13 +77,28 @@ struct TodayPage {
         """
     }
 
+    /// The drinks the quick-add buttons may log, each a link that makes it theirs.
+    private var kindChoice: HTML {
+        let active = kinds.filter { !$0.isRetired }
+        guard active.count > 1 else { return "" }
+        let here = isToday ? SitePath.today.link : SitePath.day.link(day.date)
+        let links = active.map { kind -> HTML in
+            let chosen = kind.name.caseInsensitiveCompare(quickKind) == .orderedSame
+            let query = kind.name == DrinkKind.defaultName ? ""
+                : "?kind=" + SitePath.encoded(kind.name)
+            return "<li><a href=\"\(here)\(query)\"\(HTML.flag(#"aria-current="true""#, chosen))>\(kind.name.capitalized)</a></li>"
+        }
+        return "<nav class=\"quick-kinds\" aria-label=\"What the buttons add\"><ul>\(links)</ul></nav>"
+    }
+
     private func presets(_ context: PageContext) -> HTML {
         let amounts = settings.presets.amountsMl
+        let kindField: HTML = quickKind == DrinkKind.defaultName ? "" : "<input type=\"hidden\" name=\"kind\" value=\"\(quickKind)\">"
         let buttons = amounts.map { ml -> HTML in
             """
             <form method="post" action="\(SitePath.drinks.link)" data-api="intake">
-            \(Layout.csrfField(context))\(atField)<input type="hidden" name="volumeMl" value="\(ml)">
-            <button type="submit" class="preset" aria-label="Add \(Layout.volume(ml, unit)) of water">+\(Layout.volume(ml, unit))</button>
+            \(Layout.csrfField(context))\(atField)\(kindField)<input type="hidden" name="volumeMl" value="\(ml)">
+            <button type="submit" class="preset" aria-label="Add \(Layout.volume(ml, unit)) of \(quickKind.lowercased())">+\(Layout.volume(ml, unit))</button>
             </form>
             """
         }

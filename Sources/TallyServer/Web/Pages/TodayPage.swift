@@ -79,7 +79,8 @@ struct TodayPage {
 
     /// The drinks the quick-add buttons may log, each a link that makes it theirs.
     private var kindChoice: HTML {
-        let active = kinds.filter { !$0.isRetired }
+        // Water first: the buttons' own drink.
+        let active = kinds.filter { !$0.isRetired }.sorted { ($0.name == DrinkKind.defaultName ? 0 : 1) < ($1.name == DrinkKind.defaultName ? 0 : 1) }
         guard active.count > 1 else { return "" }
         let here = isToday ? SitePath.today.link : SitePath.day.link(day.date)
         let links = active.map { kind -> HTML in

@@ -89,10 +89,15 @@ struct HostileTextTests {
             #expect(expected.count > 20, "too few of the hostile texts were accepted to test anything: \(expected.count)")
 
             let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            // Someone without an account who opens the invite reads its ledger's and members' names too.
+            let stranger = WebTests.Browser(client)
+            let drink = try #require(try await f.store.entries(on: LocalDate("2025-06-15")!, of: f.ada.id).first).id
             var shown: [String] = []
-            for page in ["/", "/history", "/settings", "/settings/kinds", "/account", "/spending?all", "/spending/\(ledger.id)", "/spending/\(ledger.id)/settings",
-                         "/spending/\(ledger.id)/activity", "/join/\(code)"] {
-                let answer = try await browser.get(page)
+            let pages = ["/", "/?kind=K1" + Self.payloads[1].prefix(25), "/history", "/settings", "/settings/kinds", "/account", "/spending?all",
+                         "/spending/\(ledger.id)", "/spending/\(ledger.id)/settings", "/spending/\(ledger.id)/activity", "/join/\(code)",
+                         "/entries/\(drink)/edit"].map { (browser, $0) } + [(stranger, "/signup?join=\(code)")]
+            for (browser, page) in pages {
+                let answer = try await browser.get(page.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? page)
                 #expect(answer.status == .ok, "\(page): \(answer.status)")
                 let tokens = HTMLTokens(answer.text)
                 for tag in tokens.tags {

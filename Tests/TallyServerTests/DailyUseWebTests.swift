@@ -106,6 +106,30 @@ struct DailyUseWebTests {
         }
     }
 
+    @Test("H10: sips from the bottle one after another are one row of the day, which opens for each sip")
+    func sipsAreOneRow() async throws {
+        let f = try await ServerFixture()
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        _ = try await hydration.logDrink(.init(volumeMl: 300))
+        for _ in 0..<3 {
+            f.clock.advance(by: 60)
+            _ = try await hydration.sip()
+        }
+        f.clock.advance(by: 60)
+        _ = try await hydration.logDrink(.init(volumeMl: 200))
+        let sip = try await hydration.bottle().sipMl
+        try await f.test { client in
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let page = try await browser.get("/").text
+            let rows = try #require(page.firstRange(of: /<ul class="entries" id="entries"[\s\S]*<\/ul>/).map { String(page[$0]) })
+            #expect(rows.contains("<span class=\"what\">Bottle · 3 sips</span>\n<span class=\"amount\">+\(Layout.volume(3 * sip, .ml))</span>"), "\(rows)")
+            #expect(rows.matches(of: /<li data-again="intake"/).count == 5, "each sip keeps its own row inside, with its delete")
+            // Newest first: the 200 ml, the sips, the 300 ml.
+            #expect(rows.firstRange(of: "+200 ml")!.lowerBound < rows.firstRange(of: "Bottle · 3 sips")!.lowerBound)
+            #expect(rows.firstRange(of: "Bottle · 3 sips")!.lowerBound < rows.firstRange(of: "Water · 300 ml")!.lowerBound)
+        }
+    }
+
     @Test("S3: each row of a ledger's history says what the reader lent or borrowed, and opens for its shares and actions")
     func historyFromYourSide() async throws {
         let f = try await ServerFixture()

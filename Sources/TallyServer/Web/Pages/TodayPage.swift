@@ -171,41 +171,81 @@ struct TodayPage {
         guard !day.entries.isEmpty else {
             return "<p class=\"empty\" id=\"entries\">\(DaySummary.emptyMessage(isToday: isToday))</p>"
         }
-        // Newest first: the drink just logged is at the top, by the buttons.
-        let items = day.entries.sorted { $0.at > $1.at }.map { entry -> HTML in
-            let time = Written.current.time(entry.at, in: settings.zone)
-            let what: String
-            let amount: String
-            // What the page's script needs to log the entry again when its delete is undone.
-            let again: HTML
-            let at = ISO8601DateFormatter().string(from: entry.at)
-            switch entry {
-            case .intake(let intake):
-                what = "\(intake.kindName.capitalized) · \(Layout.volume(intake.volumeMl, unit))"
-                amount = "+" + Layout.volume(intake.effectiveMl, unit)
-                again = "data-again=\"intake\" data-volume-ml=\"\(intake.volumeMl)\" data-kind=\"\(intake.kindName)\" data-at=\"\(at)\" data-note=\"\(intake.note ?? "")\""
-            case .removal(let removal):
-                what = "Removed"
-                amount = "−" + Layout.volume(removal.volumeMl, unit)
-                again = "data-again=\"removal\" data-volume-ml=\"\(removal.volumeMl)\" data-at=\"\(at)\""
-            }
-            let edit: HTML = if case .intake = entry {
-                "<a href=\"\(SitePath.editEntry.link(entry.id))\" class=\"button edit\" aria-label=\"Change \(what.lowercased()) at \(time)\">Edit</a>"
-            } else { "" }
-            return """
-            <li \(again)>
-            <time datetime="\(at)">\(time)</time>
-            <span class="what">\(what)</span>
-            <span class="amount">\(amount)</span>
-            <span class="actions">\(edit)
-            <form method="post" action="\(SitePath.deleteEntry.link(entry.id))" data-api="delete" data-what="\(what.lowercased()) at \(time)">
-            \(Layout.csrfField(context))
-            <button type="submit" class="delete" aria-label="Delete \(what.lowercased()) at \(time)">Delete</button>
-            </form></span>
-            </li>
-            """
+        // Newest first: the drink just logged is at the top, by the buttons. Sips from the bottle
+        // one after another are one row, which opens for each sip.
+        let items = Self.runs(of: day.entries.sorted { $0.at > $1.at }).map { run -> HTML in
+            run.count == 1 ? row(run[0], context) : sips(run, context)
         }
         return "<ul class=\"entries\" id=\"entries\" aria-labelledby=\"drinks-title\">\(items)</ul>"
+    }
+
+    /// The entries in runs: each run of sips from the bottle one after another, and every other entry alone.
+    static func runs(of entries: [DayEntry]) -> [[DayEntry]] {
+        var runs: [[DayEntry]] = []
+        for entry in entries {
+            if Self.isSip(entry), let last = runs.last?.last, Self.isSip(last) {
+                runs[runs.count - 1].append(entry)
+            } else {
+                runs.append([entry])
+            }
+        }
+        return runs
+    }
+
+    private static func isSip(_ entry: DayEntry) -> Bool {
+        if case .intake(let intake) = entry { return intake.source == .bottle }
+        return false
+    }
+
+    /// A run of sips, newest first: "9:05 PM–9:40 PM · Bottle · 4 sips · +400 ml", open for each.
+    private func sips(_ run: [DayEntry], _ context: PageContext) -> HTML {
+        let total = run.reduce(0.0) { sum, entry in
+            if case .intake(let intake) = entry { return sum + intake.effectiveMl }
+            return sum
+        }
+        let first = Written.current.time(run.last!.at, in: settings.zone), last = Written.current.time(run[0].at, in: settings.zone)
+        return """
+        <li class="sips"><details><summary>
+        <time datetime="\(ISO8601DateFormatter().string(from: run.last!.at))">\(first)–\(last)</time>
+        <span class="what">Bottle · \(run.count) sips</span>
+        <span class="amount">+\(Layout.volume(total, unit))</span></summary>
+        <ul class="entries">\(run.map { row($0, context) })</ul>
+        </details></li>
+        """
+    }
+
+    private func row(_ entry: DayEntry, _ context: PageContext) -> HTML {
+        let time = Written.current.time(entry.at, in: settings.zone)
+        let what: String
+        let amount: String
+        // What the page's script needs to log the entry again when its delete is undone.
+        let again: HTML
+        let at = ISO8601DateFormatter().string(from: entry.at)
+        switch entry {
+        case .intake(let intake):
+            what = "\(intake.kindName.capitalized) · \(Layout.volume(intake.volumeMl, unit))"
+            amount = "+" + Layout.volume(intake.effectiveMl, unit)
+            again = "data-again=\"intake\" data-volume-ml=\"\(intake.volumeMl)\" data-kind=\"\(intake.kindName)\" data-at=\"\(at)\" data-note=\"\(intake.note ?? "")\""
+        case .removal(let removal):
+            what = "Removed"
+            amount = "−" + Layout.volume(removal.volumeMl, unit)
+            again = "data-again=\"removal\" data-volume-ml=\"\(removal.volumeMl)\" data-at=\"\(at)\""
+        }
+        let edit: HTML = if case .intake = entry {
+            "<a href=\"\(SitePath.editEntry.link(entry.id))\" class=\"button edit\" aria-label=\"Change \(what.lowercased()) at \(time)\">Edit</a>"
+        } else { "" }
+        return """
+        <li \(again)>
+        <time datetime="\(at)">\(time)</time>
+        <span class="what">\(what)</span>
+        <span class="amount">\(amount)</span>
+        <span class="actions">\(edit)
+        <form method="post" action="\(SitePath.deleteEntry.link(entry.id))" data-api="delete" data-what="\(what.lowercased()) at \(time)">
+        \(Layout.csrfField(context))
+        <button type="submit" class="delete" aria-label="Delete \(what.lowercased()) at \(time)">Delete</button>
+        </form></span>
+        </li>
+        """
     }
 
     /// Without JavaScript, deleting asks on a page of its own.

@@ -14,6 +14,8 @@
 #   Tally GET  /api/v1/today    for a user with a typical day (8 drinks), with a valid token
 #   Tally POST /api/v1/intakes  250 ml of water each, with a valid token, into another user's tally
 #   Tally POST /api/v1/ledgers/{id}/expenses  12.50 split equally, into one two-person ledger
+#   Tally GET  /             the reader's page of today, in German (Accept-Language), signed in
+#   Tally GET  /spending/{id}  the reader's ledger's page (8 expenses), the same
 # and prints each of Tally's figures as a ratio of the bare app's GET /health, with its target
 # (issue 12). Ratios, not req/s, are what compare across machines and busy moments. wrk shares
 # the machine's cores with the server.
@@ -70,6 +72,22 @@ start_tally() { # binary, name[, database]: a fresh database with a reader (8 dr
     done
     ledger=$(curl -sf -X POST "$base/ledgers" -H "Authorization: Bearer $writer" -d '{"name": "Home", "currency": "EUR"}' \
         | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+    # The reader's own ledger with a typical few expenses, for its page (the writer's ledger
+    # grows by thousands during the run).
+    reader_ledger=$(curl -sf -X POST "$base/ledgers" -H "Authorization: Bearer $reader" -d '{"name": "Flat", "currency": "EUR"}' \
+        | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+    for amount in 12.50 1234.56 8.99 42.00 310.20 5.75 99.99 18.40; do
+        curl -sf -X POST "$base/ledgers/$reader_ledger/expenses" -H "Authorization: Bearer $reader" \
+            -d "{\"amount\": \"$amount\", \"description\": \"Groceries\"}" >/dev/null
+    done
+    # The reader's browser session, for the pages: the sign-in form as a browser sends it.
+    local jar="$work/$name.cookies"
+    curl -sf -c "$jar" "$origin/signin" >/dev/null
+    local csrf
+    csrf=$(awk '$6 == "tally_csrf" { print $7 }' "$jar")
+    curl -sf -b "$jar" -c "$jar" -X POST "$origin/signin" --data-urlencode name=reader \
+        --data-urlencode "password=correct horse" --data-urlencode "csrf=$csrf" >/dev/null
+    cookie="tally_session=$(awk '$6 == "tally_session" { print $7 }' "$jar"); tally_csrf=$csrf"
 }
 
 floor=""
@@ -96,6 +114,9 @@ measure_tally() { # label
     run "$1 GET /api/v1/today" 0.5 "$reader" "$base/today"
     run "$1 POST /api/v1/intakes" 0.25 "$writer" "$base/intakes" -s "$work/post.lua"
     run "$1 POST …/ledgers/{id}/expenses" 0.25 "$writer" "$base/ledgers/$ledger/expenses" -s "$work/expense.lua"
+    # Pages, written in the reader's locale (Written: Foundation's formatters) with a session cookie.
+    run "$1 GET / (today's page)" "" "" "$origin/" -H "Cookie: $cookie" -H "Accept-Language: de-DE"
+    run "$1 GET /spending/{id} (a ledger page)" "" "" "$origin/spending/$reader_ledger" -H "Cookie: $cookie" -H "Accept-Language: de-DE"
 }
 
 echo "wrk -t2 -c64 -d${seconds}s on 127.0.0.1, $(nproc) cores shared with the servers; ratio = req/s ÷ bare GET /health"

@@ -97,6 +97,11 @@ enum Layout {
     /// A volume for display: whole units with the unit, as the CLI shows it (H5).
     static func volume(_ ml: Double, _ unit: VolumeUnit) -> String { Written.current.volume(ml, unit) }
 
+    /// "2026-11-26T21:05:00Z": an instant for a machine (a `datetime` attribute, a form's hidden
+    /// moment). Foundation's own ISO 8601 style: an ISO8601DateFormatter made per row was 40 %
+    /// of a day page's time (ICU builds one at each).
+    static func instant(_ date: Date) -> String { date.formatted(.iso8601) }
+
     /// A number for an input field in `unit`, with at most one decimal.
     static func inputValue(_ ml: Double, _ unit: VolumeUnit, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {
         let value = unit.fromMilliliters(ml)

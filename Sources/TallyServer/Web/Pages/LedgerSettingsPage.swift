@@ -186,7 +186,7 @@ struct LedgerActivityPage {
     func render(_ context: PageContext) -> HTML {
         let items = activity.map { item -> HTML in
             """
-            <li><time datetime="\(ISO8601DateFormatter().string(from: item.at))">\(Written.current.moment(item.at, in: zone))</time>
+            <li><time datetime="\(Layout.instant(item.at))">\(Written.current.moment(item.at, in: zone))</time>
             <span class="what"><strong>\(item.actor ?? "someone")</strong> \(item.text)</span></li>
             """
         }

@@ -126,7 +126,7 @@ struct TodayPage {
     /// On a past day, the moment each form logs at, so that what is added counts for that day.
     private var atField: HTML {
         guard let loggedAt else { return "" }
-        return "<input type=\"hidden\" name=\"at\" value=\"\(ISO8601DateFormatter().string(from: loggedAt))\">"
+        return "<input type=\"hidden\" name=\"at\" value=\"\(Layout.instant(loggedAt))\">"
     }
 
     /// The custom amount: a dialog with JavaScript, a disclosure without it; either way a form
@@ -206,7 +206,7 @@ struct TodayPage {
         let first = Written.current.time(run.last!.at, in: settings.zone), last = Written.current.time(run[0].at, in: settings.zone)
         return """
         <li class="sips"><details><summary>
-        <time datetime="\(ISO8601DateFormatter().string(from: run.last!.at))">\(first)–\(last)</time>
+        <time datetime="\(Layout.instant(run.last!.at))">\(first)–\(last)</time>
         <span class="what">Bottle · \(run.count) sips</span>
         <span class="amount">+\(Layout.volume(total, unit))</span></summary>
         <ul class="entries">\(run.map { row($0, context) })</ul>
@@ -220,7 +220,7 @@ struct TodayPage {
         let amount: String
         // What the page's script needs to log the entry again when its delete is undone.
         let again: HTML
-        let at = ISO8601DateFormatter().string(from: entry.at)
+        let at = Layout.instant(entry.at)
         switch entry {
         case .intake(let intake):
             what = "\(intake.kindName.capitalized) · \(Layout.volume(intake.volumeMl, unit))"

@@ -82,7 +82,8 @@ def test_past_day_and_units(server, browser, unique_name):
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.custom-open"))
     fill(driver, "#amount", "8oz")
     click(driver, driver.find_element(By.XPATH, "//dialog//button[normalize-space()='Log it']"))
-    wait(driver, lambda d: text(d, "#total") == "237 ml", message=f"8oz logged as {text(driver, '#total')!r}")
+    # (The message is not read from the page here: the page is being drawn again as the wait starts.)
+    wait(driver, lambda d: text(d, "#total") == "237 ml", message="8oz was not logged as 237 ml")
     # The tab bar: the four sections at the bottom of the screen, Today the current one.
     tabs = driver.find_elements(By.CSS_SELECTOR, "nav[aria-label=Main] a")
     assert [tab.text for tab in tabs] == ["Today", "History", "Spending", "Settings"]

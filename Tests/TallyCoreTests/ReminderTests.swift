@@ -51,6 +51,16 @@ struct ReminderTests {
         #expect(standard.first == instant("2026-03-29T06:47:00Z")) // 08:47 summer time
     }
 
+    @Test("The time of day of an instant in a zone, to the minute: the inverse of instant(on:in:), across a change of clocks")
+    func timeOfDayOfAnInstant() {
+        #expect(TimeOfDay(of: instant("2026-11-26T20:05:59Z"), in: berlin).description == "21:05")
+        #expect(TimeOfDay(of: instant("2026-03-29T01:30:00Z"), in: berlin).description == "03:30", "summer time began at 01:00 UTC")
+        #expect(TimeOfDay(of: instant("2026-10-25T00:30:00Z"), in: berlin).description == "02:30", "the first 02:30 of the autumn night")
+        #expect(TimeOfDay(of: instant("2026-10-25T01:30:00Z"), in: berlin).description == "02:30", "and the second")
+        let day = LocalDate(year: 2026, month: 6, day: 15)!
+        #expect(TimeOfDay(of: time("07:45").instant(on: day, in: berlin), in: berlin) == time("07:45"))
+    }
+
     @Test("H11: on the day clocks go back, reminders keep their clock times too")
     func fallBack() {
         let standard = ReminderSchedule.standard.instants(startingOn: LocalDate(year: 2026, month: 10, day: 25)!, in: berlin)

@@ -17,9 +17,9 @@ public enum SleepWindow {
         let since = now.addingTimeInterval(-Double(days) * 86_400)
         let nights = nights(from: asleep).filter { $0.end > since && $0.end <= now && $0.duration >= shortestNight }
         guard !nights.isEmpty else { return nil }
-        let wake = median(nights.map { minutes(of: $0.end, in: zone) }, around: 0)
+        let wake = median(nights.map { TimeOfDay(of: $0.end, in: zone).minutes }, around: 0)
         // Bedtimes straddle midnight (23:30, 00:15): take the median around noon-to-noon.
-        let sleep = median(nights.map { minutes(of: $0.start, in: zone) }, around: 720)
+        let sleep = median(nights.map { TimeOfDay(of: $0.start, in: zone).minutes }, around: 720)
         guard wake != sleep else { return nil }
         return WakeWindow(wake: TimeOfDay(minutesAfterMidnight: wake), sleep: TimeOfDay(minutesAfterMidnight: sleep))
     }
@@ -41,13 +41,6 @@ public enum SleepWindow {
             }
         }
         return nights
-    }
-
-    private static func minutes(of instant: Date, in zone: TimeZone) -> Int {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: instant)
-        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
     }
 
     /// The median of clock times counted from `origin` (minutes after midnight), so that times

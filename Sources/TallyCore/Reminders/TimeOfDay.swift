@@ -10,6 +10,12 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, LosslessStringConvertib
         minutes = hour * 60 + minute
     }
 
+    /// The time of day `instant` has in `zone` (to the minute): the inverse of `instant(on:in:)`.
+    public init(of instant: Date, in zone: TimeZone) {
+        let parts = Calendar.gregorian(zone).dateComponents([.hour, .minute], from: instant)
+        self.init(minutesAfterMidnight: (parts.hour ?? 0) * 60 + (parts.minute ?? 0))
+    }
+
     /// The time `minutes` after midnight, wrapped into one day.
     public init(minutesAfterMidnight minutes: Int) {
         self.minutes = ((minutes % 1440) + 1440) % 1440

@@ -19,9 +19,8 @@ enum TextRendering {
         if day.entries.isEmpty {
             lines.append("  " + DaySummary.emptyMessage(isToday: isToday))
         } else {
-            let calendar = Calendar.gregorian(context.settings.zone)
             for entry in day.entries {
-                lines.append("  " + entryLine(entry, unit, calendar))
+                lines.append("  " + entryLine(entry, unit, context.settings.zone))
             }
         }
         return lines.joined(separator: "\n")
@@ -59,10 +58,9 @@ enum TextRendering {
         }
     }
 
-    private static func entryLine(_ entry: DayEntry, _ unit: VolumeUnit, _ calendar: Calendar) -> String {
+    private static func entryLine(_ entry: DayEntry, _ unit: VolumeUnit, _ zone: TimeZone) -> String {
         let shortID = String(entry.id.uuidString.prefix(8)).lowercased()
-        let clock = calendar.dateComponents([.hour, .minute], from: entry.at)
-        let when = String(format: "%02d:%02d", clock.hour!, clock.minute!)
+        let when = TimeOfDay(of: entry.at, in: zone).description
         switch entry {
         case .intake(let intake):
             let what = pad("\(unit.format(intake.volumeMl)) \(intake.kindName)", 24)
@@ -197,11 +195,7 @@ enum TextRendering {
         }
         lines.append("Reminders follow: \(hours(view.followedWindow)).")
         if settings.enabled && settings.smartThresholdHours == nil {
-            let calendar = Calendar.gregorian(zone)
-            let times = view.upcoming.map { instant in
-                let clock = calendar.dateComponents([.hour, .minute], from: instant)
-                return String(format: "%02d:%02d", clock.hour!, clock.minute!)
-            }
+            let times = view.upcoming.map { TimeOfDay(of: $0, in: zone).description }
             lines.append(times.isEmpty ? "No more reminders in today's window." : "Next: \(times.joined(separator: ", ")).")
         }
         return lines.joined(separator: "\n")

@@ -38,18 +38,10 @@ struct DrinkEditPage {
         <select id="kind" name="kind">\(options)</select>
         <div class="row dates">
         <span><label for="date">Day</label><input id="date" name="date" type="date" required value="\(retry["date"] ?? day.description)"></span>
-        <span><label for="time">Time</label><input id="time" name="time" type="time" required value="\(retry["time"] ?? Self.clock(drink.at, zone))"></span>
+        <span><label for="time">Time</label><input id="time" name="time" type="time" required value="\(retry["time"] ?? TimeOfDay(of: drink.at, in: zone).description)"></span>
         </div>
         <button type="submit" class="primary">Save</button>
         </form>
         """)
-    }
-
-    /// "21:05": the time of day an input of type time takes, in the person's zone.
-    static func clock(_ instant: Date, _ zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: instant)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 }

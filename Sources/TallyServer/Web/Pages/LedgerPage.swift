@@ -270,20 +270,23 @@ struct LedgerPage {
             </section>
             """
         }
+        let you = details.member(of: user)?.id
         let items = entries.map { entry -> HTML in
             let (title, detail) = describe(entry)
             let amount = Layout.money(entry.amount)
             let day = Written.current.day(entry.date, today: today)
-            let yours = self.yours(entry)
+            // Worked out once: the row's figures, what it means for you and its details use them.
+            let shares = (try? entry.shares) ?? []
+            let yours = you.flatMap { self.yours(entry, shares, you: $0) }
             // A tap on the row shows who shares it and what can be done with it.
             return """
-            <li class="\(entry.kind.rawValue)" \(figures(entry))><details class="entry">
+            <li class="\(entry.kind.rawValue)" \(figures(entry, shares))><details class="entry">
             <summary><span class="what"><strong>\(title)</strong>
             <span class="help"><time datetime="\(entry.date)">\(day)</time> · \(detail)</span></span>
             <span class="figures"><span class="amount">\(amount)</span>\
             \(yours.map { HTML("<span class=\"yours \($0.state)\">\($0.text)</span>") } ?? "")</span></summary>
             <div class="entry-more">
-            \(shares(entry))
+            \(sharesLine(entry, shares))
             <span class="actions"><a href="\(SitePath.editLedgerEntry.link(ledger, entry.id))" class="button edit" \
             aria-label="Edit \(title), \(amount), \(day)">Edit</a>
             <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-offline="delete" data-confirm="Delete \(title), \(amount)?">
@@ -308,11 +311,10 @@ struct LedgerPage {
     }
 
     /// What the entry means for the reader: "you lent €5.00", "you borrowed €5.00", "you paid",
-    /// "you received", "not involved"; nil when it leaves them even or they are no member.
-    private func yours(_ entry: SpendingEntry) -> (text: String, state: String)? {
-        guard let you = details.member(of: user)?.id else { return nil }
+    /// "you received", "not involved"; nil when it leaves them even.
+    private func yours(_ entry: SpendingEntry, _ shares: [(member: MemberID, share: Money)], you: MemberID) -> (text: String, state: String)? {
         let paid = entry.payers.filter { $0.member == you }.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
-        let share = ((try? entry.shares) ?? []).first { $0.member == you }?.share.minorUnits ?? 0
+        let share = shares.first { $0.member == you }?.share.minorUnits ?? 0
         if entry.recipient != nil {
             if paid > 0 { return ("you paid", "owed") }
             return share > 0 ? ("you received", "owes") : nil
@@ -325,17 +327,17 @@ struct LedgerPage {
     }
 
     /// Each member's share of an expense, in the row's details ("Ada €5.00 · Ben €5.00").
-    private func shares(_ entry: SpendingEntry) -> HTML {
+    private func sharesLine(_ entry: SpendingEntry, _ shares: [(member: MemberID, share: Money)]) -> HTML {
         guard entry.recipient == nil else { return "" }
-        let parts = ((try? entry.shares) ?? []).map { "\(summary.name($0.member)) \(money($0.share.minorUnits))" }
+        let parts = shares.map { "\(summary.name($0.member)) \(money($0.share.minorUnits))" }
         let category = entry.category.map { " · \($0)" } ?? ""
         return "<p class=\"help shares\">Shares: \(parts.joined(separator: " · "))\(category)</p>"
     }
 
     /// What an entry does to the balances, for the page to take it back when it is deleted
     /// offline: the entry, who paid what, how much, and each member's share, in minor units.
-    private func figures(_ entry: SpendingEntry) -> HTML {
-        let shares = ((try? entry.shares) ?? []).map { "\($0.member):\($0.share.minorUnits)" }.joined(separator: " ")
+    private func figures(_ entry: SpendingEntry, _ shares: [(member: MemberID, share: Money)]) -> HTML {
+        let shares = shares.map { "\($0.member):\($0.share.minorUnits)" }.joined(separator: " ")
         let payers = entry.payers.map { "\($0.member):\($0.amount.minorUnits)" }.joined(separator: " ")
         return """
         data-entry="\(entry.id)" data-kind="\(entry.kind.rawValue)" data-payer="\(entry.payer)" data-amount="\(entry.amount.minorUnits)" \

@@ -79,10 +79,9 @@ struct HydrationWebController {
 
     /// The moment a custom amount is logged at: the time typed with it ("14:30") on the page's
     /// day, in the person's zone; else the page's own moment (`at`), else now.
-    static func typedInstant(_ form: FormFields, hydration: HydrationService, now: Date) async throws -> Date? {
+    static func typedInstant(_ form: FormFields, zone: TimeZone, now: Date) throws -> Date? {
         let pageMoment = try instant(form)
         guard let time = form["time"] else { return pageMoment }
-        let zone = try await hydration.settings().zone
         let day = LocalDate(containing: pageMoment ?? now, in: zone)
         return try EntryTime.instant(from: "\(day) \(time)", now: now, zone: zone)
     }
@@ -99,10 +98,10 @@ struct HydrationWebController {
     @Sendable func logCustom(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await dayAction(request, context, keepsCustom: true) { form, hydration in
             // The unit chosen beside the field; one typed with the number ("8oz") wins.
-            var unit = form["unit"].flatMap(VolumeUnit.init(rawValue:))
-            if unit == nil { unit = try await hydration.settings().unit }
-            let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit ?? .ml)
-            let at = try await Self.typedInstant(form, hydration: hydration, now: services.clock.now)
+            let settings = try await hydration.settings()
+            let unit = form["unit"].flatMap(VolumeUnit.init(rawValue:)) ?? settings.unit
+            let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit)
+            let at = try Self.typedInstant(form, zone: settings.zone, now: services.clock.now)
             let id = form["id"].flatMap(UUID.init(uuidString:))
             if form["mode"] == "remove" {
                 _ = try await hydration.remove(volumeMl: ml, at: at, id: id)
@@ -140,7 +139,7 @@ struct HydrationWebController {
             try await action(form, hydration)
             // Back to the day it logged to: a past day's page stays on that day.
             let zone = try await hydration.settings().zone
-            let day = try await Self.typedInstant(form, hydration: hydration, now: services.clock.now).map { LocalDate(containing: $0, in: zone) }
+            let day = try Self.typedInstant(form, zone: zone, now: services.clock.now).map { LocalDate(containing: $0, in: zone) }
             let today = LocalDate(containing: services.clock.now, in: zone)
             return Web.redirect(day.map { $0 == today ? SitePath.today.link : SitePath.day.link($0) } ?? SitePath.today.link)
         } refused: { form, refusal in

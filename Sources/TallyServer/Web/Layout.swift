@@ -102,6 +102,15 @@ enum Layout {
     /// of a day page's time (ICU builds one at each).
     static func instant(_ date: Date) -> String { date.formatted(.iso8601) }
 
+    /// The options of a unit's select, `chosen` selected: millilitres or ounces for a typed number
+    /// (a unit typed with it, "8oz", wins), each with its millilitres for the page's script.
+    static func unitOptions(_ chosen: VolumeUnit) -> HTML {
+        let options = VolumeUnit.allCases.map { unit -> HTML in
+            "<option value=\"\(unit.rawValue)\" data-ml=\"\(unit.toMilliliters(1))\"\(HTML.flag("selected", unit == chosen))>\(unit.rawValue)</option>"
+        }
+        return "\(options)"
+    }
+
     /// A number for an input field in `unit`, with at most one decimal.
     static func inputValue(_ ml: Double, _ unit: VolumeUnit, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> String {
         let value = unit.fromMilliliters(ml)

@@ -18,9 +18,6 @@ struct DrinkEditPage {
             let chosen = retry["kind"].map { $0 == kind.name } ?? (kind.id == drink.kindID)
             return "<option value=\"\(kind.name)\"\(HTML.flag("selected", chosen))>\(kind.name.capitalized)</option>"
         }
-        let units = VolumeUnit.allCases.map { choice -> HTML in
-            "<option value=\"\(choice.rawValue)\"\(HTML.flag("selected", choice.rawValue == (retry["unit"] ?? unit.rawValue)))>\(choice.rawValue)</option>"
-        }
         let day = LocalDate(containing: drink.at, in: zone)
         let back = day == today ? SitePath.today.link : SitePath.day.link(day)
         return Layout.page("Change a drink", context, error: error, """
@@ -32,7 +29,7 @@ struct DrinkEditPage {
         <div><label for="amount">Amount</label>
         <input id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required
                value="\(retry["amount"] ?? Layout.inputValue(drink.volumeMl, unit))"></div>
-        <div><label for="unit">Unit</label><select id="unit" name="unit">\(units)</select></div>
+        <div><label for="unit">Unit</label><select id="unit" name="unit">\(Layout.unitOptions(retry["unit"].flatMap(VolumeUnit.init(rawValue:)) ?? unit))</select></div>
         </div>
         <label for="kind">Drink</label>
         <select id="kind" name="kind">\(options)</select>

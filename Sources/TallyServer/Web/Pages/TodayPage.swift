@@ -115,14 +115,6 @@ struct TodayPage {
         """
     }
 
-    /// Millilitres or ounces for a typed number; a unit typed with it ("8oz") wins.
-    private func unitOptions(_ chosen: VolumeUnit) -> HTML {
-        let options = VolumeUnit.allCases.map { unit -> HTML in
-            "<option value=\"\(unit.rawValue)\" data-ml=\"\(unit.toMilliliters(1))\"\(HTML.flag("selected", unit == chosen))>\(unit.rawValue)</option>"
-        }
-        return "\(options)"
-    }
-
     /// On a past day, the moment each form logs at, so that what is added counts for that day.
     private var atField: HTML {
         guard let loggedAt else { return "" }
@@ -153,7 +145,7 @@ struct TodayPage {
         <div><label for="amount">Amount</label>
         <input id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required data-max-ml="\(EntryVolume.maximumMl)"
                aria-describedby="amount-error" value="\(retry?.amount ?? "")"\(HTML.flag(#"aria-invalid="true""#, retry != nil))></div>
-        <div><label for="unit">Unit</label><select id="unit" name="unit">\(unitOptions(retry?.unit ?? unit))</select></div>
+        <div><label for="unit">Unit</label><select id="unit" name="unit">\(Layout.unitOptions(retry?.unit ?? unit))</select></div>
         </div>
         <p id="amount-error" class="field-error" aria-live="polite">\(retry?.error ?? "")</p>
         <label for="kind">Drink</label>

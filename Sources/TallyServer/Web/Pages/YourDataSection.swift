@@ -10,9 +10,6 @@ struct YourDataSection {
 
     func render(_ context: PageContext) -> HTML {
         let section = SettingsSection.yourData.rawValue
-        let units = VolumeUnit.allCases.map { choice -> HTML in
-            "<option value=\"\(choice.rawValue)\"\(choice == unit ? " selected" : "")>\(choice.rawValue)</option>"
-        }
         return """
         <section id="\(section)" aria-labelledby="your-data-title">
         <h1 id="your-data-title">Your data</h1>
@@ -24,7 +21,7 @@ struct YourDataSection {
         <form method="post" action="\(SitePath.importCSV.link)" enctype="multipart/form-data" class="stack" data-upload>
         \(Layout.csrfField(context))
         <label for="csv-unit">Amounts in, when the file does not say</label>
-        <select id="csv-unit" name="unit">\(units)</select>
+        <select id="csv-unit" name="unit">\(Layout.unitOptions(unit))</select>
         <label for="drinks-csv">CSV of drinks</label>
         <input id="drinks-csv" name="file" type="file" accept=".csv,text/csv" required>
         <progress class="upload-progress" max="100" value="0" hidden aria-label="Sent so far"></progress>

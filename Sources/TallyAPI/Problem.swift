@@ -7,11 +7,26 @@ public struct Problem: Codable, Sendable, Equatable {
     public var title: String
     public var status: Int
     public var detail: String
+    /// The field of the request's body the problem is about, when it is about one (an extension
+    /// member of RFC 9457): `amount`, `payers`, or a path such as `split.parts[0].value`.
+    public var field: String?
 
-    public init(title: String, status: Int, detail: String) {
+    public init(title: String, status: Int, detail: String, field: String? = nil) {
         self.title = title
         self.status = status
         self.detail = detail
+        self.field = field
+    }
+
+    /// The problem of a refusal, with its field.
+    public init(_ error: TallyError, title: String) {
+        self.init(title: title, status: Self.status(of: error.kind), detail: error.message, field: error.field)
+    }
+
+    /// The refusal a problem stands for, as the server's own service raised it: its kind from the
+    /// status, with its sentence and field; nil for a status that is the server's failure.
+    public var error: TallyError? {
+        Self.kind(of: status).map { TallyError($0, detail, field: field) }
     }
 
     /// The status that answers an error of this kind: the one place where kinds become statuses.

@@ -68,6 +68,7 @@ struct Answer: CustomStringConvertible {
         #expect(headers[.contentType] == "application/problem+json", "\(self)", sourceLocation: sourceLocation)
         let problem = try json()
         #expect(problem["status"] as? Int == Int(expected.code), sourceLocation: sourceLocation)
+        #expect((problem["title"] as? String)?.isEmpty == false, "no title: \(self)", sourceLocation: sourceLocation)
         let detail = try #require(problem["detail"] as? String, sourceLocation: sourceLocation)
         #expect(detail.hasSuffix(".") && !detail.isEmpty, "not a sentence: \(detail)", sourceLocation: sourceLocation)
         return detail

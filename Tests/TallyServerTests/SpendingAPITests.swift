@@ -459,10 +459,10 @@ struct SpendingAPITests {
     static let badCases: [Case] = [
         // Malformed JSON and wrong types.
         Case(.post, expenses, #"{"amount": "12.50""#, says: "not valid JSON"),
-        Case(.post, expenses, #"{"amount": true}"#, says: "The field amount is not valid"),
+        Case(.post, expenses, #"{"amount": true}"#, says: "The field amount is not valid", field: "amount"),
         Case(.post, expenses, #"{"amount": null}"#, says: "amount"),
         Case(.post, expenses, #"{}"#, says: "amount is required"),
-        Case(.post, expenses, #"{"amount": "12.50", "payer": "x"}"#, says: "The field payer must be a number."),
+        Case(.post, expenses, #"{"amount": "12.50", "payer": "x"}"#, says: "The field payer must be a number.", field: "payer"),
         Case(.post, expenses, #"{"amount": "12.50", "date": "tomorrow"}"#, says: "The field date is not valid"),
         Case(.post, expenses, #"["12.50"]"#, says: "must be an object"),
         Case(.post, expenses, #"{"amount": "twelve"}"#, says: "not an amount"),
@@ -472,7 +472,7 @@ struct SpendingAPITests {
         Case(.post, expenses, #"{"amount": 0.30000000000000004}"#, says: "more decimals than EUR"),
         Case(.post, expenses, #"{"amount": "10.00", "split": {"method": "exact", "parts": [{"member": {p1}, "value": 0.30000000000000004}, {"member": {p2}, "value": "9.70"}]}}"#, says: "more decimals than EUR"),
         // More decimals than the currency has.
-        Case(.post, expenses, #"{"amount": "12.345"}"#, says: "\"12.345\" has more decimals than EUR has: write it with 2 decimals."),
+        Case(.post, expenses, #"{"amount": "12.345"}"#, says: "\"12.345\" has more decimals than EUR has: write it with 2 decimals.", field: "amount"),
         Case(.post, expenses, #"{"amount": 12.345}"#, says: "more decimals than EUR"),
         Case(.post, "/api/v1/ledgers/{yen}/expenses", #"{"amount": "100.5"}"#, says: "more decimals than JPY has: write it with no decimals"),
         Case(.post, "/api/v1/ledgers/{yen}/expenses", #"{"amount": 100.5}"#, says: "more decimals than JPY"),
@@ -504,40 +504,40 @@ struct SpendingAPITests {
         Case(.post, expenses, #"{"amount": "50.00", "split": {"method": "equal", "parts": [{"member": {p1}}, {"member": {p1}}]}}"#, says: "twice"),
         Case(.post, expenses, #"{"amount": "50.00", "split": {"method": "thirds"}}"#, says: "\"thirds\" is not one of equal, shares, exact, percent"),
         // Texts too long.
-        Case(.post, expenses, #"{"amount": "5", "description": "\#(longText)"}"#, says: "at most 200 characters"),
+        Case(.post, expenses, #"{"amount": "5", "description": "\#(longText)"}"#, says: "at most 200 characters", field: "description"),
         Case(.post, "/api/v1/ledgers/{home}/payments", #"{"to": {p2}, "amount": "5", "note": "\#(longText)"}"#, says: "at most 200 characters"),
         // Edits follow the same rules.
         Case(.patch, "/api/v1/ledgers/{home}/entries/{entry}", #"{"amount": "-1"}"#, says: "negative"),
         Case(.patch, "/api/v1/ledgers/{home}/entries/{entry}", #"{"amount": 12.499999999999998}"#, says: "more decimals than EUR"),
         Case(.patch, "/api/v1/ledgers/{home}/entries/{entry}", #"{"description": "\#(longText)"}"#, says: "at most 200 characters"),
-        Case(.patch, "/api/v1/ledgers/{home}/entries/{entry}", #"{"payer": {yenMember}}"#, says: "not in this ledger"),
-        Case(.patch, "/api/v1/ledgers/{home}/entries/{entry}", #"{"split": {"method": "percent", "parts": [{"member": {p1}, "value": 50}]}}"#, says: "add up to 50%"),
+        Case(.patch, "/api/v1/ledgers/{home}/entries/{entry}", #"{"payer": {yenMember}}"#, says: "not in this ledger", field: "payer"),
+        Case(.patch, "/api/v1/ledgers/{home}/entries/{entry}", #"{"split": {"method": "percent", "parts": [{"member": {p1}, "value": 50}]}}"#, says: "add up to 50%", field: "split"),
         Case(.patch, "/api/v1/ledgers/{home}/entries/{entry}", #"{"amount": "12.50""#, says: "not valid JSON"),
         // Ledgers and members.
-        Case(.post, "/api/v1/ledgers", #"{"name": "Trip", "currency": "XYZ"}"#, says: "\"XYZ\" is not a currency"),
+        Case(.post, "/api/v1/ledgers", #"{"name": "Trip", "currency": "XYZ"}"#, says: "\"XYZ\" is not a currency", field: "currency"),
         Case(.post, "/api/v1/ledgers", #"{"name": "Trip", "currency": "euro"}"#, says: "not a currency"),
-        Case(.post, "/api/v1/ledgers", #"{"name": "", "currency": "EUR"}"#, says: "1 to 100 characters"),
+        Case(.post, "/api/v1/ledgers", #"{"name": "", "currency": "EUR"}"#, says: "1 to 100 characters", field: "name"),
         Case(.post, "/api/v1/ledgers", #"{"name": "Trip", "currency": "EUR", "members": []}"#, says: "at least one member"),
-        Case(.post, "/api/v1/ledgers", #"{"name": "Trip"}"#, says: "currency is required"),
+        Case(.post, "/api/v1/ledgers", #"{"name": "Trip"}"#, says: "currency is required", field: "currency"),
         Case(.patch, "/api/v1/ledgers/{home}", #"{"currency": "ZZZ"}"#, says: "not a currency"),
         Case(.post, "/api/v1/ledgers/{home}/members", #"{"name": " "}"#, says: "1 to 50 characters"),
-        Case(.patch, "/api/v1/ledgers/{home}/members/{p2}", #"{"name": "\#(longText)"}"#, says: "1 to 50 characters"),
+        Case(.patch, "/api/v1/ledgers/{home}/members/{p2}", #"{"name": "\#(longText)"}"#, says: "1 to 50 characters", field: "name"),
         Case(.post, "/api/v1/ledgers/join", #"{"code": "ZZZZ-ZZZZ-ZZZZ"}"#, .notFound, says: "This invite is not valid any more; ask for a new one."),
-        Case(.post, "/api/v1/ledgers/{home}/invite", #"{"days": 31}"#, says: "1 to 30 days"),
-        Case(.post, "/api/v1/ledgers/{home}/invite", #"{"uses": 0}"#, says: "1 to 50 people"),
+        Case(.post, "/api/v1/ledgers/{home}/invite", #"{"days": 31}"#, says: "1 to 30 days", field: "days"),
+        Case(.post, "/api/v1/ledgers/{home}/invite", #"{"uses": 0}"#, says: "1 to 50 people", field: "uses"),
         Case(.put, "/api/v1/ledgers/{home}/owner", #"{"member": {p2}}"#, .conflict, says: "only a member with an account can own the ledger"),
         Case(.put, "/api/v1/ledgers/{home}/owner", #"{"member": 999999}"#, says: "not in this ledger"),
         // Several payers.
         Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}, "paid": 4}, {"member": {p2}, "paid": "5"}]}"#,
-             says: "What the payers paid adds up to 9.00, not 10.00: change it by 1.00 so it matches the expense."),
+             says: "What the payers paid adds up to 9.00, not 10.00: change it by 1.00 so it matches the expense.", field: "payers"),
         Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payer": {p1}, "payers": [{"member": {p1}, "paid": 10}]}"#,
              says: "not both"),
         Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": []}"#, says: "at least one payer"),
         Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}, "paid": 10}, {"member": {p2}, "paid": 0.01}]}"#,
              says: "adds up to 10.01"),
         Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}, "paid": 5}, {"member": {p1}, "paid": 5}]}"#,
-             says: "name a member twice"),
-        Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}, "paid": 10.001}]}"#, says: "decimals"),
+             says: "name a member twice", field: "payers"),
+        Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}, "paid": 10.001}]}"#, says: "decimals", field: "payers"),
         Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {bobsMember}, "paid": 10}]}"#,
              says: "not in this ledger"),
         Case(.post, "/api/v1/ledgers/{home}/expenses", #"{"amount": 10, "payers": [{"member": {p1}}]}"#, says: "paid"),
@@ -582,6 +582,7 @@ struct SpendingAPITests {
             // check
             let detail = try answer.problem(badCase.status)
             #expect(detail.localizedCaseInsensitiveContains(badCase.says), "\(detail)")
+            if let field = badCase.field { #expect(try answer.json()["field"] as? String == field, "\(answer)") }
             #expect(try await LedgerSnapshot(client, ada, [home.id, yen.id]) == before)
         }
     }

@@ -143,9 +143,9 @@ struct LedgerOwnershipContractTests {
     @Test("S1: the owner chooses 1 to 30 days and 1 to 50 people")
     func termsRange() throws {
         #expect(try LedgerInviteTerms(days: 30, uses: 50).days == 30)
-        #expect(throws: TallyError.invalid("An invite lasts 1 to 30 days; 31 is outside that.")) { try LedgerInviteTerms(days: 31) }
-        #expect(throws: TallyError.invalid("An invite lasts 1 to 30 days; 0 is outside that.")) { try LedgerInviteTerms(days: 0) }
-        #expect(throws: TallyError.invalid("An invite lets 1 to 50 people join; 51 is outside that.")) { try LedgerInviteTerms(uses: 51) }
+        #expect(throws: TallyError.invalid("An invite lasts 1 to 30 days; 31 is outside that.", field: "days")) { try LedgerInviteTerms(days: 31) }
+        #expect(throws: TallyError.invalid("An invite lasts 1 to 30 days; 0 is outside that.", field: "days")) { try LedgerInviteTerms(days: 0) }
+        #expect(throws: TallyError.invalid("An invite lets 1 to 50 people join; 51 is outside that.", field: "uses")) { try LedgerInviteTerms(uses: 51) }
         #expect(throws: TallyError.self) { try LedgerInviteTerms(uses: 0) }
     }
 

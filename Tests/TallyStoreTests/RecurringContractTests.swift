@@ -141,10 +141,10 @@ struct RecurringContractTests {
     @Test("Refused: a start in the past, an end before the first day, a stranger's ledger", arguments: StoreKind.allCases)
     func refusals(_ kind: StoreKind) async throws {
         let s = try await Setup(kind)
-        await #expect(throws: TallyError.invalid("A recurring expense starts today (2026-11-21 in Europe/Berlin) or later; add the earlier ones as expenses.")) {
+        await #expect(throws: TallyError.invalid("A recurring expense starts today (2026-11-21 in Europe/Berlin) or later; add the earlier ones as expenses.", field: "startDate")) {
             try await s.rent(start: "2026-11-01")
         }
-        await #expect(throws: TallyError.invalid("The end date 2026-11-30 is before the first occurrence, 2026-12-01: pick a later end, or none.")) {
+        await #expect(throws: TallyError.invalid("The end date 2026-11-30 is before the first occurrence, 2026-12-01: pick a later end, or none.", field: "endDate")) {
             try await s.rent(end: "2026-11-30")
         }
         await #expect(throws: TallyError.self) {

@@ -55,10 +55,10 @@ struct SeveralPayersContractTests {
         let described = try await l.alex.editEntry(entry.id, in: id, .init(description: "Picnic"))
         #expect(described.payers == entry.payers, "an edit that leaves the amount keeps who paid what")
 
-        await #expect(throws: TallyError.invalid("Several members pay this expense: say what each pays of 60.00, or name one payer.")) {
+        await #expect(throws: TallyError.invalid("Several members pay this expense: say what each pays of 60.00, or name one payer.", field: "payers")) {
             try await l.alex.editEntry(entry.id, in: id, .init(amount: .text("60")))
         }
-        await #expect(throws: TallyError.invalid("What the payers paid adds up to 50.00, not 60.00: change it by 10.00 so it matches the expense.")) {
+        await #expect(throws: TallyError.invalid("What the payers paid adds up to 50.00, not 60.00: change it by 10.00 so it matches the expense.", field: "payers")) {
             try await l.alex.editEntry(entry.id, in: id, .init(amount: .text("60"), payers: [
                 Payer(member: .id(alex), paid: .text("20")), Payer(member: .id(sam), paid: .text("30"))]))
         }
@@ -88,26 +88,26 @@ struct SeveralPayersContractTests {
         func add(_ payers: [Payer], payer: SpendingService.MemberRef? = nil) async throws {
             _ = try await l.alex.addExpense(to: id, .init(amount: .text("10"), payer: payer, payers: payers))
         }
-        await #expect(throws: TallyError.invalid("What the payers paid adds up to 9.99, not 10.00: change it by 0.01 so it matches the expense.")) {
+        await #expect(throws: TallyError.invalid("What the payers paid adds up to 9.99, not 10.00: change it by 0.01 so it matches the expense.", field: "payers")) {
             try await add([Payer(member: .id(alex), paid: .text("5")), Payer(member: .id(sam), paid: .text("4.99"))])
         }
-        await #expect(throws: TallyError.invalid("The payers name a member twice: list each member once.")) {
+        await #expect(throws: TallyError.invalid("The payers name a member twice: list each member once.", field: "payers")) {
             try await add([Payer(member: .id(alex), paid: .text("5")), Payer(member: .name("person 1"), paid: .text("5"))])
         }
-        await #expect(throws: TallyError.invalid("What a payer paid must be more than 0.")) {
+        await #expect(throws: TallyError.invalid("What a payer paid must be more than 0.", field: "payers")) {
             try await add([Payer(member: .id(alex), paid: .text("10")), Payer(member: .id(sam), paid: .text("0"))])
         }
         await #expect(throws: TallyError.self) {
             try await add([Payer(member: .id(alex), paid: .text("5")), Payer(member: .id(999), paid: .text("5"))])
         }
-        await #expect(throws: TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.")) {
+        await #expect(throws: TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.", field: "payers")) {
             try await add([Payer(member: .id(alex), paid: .text("5")), Payer(member: .id(sam), paid: .text("5"))], payer: .id(alex))
         }
-        await #expect(throws: TallyError.invalid("Give at least one payer with what they paid, or leave the payers out.")) {
+        await #expect(throws: TallyError.invalid("Give at least one payer with what they paid, or leave the payers out.", field: "payers")) {
             try await add([])
         }
         let payment = try await l.alex.recordPayment(in: id, from: .id(alex), to: .id(sam), amount: .text("10")).entry
-        await #expect(throws: TallyError.invalid("A payment is made by one member; record one payment for each member who pays.")) {
+        await #expect(throws: TallyError.invalid("A payment is made by one member; record one payment for each member who pays.", field: "payers")) {
             try await l.alex.editEntry(payment.id, in: id, .init(payers: [Payer(member: .id(alex), paid: .text("5")),
                                                                          Payer(member: .id(sam), paid: .text("5"))]))
         }
@@ -134,7 +134,7 @@ struct SeveralPayersContractTests {
 
         let renamed = try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(description: "Flat"))
         #expect(renamed.template.payers == rent.template.payers)
-        await #expect(throws: TallyError.invalid("Several members pay this expense: say what each pays of 1100.00, or name one payer.")) {
+        await #expect(throws: TallyError.invalid("Several members pay this expense: say what each pays of 1100.00, or name one payer.", field: "payers")) {
             try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(amount: .text("1100")))
         }
         let one = try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(payer: .id(sam)))

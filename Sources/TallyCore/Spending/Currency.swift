@@ -12,7 +12,7 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
         guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }),
               Self.knownCodes.contains(code) || Self.minorUnitExceptions[code] != nil
         else {
-            throw TallyError.invalid("\(UserText.quoted(text)) is not a currency: use an ISO 4217 code such as EUR, USD, GBP or JPY.")
+            throw TallyError.invalid("\(UserText.quoted(text)) is not a currency: use an ISO 4217 code such as EUR, USD, GBP or JPY.", field: "currency")
         }
         self.code = code
         self.minorUnits = Self.minorUnitExceptions[code] ?? 2

@@ -40,6 +40,10 @@ public enum LedgerRules {
     public static let maximumCategoryLength = 50
 
     public static func validateLedgerName(_ name: String) throws -> String {
+        try TallyError.about("name") { try ledgerName(name) }
+    }
+
+    private static func ledgerName(_ name: String) throws -> String {
         let trimmed = try UserText.name(name, "A ledger's name")
         guard !trimmed.isEmpty, UserText.fits(trimmed, maximumLength: nameLength.upperBound) else {
             throw TallyError.invalid("A ledger's name needs 1 to 100 characters, and at most \(UserText.maximumBytes(forLength: nameLength.upperBound)) bytes of UTF-8 (an accented letter or an emoji takes several).")
@@ -50,6 +54,10 @@ public enum LedgerRules {
     /// The name trimmed; unique in its ledger regardless of case and composition, since people
     /// pick payers by name.
     public static func validateMemberName(_ name: String, among others: [LedgerMember]) throws -> String {
+        try TallyError.about("name") { try memberName(name, among: others) }
+    }
+
+    private static func memberName(_ name: String, among others: [LedgerMember]) throws -> String {
         let trimmed = try UserText.name(name, "A member's name")
         guard !trimmed.isEmpty, UserText.fits(trimmed, maximumLength: memberNameLength.upperBound) else {
             throw TallyError.invalid("A member's name needs 1 to 50 characters, and at most \(UserText.maximumBytes(forLength: memberNameLength.upperBound)) bytes of UTF-8 (an accented letter or an emoji takes several).")
@@ -78,6 +86,10 @@ public enum LedgerRules {
 
     /// The description trimmed, or nil when empty.
     public static func validateDescription(_ text: String?) throws -> String? {
+        try TallyError.about("description") { try description(text) }
+    }
+
+    private static func description(_ text: String?) throws -> String? {
         guard let text, case let trimmed = try UserText.freeText(text, "A description"), !trimmed.isEmpty
         else { return nil }
         guard UserText.fits(trimmed, maximumLength: maximumDescriptionLength) else {
@@ -87,6 +99,10 @@ public enum LedgerRules {
     }
 
     public static func validateCategory(_ text: String?) throws -> String? {
+        try TallyError.about("category") { try category(text) }
+    }
+
+    private static func category(_ text: String?) throws -> String? {
         guard let text, case let trimmed = try UserText.name(text, "A category"), !trimmed.isEmpty else { return nil }
         guard UserText.fits(trimmed, maximumLength: maximumCategoryLength) else {
             throw TallyError.invalid("A category can be at most \(maximumCategoryLength) characters long (and \(UserText.maximumBytes(forLength: maximumCategoryLength)) bytes of UTF-8).")

@@ -16,10 +16,10 @@ public struct LedgerInviteTerms: Hashable, Sendable {
         let days = days ?? Self.defaultDays
         let uses = uses ?? Self.defaultUses
         guard Self.days.contains(days) else {
-            throw TallyError.invalid("An invite lasts \(Self.days.lowerBound) to \(Self.days.upperBound) days; \(days) is outside that.")
+            throw TallyError.invalid("An invite lasts \(Self.days.lowerBound) to \(Self.days.upperBound) days; \(days) is outside that.", field: "days")
         }
         guard Self.uses.contains(uses) else {
-            throw TallyError.invalid("An invite lets \(Self.uses.lowerBound) to \(Self.uses.upperBound) people join; \(uses) is outside that.")
+            throw TallyError.invalid("An invite lets \(Self.uses.lowerBound) to \(Self.uses.upperBound) people join; \(uses) is outside that.", field: "uses")
         }
         self.days = days
         self.uses = uses

@@ -123,19 +123,20 @@ extension Decimal {
 public enum TransactionAmount {
     public static let maximumUnits: Int64 = 1_000_000
 
-    public static func validate(_ amount: Money, what: String = "An amount") throws {
+    /// Checks an amount of the field `field` (an expense's `amount`, or a payer's part in `payers`).
+    public static func validate(_ amount: Money, what: String = "An amount", field: String = "amount") throws {
         guard amount.minorUnits > 0 else {
-            throw TallyError.invalid("\(what) must be more than 0.")
+            throw TallyError.invalid("\(what) must be more than 0.", field: field)
         }
         guard amount.minorUnits <= maximumUnits * amount.currency.scale else {
-            throw TallyError.invalid("\(what) can be at most \(Money(minorUnits: maximumUnits * amount.currency.scale, currency: amount.currency)); \(amount) is more.")
+            throw TallyError.invalid("\(what) can be at most \(Money(minorUnits: maximumUnits * amount.currency.scale, currency: amount.currency)); \(amount) is more.", field: field)
         }
     }
 
     /// Parses and checks in one step: what every interface does with a typed amount.
-    public static func parse(_ text: String, currency: Currency, what: String = "An amount") throws -> Money {
-        let amount = try Money(parsing: text, currency: currency)
-        try validate(amount, what: what)
+    public static func parse(_ text: String, currency: Currency, what: String = "An amount", field: String = "amount") throws -> Money {
+        let amount = try TallyError.about(field) { try Money(parsing: text, currency: currency) }
+        try validate(amount, what: what, field: field)
         return amount
     }
 }

@@ -25,26 +25,26 @@ public enum RecurrenceRule: Hashable, Sendable {
         case .year: [("weekday", weekday)]
         }
         if let field = unused.first(where: { $0.value != nil }) {
-            throw TallyError.invalid("An expense every \(frequency.rawValue) has no \(field.name): leave it out, or repeat it by another period.")
+            throw TallyError.invalid("An expense every \(frequency.rawValue) has no \(field.name): leave it out, or repeat it by another period.", field: "repeat")
         }
         switch frequency {
         case .week:
             guard let weekday, (1...7).contains(weekday) else {
-                throw TallyError.invalid("A weekly expense needs its weekday: 1 (Monday) to 7 (Sunday).")
+                throw TallyError.invalid("A weekly expense needs its weekday: 1 (Monday) to 7 (Sunday).", field: "repeat")
             }
             self = .weekly(weekday: weekday)
         case .month:
             guard let day, (1...31).contains(day) else {
-                throw TallyError.invalid("A monthly expense needs its day of the month, 1 to 31 (a day a month lacks falls on its last day).")
+                throw TallyError.invalid("A monthly expense needs its day of the month, 1 to 31 (a day a month lacks falls on its last day).", field: "repeat")
             }
             self = .monthly(day: day)
         case .year:
             guard let month, (1...12).contains(month) else {
-                throw TallyError.invalid("A yearly expense needs its month, 1 to 12.")
+                throw TallyError.invalid("A yearly expense needs its month, 1 to 12.", field: "repeat")
             }
             let longest = LocalDate.daysIn(year: 2000, month: month) // a leap year: 29 February counts
             guard let day, (1...longest).contains(day) else {
-                throw TallyError.invalid("A yearly expense needs a day that \(YearMonth(year: 2000, month: month)!.monthName) has: 1 to \(longest).")
+                throw TallyError.invalid("A yearly expense needs a day that \(YearMonth(year: 2000, month: month)!.monthName) has: 1 to \(longest).", field: "repeat")
             }
             self = .yearly(month: month, day: day)
         }

@@ -49,11 +49,11 @@ public struct Split: Hashable, Sendable {
 
     public init(method: SplitMethod, parts: [SplitPart]) throws {
         guard !parts.isEmpty else {
-            throw TallyError.invalid("A split needs at least one member to share the expense.")
+            throw TallyError.invalid("A split needs at least one member to share the expense.", field: "split")
         }
         let members = parts.map(\.member)
         guard Set(members).count == members.count else {
-            throw TallyError.invalid("A split names a member twice: list each member once.")
+            throw TallyError.invalid("A split names a member twice: list each member once.", field: "split")
         }
         self.method = method
         self.parts = method == .equal
@@ -75,7 +75,7 @@ public struct Split: Hashable, Sendable {
             let total = exact.reduce(Int64(0)) { $0 + $1.share.minorUnits }
             guard total == amount.minorUnits else {
                 let sum = Money(minorUnits: total, currency: currency)
-                throw TallyError.invalid("The exact amounts add up to \(sum.plain), not \(amount.plain): change them by \((amount - sum).plain) so they match the expense.")
+                throw TallyError.invalid("The exact amounts add up to \(sum.plain), not \(amount.plain): change them by \((amount - sum).plain) so they match the expense.", field: "split")
             }
             return exact
         case .equal, .shares, .percent:
@@ -117,23 +117,23 @@ public struct Split: Hashable, Sendable {
         case .equal, .exact:
             // Exact amounts are checked against the expense and its currency in `shares(of:)`.
             if method == .exact, let negative = parts.first(where: { $0.value < 0 }) {
-                throw TallyError.invalid("An exact amount cannot be negative (\(negative.value)).")
+                throw TallyError.invalid("An exact amount cannot be negative (\(negative.value)).", field: "split")
             }
         case .shares:
             for part in parts {
                 guard part.value > 0, part.value <= Self.maximumShares, Self.hasAtMostValueDecimals(part.value) else {
-                    throw TallyError.invalid("A share count must be more than 0 and at most \(Self.maximumShares), with at most \(Self.valueDecimals) decimals; \(part.value) is not.")
+                    throw TallyError.invalid("A share count must be more than 0 and at most \(Self.maximumShares), with at most \(Self.valueDecimals) decimals; \(part.value) is not.", field: "split")
                 }
             }
         case .percent:
             for part in parts {
                 guard part.value > 0, part.value <= 100, Self.hasAtMostValueDecimals(part.value) else {
-                    throw TallyError.invalid("A percentage must be more than 0 and at most 100, with at most \(Self.valueDecimals) decimals; \(part.value) is not.")
+                    throw TallyError.invalid("A percentage must be more than 0 and at most 100, with at most \(Self.valueDecimals) decimals; \(part.value) is not.", field: "split")
                 }
             }
             let total = parts.reduce(Decimal(0)) { $0 + $1.value }
             guard total == 100 else {
-                throw TallyError.invalid("The percentages add up to \(total)%, not 100%: change them by \(100 - total) so they add up.")
+                throw TallyError.invalid("The percentages add up to \(total)%, not 100%: change them by \(100 - total) so they add up.", field: "split")
             }
         }
     }

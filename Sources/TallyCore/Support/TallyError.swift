@@ -30,16 +30,47 @@ public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
     /// For `tooManyRequests`, `busy` and the storage kinds: how many seconds to wait before trying again.
     public let retryAfter: Int?
+    /// The field of the request the error is about, when it is about one, named as the API's
+    /// bodies name it (`amount`, `payers`, `split`, `startDate`): the API's problem says it, and a
+    /// page shows the sentence at that input.
+    public private(set) var field: String?
 
-    public init(_ kind: Kind, _ message: String, retryAfter: Int? = nil) {
+    public init(_ kind: Kind, _ message: String, retryAfter: Int? = nil, field: String? = nil) {
         self.kind = kind
         self.message = message
         self.retryAfter = retryAfter
+        self.field = field
     }
 
-    public static func invalid(_ message: String) -> TallyError { TallyError(.invalidInput, message) }
+    public static func invalid(_ message: String, field: String? = nil) -> TallyError { TallyError(.invalidInput, message, field: field) }
     public static func notFound(_ message: String) -> TallyError { TallyError(.notFound, message) }
-    public static func conflict(_ message: String) -> TallyError { TallyError(.conflict, message) }
+    public static func conflict(_ message: String, field: String? = nil) -> TallyError { TallyError(.conflict, message, field: field) }
+
+    /// This error, about `field` unless it already names a field: the check closest to the value
+    /// knows best which one it is.
+    public func about(_ field: String) -> TallyError {
+        var error = self
+        error.field = error.field ?? field
+        return error
+    }
+
+    /// Runs `body`; a TallyError it throws is about `field` unless it already names one.
+    public static func about<T>(_ field: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as TallyError {
+            throw error.about(field)
+        }
+    }
+
+    /// `about(_:_:)` for work that waits.
+    public static func about<T>(_ field: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as TallyError {
+            throw error.about(field)
+        }
+    }
 
     public var description: String { message }
 }

@@ -23,7 +23,16 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         if let error = error as? HTTPError, error.status == .notFound, error.body == nil {
             detail = "There is nothing at \(path); the API's addresses are listed in /openapi.yaml."
         }
-        return response(status: status, detail: detail, retryAfter: (error as? TallyError)?.retryAfter)
+        return response(status: status, detail: detail, retryAfter: (error as? TallyError)?.retryAfter, field: field(of: error))
+    }
+
+    /// The field of the body an error is about: the refusal's own, or where decoding stopped.
+    static func field(of error: any Error) -> String? {
+        switch error {
+        case let error as TallyError: error.field
+        case let error as DecodingError: path(of: error).map(name(of:))
+        default: nil
+        }
     }
 
     /// `describe(_:)`, logging the errors that are the server's fault.
@@ -35,8 +44,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         return described
     }
 
-    static func response(status: HTTPResponse.Status, detail: String, retryAfter: Int? = nil) -> Response {
-        let problem = Problem(title: title(of: status), status: status.code, detail: detail)
+    static func response(status: HTTPResponse.Status, detail: String, retryAfter: Int? = nil, field: String? = nil) -> Response {
+        let problem = Problem(title: title(of: status), status: status.code, detail: detail, field: field)
         let body = (try? APICoding.encoder.encode(problem)) ?? Data()
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if let retryAfter { headers[.retryAfter] = String(max(1, retryAfter)) }
@@ -75,10 +84,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Says which field was wrong and how, in words.
     static func describe(_ error: DecodingError) -> String {
         func field(_ path: [any CodingKey]) -> String {
-            // split.parts[0].member: an index follows its array without a dot.
-            let name = path.reduce(into: "") { name, key in
-                if let index = key.intValue { name += "[\(index)]" } else { name += (name.isEmpty ? "" : ".") + key.stringValue }
-            }
+            let name = name(of: path)
             return name.isEmpty ? "The body" : "The field \(name)"
         }
         switch error {
@@ -95,6 +101,25 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         @unknown default:
             return "The body could not be read."
         }
+    }
+
+    /// A field's name from its coding path: split.parts[0].member (an index follows its array
+    /// without a dot).
+    private static func name(of path: [any CodingKey]) -> String {
+        path.reduce(into: "") { name, key in
+            if let index = key.intValue { name += "[\(index)]" } else { name += (name.isEmpty ? "" : ".") + key.stringValue }
+        }
+    }
+
+    /// Where in the body decoding stopped; nil for the body as a whole.
+    private static func path(of error: DecodingError) -> [any CodingKey]? {
+        let path: [any CodingKey] = switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): context.codingPath
+        case .keyNotFound(let key, let context): context.codingPath + [key]
+        case .dataCorrupted(let context): context.underlyingError == nil ? context.codingPath : []
+        @unknown default: []
+        }
+        return path.isEmpty ? nil : path
     }
 
     private static func kind(of type: Any.Type) -> String {

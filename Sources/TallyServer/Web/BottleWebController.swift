@@ -47,12 +47,12 @@ struct BottleWebController {
             let unit = try await hydration.settings().unit
             let bottle = try await hydration.bottle()
             // Each field checked on its own first, so that a refusal is shown at its field.
-            let capacity = try Web.FieldRefusal.at("capacity") {
+            let capacity = try TallyError.about("capacity") {
                 let ml = try VolumeInput.milliliters(from: try form.require("capacity", "what the bottle holds"), defaultUnit: unit)
                 _ = try bottle.withCapacity(ml, unit: unit)
                 return ml
             }
-            let sip = try Web.FieldRefusal.at("sip") {
+            let sip = try TallyError.about("sip") {
                 let ml = try VolumeInput.milliliters(from: try form.require("sip", "the sip size"), defaultUnit: unit)
                 _ = try bottle.withCapacity(capacity, unit: unit).withSip(ml, unit: unit)
                 return ml

@@ -37,13 +37,12 @@ struct RecurringWebController {
         return try await Web.formAction(request, context) { form in
             let details = try await spending.ledger(ledger)
             let amount = try form.require("amount", "the amount")
-            try Web.FieldRefusal.at("amount") { _ = try TransactionAmount.parse(amount, currency: details.ledger.currency, what: "An expense") }
-            try Web.FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(form["description"]) }
-            let start = try Web.FieldRefusal.at("start") { () throws -> LocalDate in
+            // The inputs `start` and `end` are the body's startDate and endDate.
+            let start = try TallyError.about("startDate") { () throws -> LocalDate in
                 guard let date = try Self.date(form["start"], "the first day") else { throw TallyError.invalid("Fill in the first day.") }
                 return date
             }
-            let end = try Web.FieldRefusal.at("end") { try Self.date(form["end"], "the last day") }
+            let end = try TallyError.about("endDate") { try Self.date(form["end"], "the last day") }
             let every = form["every"].flatMap(RecurrenceRule.Frequency.init(rawValue:)) ?? .month
             let payers = try PayerToggles.input(form, details)
             let split = try SplitFields.input(form, details)

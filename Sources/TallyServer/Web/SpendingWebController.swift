@@ -182,16 +182,12 @@ struct SpendingWebController {
     @Sendable func addExpense(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await ledgerAction(request, context, keepsInput: true) { form, spending, ledger in
             let details = try await spending.ledger(ledger)
-            // Checked here first so that the page can show the refusal at the field it is about.
-            try Web.FieldRefusal.at("amount") {
-                _ = try TransactionAmount.parse(try form.require("amount", "the amount"), currency: details.ledger.currency, what: "An expense")
-            }
-            try Web.FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(form["description"]) }
+            // The service's refusal names its field; the page shows it at that input.
             let payers = try PayerToggles.input(form, details)
             let split = try SplitFields.input(form, details)
             _ = try await spending.addExpense(to: ledger, .init(
                 amount: .text(try form.require("amount", "the amount")), payer: payers.one, payers: payers.several,
-                date: try Web.FieldRefusal.at("date") {
+                date: try TallyError.about("date") {
                     try form["date"].map { try LocalDate.parse($0) }
                 },
                 description: form["description"], category: form["category"], split: split,
@@ -226,10 +222,8 @@ struct SpendingWebController {
         let (details, entry) = (try await spending.ledger(ledger), try await spending.entry(id, in: ledger))
         return try await Web.formAction(request, context) { form in
             let typed = try form.require("amount", "the amount")
-            try Web.FieldRefusal.at("amount") { _ = try TransactionAmount.parse(typed, currency: details.ledger.currency) }
             let description = form.all["description"] ?? ""
-            try Web.FieldRefusal.at("description") { _ = try LedgerRules.validateDescription(description) }
-            let date = try Web.FieldRefusal.at("date") { () throws -> LocalDate in
+            let date = try TallyError.about("date") { () throws -> LocalDate in
                 try LocalDate.parse(try form.require("date", "the date"))
             }
             let expense = entry.kind == .expense

@@ -35,24 +35,24 @@ enum Web {
 
     /// What every form does: it is checked (its CSRF token) before anything else; `act` then does
     /// what it asks and answers, mostly with a redirect. A refusal, of the form or of one of its
-    /// fields (`FieldRefusal`), shows the page again with it: `refused`'s answer.
+    /// fields (the error's `field`), shows the page again with it: `refused`'s answer.
     static func formAction(_ request: Request, _ context: some WebRequestContext, limit: Int? = nil,
                            _ act: (FormFields) async throws -> Response,
                            refused: (FormFields, Refusal) async throws -> Response) async throws -> Response {
         let form = try await checkedForm(request, context, limit: limit)
         do {
             return try await act(form)
-        } catch let refusal as FieldRefusal {
-            return try await refused(form, Refusal(error: refusal.error, field: refusal.field))
         } catch let error as TallyError {
-            return try await refused(form, Refusal(error: error, field: nil))
+            return try await refused(form, Refusal(error: error))
         }
     }
 
-    /// Why a form was refused, and the field it is about when it is about one.
+    /// Why a form was refused, and the field it is about when it is about one: the form's inputs
+    /// are named as the API's bodies name their fields, so a refusal of the service is shown at
+    /// its input.
     struct Refusal {
         var error: TallyError
-        var field: String?
+        var field: String? { error.field }
     }
 
     /// Names whose page a response is, without saying who: the service worker keeps the pages of
@@ -73,20 +73,5 @@ enum Web {
     static func status(of error: TallyError?) -> HTTPResponse.Status {
         guard let error else { return .ok }
         return ProblemMiddleware<TallyRequestContext>.describe(error).0
-    }
-
-    /// A refusal about one field of a form, so that the page can show it at that field.
-    struct FieldRefusal: Error {
-        var field: String
-        var error: TallyError
-
-        /// Runs `body`, naming `field` in any refusal it throws.
-        static func at<T>(_ field: String, _ body: () throws -> T) throws -> T {
-            do {
-                return try body()
-            } catch let error as TallyError {
-                throw FieldRefusal(field: field, error: error)
-            }
-        }
     }
 }

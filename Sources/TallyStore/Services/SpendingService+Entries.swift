@@ -25,12 +25,15 @@ extension SpendingService {
         case text(String)
         case decimal(Decimal)
 
-        func money(in currency: Currency, what: String) throws -> Money {
-            let money = switch self {
-            case .text(let text): try Money(parsing: text, currency: currency)
-            case .decimal(let decimal): try Money(exactly: decimal, currency: currency)
+        /// The amount in `currency`, checked; a refusal names `field`.
+        func money(in currency: Currency, what: String, field: String = "amount") throws -> Money {
+            let money = try TallyError.about(field) {
+                switch self {
+                case .text(let text): try Money(parsing: text, currency: currency)
+                case .decimal(let decimal): try Money(exactly: decimal, currency: currency)
+                }
             }
-            try TransactionAmount.validate(money, what: what)
+            try TransactionAmount.validate(money, what: what, field: field)
             return money
         }
     }
@@ -70,6 +73,10 @@ extension SpendingService {
 
         /// The split among `members`, its values checked.
         public func split(among members: [LedgerMember]) throws -> Split {
+            try TallyError.about("split") { try checkedSplit(among: members) }
+        }
+
+        private func checkedSplit(among members: [LedgerMember]) throws -> Split {
             if parts.isEmpty {
                 guard method == .equal else {
                     throw TallyError.invalid("A split by \(method.rawValue) needs each member's \(method.valueName).")

@@ -17,7 +17,9 @@ extension SpendingService {
     /// user's own member when neither is given).
     static func payers(one: MemberRef?, several: [PayerInput]?, amount: Money, user: UUID,
                        in details: LedgerDetails) throws -> [PayerPart] {
-        guard let several else { return [PayerPart(member: try payer(one, user: user, in: details), amount: amount)] }
+        guard let several else {
+            return [PayerPart(member: try TallyError.about("payer") { try payer(one, user: user, in: details) }, amount: amount)]
+        }
         guard one == nil else { throw bothWays }
         return try parts(several, in: details)
     }
@@ -27,7 +29,7 @@ extension SpendingService {
     static func payers(after change: EntryChange, of entry: SpendingEntry, amount: Money,
                        in details: LedgerDetails) throws -> [PayerPart] {
         guard entry.kind == .expense || change.payers == nil else {
-            throw TallyError.invalid("A payment is made by one member; record one payment for each member who pays.")
+            throw TallyError.invalid("A payment is made by one member; record one payment for each member who pays.", field: "payers")
         }
         return try payers(one: change.payer, several: change.payers, before: entry.payers, amount: amount, amountBefore: entry.amount,
                           in: details)
@@ -41,21 +43,23 @@ extension SpendingService {
             guard one == nil else { throw bothWays }
             return try parts(several, in: details)
         }
-        if let one { return [PayerPart(member: try one.resolve(in: details.members), amount: amount)] }
+        if let one { return [PayerPart(member: try TallyError.about("payer") { try one.resolve(in: details.members) }, amount: amount)] }
         guard before.count > 1 else { return [PayerPart(member: before[0].member, amount: amount)] }
         guard amount == amountBefore else {
-            throw TallyError.invalid("Several members pay this expense: say what each pays of \(amount.plain), or name one payer.")
+            throw TallyError.invalid("Several members pay this expense: say what each pays of \(amount.plain), or name one payer.", field: "payers")
         }
         return before
     }
 
-    private static let bothWays = TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.")
+    private static let bothWays = TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.", field: "payers")
 
     private static func parts(_ inputs: [PayerInput], in details: LedgerDetails) throws -> [PayerPart] {
-        guard !inputs.isEmpty else { throw TallyError.invalid("Give at least one payer with what they paid, or leave the payers out.") }
-        return try inputs.map {
-            PayerPart(member: try $0.member.resolve(in: details.members),
-                      amount: try $0.paid.money(in: details.ledger.currency, what: "What a payer paid"))
+        try TallyError.about("payers") {
+            guard !inputs.isEmpty else { throw TallyError.invalid("Give at least one payer with what they paid, or leave the payers out.") }
+            return try inputs.map {
+                PayerPart(member: try $0.member.resolve(in: details.members),
+                          amount: try $0.paid.money(in: details.ledger.currency, what: "What a payer paid", field: "payers"))
+            }
         }
     }
 }

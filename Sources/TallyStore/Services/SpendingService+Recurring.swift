@@ -83,13 +83,14 @@ extension SpendingService {
             let today = LocalDate(containing: now, in: try UserTimeZone.named(timeZone))
             let start = input.startDate ?? today
             guard start >= today else {
-                throw TallyError.invalid("A recurring expense starts today (\(today) in \(timeZone)) or later; add the earlier ones as expenses.")
+                throw TallyError.invalid("A recurring expense starts today (\(today) in \(timeZone)) or later; add the earlier ones as expenses.",
+                                         field: "startDate")
             }
             guard let first = input.rule.occurrence(onOrAfter: start) else {
-                throw TallyError.invalid("\(input.rule.summary.capitalizedFirst) never comes after \(start).")
+                throw TallyError.invalid("\(input.rule.summary.capitalizedFirst) never comes after \(start).", field: "startDate")
             }
             if let end = input.endDate, end < first {
-                throw TallyError.invalid("The end date \(end) is before the first occurrence, \(first): pick a later end, or none.")
+                throw TallyError.invalid("The end date \(end) is before the first occurrence, \(first): pick a later end, or none.", field: "endDate")
             }
             let amount = try input.amount.money(in: details.ledger.currency, what: "An expense")
             let template = try ExpenseTemplate(
@@ -145,17 +146,17 @@ extension SpendingService {
             if change.rule != nil || change.startDate != nil {
                 let start = change.startDate ?? today
                 guard start >= today else {
-                    throw TallyError.invalid("A recurring expense can start again today (\(today) in \(before.timeZone)) or later, not on \(start).")
+                    throw TallyError.invalid("A recurring expense can start again today (\(today) in \(before.timeZone)) or later, not on \(start).", field: "startDate")
                 }
                 after.rule = change.rule ?? before.rule
                 guard let next = after.rule.occurrence(onOrAfter: start) else {
-                    throw TallyError.invalid("\(after.rule.summary.capitalizedFirst) never comes after \(start).")
+                    throw TallyError.invalid("\(after.rule.summary.capitalizedFirst) never comes after \(start).", field: "startDate")
                 }
                 after.nextDate = next
             }
             if let endDate = change.endDate {
                 if let endDate, endDate < today {
-                    throw TallyError.invalid("The end date \(endDate) has passed: end it today (\(today)) at the earliest.")
+                    throw TallyError.invalid("The end date \(endDate) has passed: end it today (\(today)) at the earliest.", field: "endDate")
                 }
                 after.endDate = endDate
             }

@@ -158,15 +158,15 @@ struct APIClient: Sendable {
     }
 
     /// The error of an answer that is not a success: a TallyError with the problem's sentence
-    /// when the server says what is wrong, as the local service would have.
+    /// and field when the server says what is wrong, as the local service would have.
     private func problem(status: HTTPResponseStatus, _ answer: ByteBuffer, method: String, path: String) -> any Error {
-        guard let detail = (try? APICoding.decoder.decode(Problem.self, from: Data(buffer: answer)))?.detail
-                .trimmingCharacters(in: .whitespacesAndNewlines), !detail.isEmpty else {
+        guard var problem = try? APICoding.decoder.decode(Problem.self, from: Data(buffer: answer)),
+              case let detail = problem.detail.trimmingCharacters(in: .whitespacesAndNewlines), !detail.isEmpty else {
             return RemoteFailure(
                 "The server at \(server) answered \(method) /api/v1/\(path) with \(status.code) (\(status.reasonPhrase.lowercased())) and no explanation; check that it is a Tally server.")
         }
-        guard let kind = Problem.kind(of: Int(status.code)) else { return RemoteFailure(detail) }
-        return TallyError(kind, detail)
+        (problem.status, problem.detail) = (Int(status.code), detail)
+        return problem.error ?? RemoteFailure(detail)
     }
 
     /// Why a request got no answer, in words.

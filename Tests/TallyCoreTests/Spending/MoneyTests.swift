@@ -75,10 +75,10 @@ struct MoneyTests {
     func range() throws {
         #expect(try TransactionAmount.parse("1000000.00", currency: eur).minorUnits == 100_000_000)
         #expect(try TransactionAmount.parse("0.01", currency: eur).minorUnits == 1)
-        #expect(throws: TallyError.invalid("An amount can be at most 1000000.00 EUR; 1000000.01 EUR is more.")) {
+        #expect(throws: TallyError.invalid("An amount can be at most 1000000.00 EUR; 1000000.01 EUR is more.", field: "amount")) {
             try TransactionAmount.parse("1000000.01", currency: eur)
         }
-        #expect(throws: TallyError.invalid("An amount must be more than 0.")) {
+        #expect(throws: TallyError.invalid("An amount must be more than 0.", field: "amount")) {
             try TransactionAmount.parse("0.00", currency: eur)
         }
         #expect(throws: TallyError.self) { try TransactionAmount.parse("99999999999999999999", currency: eur) }

@@ -28,13 +28,13 @@ struct PayersTests {
 
     @Test("Refused: parts that do not add up, a member twice, a part of nothing, a stranger, several payers of a payment")
     func refusals() throws {
-        #expect(throws: TallyError.invalid("What the payers paid adds up to 49.99, not 50.00: change it by 0.01 so it matches the expense.")) {
+        #expect(throws: TallyError.invalid("What the payers paid adds up to 49.99, not 50.00: change it by 0.01 so it matches the expense.", field: "payers")) {
             try Self.dinner([PayerPart(member: 1, amount: Self.euros(2500)), PayerPart(member: 2, amount: Self.euros(2499))])
         }
-        #expect(throws: TallyError.invalid("What the payers paid adds up to 50.01, not 50.00: change it by -0.01 so it matches the expense.")) {
+        #expect(throws: TallyError.invalid("What the payers paid adds up to 50.01, not 50.00: change it by -0.01 so it matches the expense.", field: "payers")) {
             try Self.dinner([PayerPart(member: 1, amount: Self.euros(2500)), PayerPart(member: 2, amount: Self.euros(2501))])
         }
-        #expect(throws: TallyError.invalid("The payers name a member twice: list each member once.")) {
+        #expect(throws: TallyError.invalid("The payers name a member twice: list each member once.", field: "payers")) {
             try Self.dinner([PayerPart(member: 1, amount: Self.euros(2500)), PayerPart(member: 1, amount: Self.euros(2500))])
         }
         #expect(throws: TallyError.self) {
@@ -46,8 +46,8 @@ struct PayersTests {
         #expect(throws: TallyError.self) {
             try Self.dinner([PayerPart(member: 1, amount: Money(minorUnits: 5000, currency: try Currency(code: "USD")))])
         }
-        #expect(throws: TallyError.invalid("Say who paid: at least one member.")) { try Self.dinner([]) }
-        #expect(throws: TallyError.invalid("A payment is made by one member; record one payment for each member who pays.")) {
+        #expect(throws: TallyError.invalid("Say who paid: at least one member.", field: "payers")) { try Self.dinner([]) }
+        #expect(throws: TallyError.invalid("A payment is made by one member; record one payment for each member who pays.", field: "payers")) {
             try SpendingEntry(id: UUID(), kind: .payment, amount: Self.euros(100),
                               payers: [PayerPart(member: 1, amount: Self.euros(50)), PayerPart(member: 2, amount: Self.euros(50))],
                               date: LocalDate(year: 2026, month: 1, day: 1)!, description: nil, category: nil,

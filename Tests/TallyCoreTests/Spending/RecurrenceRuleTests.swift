@@ -64,7 +64,7 @@ struct RecurrenceRuleTests {
         #expect(throws: TallyError.self) { try RecurrenceRule(every: .week) }
         #expect(throws: TallyError.self) { try RecurrenceRule(every: .month, day: 32) }
         #expect(throws: TallyError.self) { try RecurrenceRule(every: .year, day: 10, month: 13) }
-        #expect(throws: TallyError.invalid("An expense every month has no month: leave it out, or repeat it by another period.")) {
+        #expect(throws: TallyError.invalid("An expense every month has no month: leave it out, or repeat it by another period.", field: "repeat")) {
             try RecurrenceRule(every: .month, day: 1, month: 13)
         }
         #expect(throws: TallyError.self) { try RecurrenceRule(every: .week, weekday: 1, day: 15) }

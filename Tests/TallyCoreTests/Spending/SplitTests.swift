@@ -46,7 +46,7 @@ struct SplitTests {
 
     @Test("S2: percentages must add up to 100")
     func percentTotal() {
-        #expect(throws: TallyError.invalid("The percentages add up to 90%, not 100%: change them by 10 so they add up.")) {
+        #expect(throws: TallyError.invalid("The percentages add up to 90%, not 100%: change them by 10 so they add up.", field: "split")) {
             try Split(method: .percent, parts: [SplitPart(member: 1, value: 50), SplitPart(member: 2, value: 40)])
         }
         #expect(throws: TallyError.self) {
@@ -58,7 +58,7 @@ struct SplitTests {
     func exactTotal() throws {
         let split = try Split(method: .exact, parts: [SplitPart(member: 1, value: Decimal(string: "7.50")!), SplitPart(member: 2, value: Decimal(string: "2.50")!)])
         #expect(try cents(split, 1000) == [750, 250])
-        #expect(throws: TallyError.invalid("The exact amounts add up to 10.00, not 12.00: change them by 2.00 so they match the expense.")) {
+        #expect(throws: TallyError.invalid("The exact amounts add up to 10.00, not 12.00: change them by 2.00 so they match the expense.", field: "split")) {
             try cents(split, 1200)
         }
         let fractional = try Split(method: .exact, parts: [SplitPart(member: 1, value: Decimal(string: "3.333")!), SplitPart(member: 2, value: Decimal(string: "6.667")!)])
@@ -77,7 +77,7 @@ struct SplitTests {
     @Test("S2: each member once, at least one")
     func members() {
         #expect(throws: TallyError.self) { try Split.equal([]) }
-        #expect(throws: TallyError.invalid("A split names a member twice: list each member once.")) { try Split.equal([1, 1]) }
+        #expect(throws: TallyError.invalid("A split names a member twice: list each member once.", field: "split")) { try Split.equal([1, 1]) }
     }
 
     @Test("S2: the payer and everyone sharing must be members")
@@ -97,7 +97,7 @@ struct SplitTests {
                                       note: nil, createdAt: Date(), members: members)
         }
         let long = String(repeating: "x", count: 201)
-        #expect(throws: TallyError.invalid("A description can be at most 200 characters long (and 800 bytes of UTF-8); this one has 201 characters in 201 bytes.")) {
+        #expect(throws: TallyError.invalid("A description can be at most 200 characters long (and 800 bytes of UTF-8); this one has 201 characters in 201 bytes.", field: "description")) {
             try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payer: 1, date: LocalDate(year: 2026, month: 1, day: 1)!,
                               description: long, category: nil, split: .equal([1, 2]), createdAt: Date(), members: members)
         }

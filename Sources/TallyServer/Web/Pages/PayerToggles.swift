@@ -69,23 +69,16 @@ struct PayerToggles {
         """
     }
 
-    /// Who a form says paid: one member, or several with what each paid, checked against the
-    /// amount here so that a refusal is shown at the payers.
+    /// Who a form says paid: one member, or several with what each paid as typed. The service
+    /// checks them; its refusal names the payers, and the page shows it there.
     static func input(_ form: FormFields, _ details: LedgerDetails) throws -> (one: SpendingService.MemberRef?, several: [SpendingService.PayerInput]?) {
         guard form["payer"] == severalValue else { return (form["payer"].flatMap(MemberID.init).map { .id($0) }, nil) }
-        let currency = details.ledger.currency
-        let parts = try details.members.compactMap { member -> PayerPart? in
-            guard let typed = form["paid-\(member.id)"] else { return nil }
-            return PayerPart(member: member.id, amount: try Web.FieldRefusal.at("payers") {
-                try TransactionAmount.parse(typed, currency: currency, what: "What \(member.name) paid")
-            })
+        let parts = details.members.compactMap { member in
+            form["paid-\(member.id)"].map { SpendingService.PayerInput(member: .id(member.id), paid: .text($0)) }
         }
         guard !parts.isEmpty else {
-            throw Web.FieldRefusal(field: "payers", error: .invalid("Give what each member paid, or choose the one who paid it all."))
+            throw TallyError.invalid("Give what each member paid, or choose the one who paid it all.", field: "payers")
         }
-        if let amount = try? TransactionAmount.parse(form["amount"] ?? "", currency: currency) {
-            try Web.FieldRefusal.at("payers") { _ = try Payers.checked(parts, amount: amount, kind: .expense, members: details.members) }
-        }
-        return (nil, parts.map { .init(member: .id($0.member), paid: .decimal($0.amount.decimal)) })
+        return (nil, parts)
     }
 }

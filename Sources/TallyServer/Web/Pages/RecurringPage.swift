@@ -82,7 +82,7 @@ struct RecurringPage {
             guard let refusal, refusal.field == field else { return ("", "") }
             return (refusal.error.message, HTML(unsafe: #" aria-invalid="true""#))
         }
-        let amount = refused("amount"), description = refused("description"), start = refused("start"), end = refused("end")
+        let amount = refused("amount"), description = refused("description"), start = refused("startDate"), end = refused("endDate")
         let you = details.member(of: user)?.id
         let payer = values["payer"].flatMap(MemberID.init) ?? you ?? details.members.first?.id
         let every = values["every"].flatMap(RecurrenceRule.Frequency.init(rawValue:)) ?? .month

@@ -61,15 +61,15 @@ struct SplitFields {
         """
     }
 
-    /// The split a form asks for, checked against its amount here so that a refusal is shown
-    /// at the split.
+    /// The split a form asks for, as typed: the service checks it against the amount, and its
+    /// refusal names the split.
     static func input(_ form: FormFields, _ details: LedgerDetails) throws -> SpendingService.SplitInput {
         let method = form["split"].flatMap(SplitMethod.init(rawValue:)) ?? .equal
         let split: SpendingService.SplitInput
         if method == .equal {
             let among = details.members.filter { form["among-\($0.id)"] != nil }
             guard !among.isEmpty else {
-                throw Web.FieldRefusal(field: "split", error: .invalid("Tick at least one member to share the expense."))
+                throw TallyError.invalid("Tick at least one member to share the expense.", field: "split")
             }
             split = among.count == details.members.count
                 ? SpendingService.SplitInput()
@@ -79,12 +79,9 @@ struct SplitFields {
                 form["part-\(member.id)"].map { SpendingService.SplitInput.Part(member: .id(member.id), value: .text($0)) }
             }
             guard !parts.isEmpty else {
-                throw Web.FieldRefusal(field: "split", error: .invalid("Give at least one member's \(method.valueName)."))
+                throw TallyError.invalid("Give at least one member's \(method.valueName).", field: "split")
             }
             split = .init(method: method, parts: parts)
-        }
-        if let amount = try? TransactionAmount.parse(form["amount"] ?? "", currency: details.ledger.currency) {
-            try Web.FieldRefusal.at("split") { _ = try split.split(among: details.members).shares(of: amount) }
         }
         return split
     }

@@ -55,7 +55,7 @@ extension PostgresStore: AccountRepository {
             let updated = try await connection.row("""
                 UPDATE users SET passwordHash = \(passwordHash), isAdmin = isAdmin OR \(first) WHERE id = \(user) RETURNING 1
                 """, logger: logger)
-            guard updated != nil else { throw Self.noSuchUser }
+            guard updated != nil else { throw StoreRefusal.noSuchUser }
         }
     }
 
@@ -81,7 +81,7 @@ extension PostgresStore: AccountRepository {
             let updated = try await connection.row("""
                 UPDATE users SET disabledAt = \(at) WHERE id = \(user) AND passwordHash IS NOT NULL RETURNING 1
                 """, logger: logger)
-            guard updated != nil else { throw TallyError.notFound("There is no account with the id \(user).") }
+            guard updated != nil else { throw StoreRefusal.noAccount(user) }
             if at != nil { try await connection.run("DELETE FROM session WHERE userId = \(user)", logger: logger) }
         }
     }
@@ -148,7 +148,7 @@ extension PostgresStore: AccountRepository {
             let hashes = try await connection.rows("SELECT codeHash FROM signUpInvite ORDER BY createdAt", logger: logger)
                 .map { try $0.decode(Data.self) }
             guard let hash = hashes.first(where: { SessionInfo.id(of: $0) == id }) else {
-                throw TallyError.notFound("There is no invite with the id \(id).")
+                throw StoreRefusal.noInvite(id)
             }
             try await connection.run("DELETE FROM signUpInvite WHERE codeHash = \(hash)", logger: logger)
         }

@@ -9,7 +9,7 @@ extension PostgresStore: BottleRepository {
             guard let row = try await connection.row("""
                 SELECT \(unescaped: Self.bottleColumns) FROM users LEFT JOIN userBottle ON userBottle.userId = users.id WHERE users.id = \(user)
                 """, logger: logger) else {
-                throw Self.noSuchUser
+                throw StoreRefusal.noSuchUser
             }
             return try Self.bottle(row)
         }
@@ -23,11 +23,11 @@ extension PostgresStore: BottleRepository {
                 SELECT \(unescaped: Self.bottleColumns), \(unescaped: Self.settingsColumns)
                 FROM userSettings LEFT JOIN userBottle ON userBottle.userId = userSettings.userId WHERE userSettings.userId = \(user)
                 """, logger: logger) else {
-                throw Self.noSuchUser
+                throw StoreRefusal.noSuchUser
             }
             var bottle = try Self.bottle(row)
             if let sip, let existing = try await existingEntry(sip, of: user, connection) {
-                guard case .intake(let stored) = existing else { throw Self.idTaken(sip) }
+                guard case .intake(let stored) = existing else { throw StoreRefusal.idTaken(sip) }
                 return (bottle, stored, false)
             }
             let (_, _, _, unit, timeZone, presets) = try row.decode((Double?, Double?, Double?, String, String, String?).self)

@@ -7,7 +7,7 @@ extension PostgresStore: EntryRepository {
     public func addIntake(_ intake: Intake, of user: UUID) async throws -> (intake: Intake, created: Bool) {
         try await write(locking: .user(user)) { [self] connection in
             if let existing = try await existingEntry(intake.id, of: user, connection) {
-                guard case .intake(let stored) = existing else { throw Self.idTaken(intake.id) }
+                guard case .intake(let stored) = existing else { throw StoreRefusal.idTaken(intake.id) }
                 return (stored, false)
             }
             return (try await insertIntake(intake, of: user, connection), true)
@@ -28,7 +28,7 @@ extension PostgresStore: EntryRepository {
                 (stored, created) = (inserted, true)
             } else {
                 guard case .intake(let found)? = try await existingEntry(intake.id, of: user, connection) else {
-                    throw Self.idTaken(intake.id)
+                    throw StoreRefusal.idTaken(intake.id)
                 }
                 (stored, created) = (found, false)
             }
@@ -47,7 +47,7 @@ extension PostgresStore: EntryRepository {
             let settings = try await settings(user, connection)
             let removal = try make(settings)
             if let existing = try await existingEntry(removal.id, of: user, connection) {
-                guard case .removal(let stored) = existing else { throw Self.idTaken(removal.id) }
+                guard case .removal(let stored) = existing else { throw StoreRefusal.idTaken(removal.id) }
                 return (stored, false)
             }
             try check(removal, settings, try await total(of: removal.day, user, connection))
@@ -63,7 +63,7 @@ extension PostgresStore: EntryRepository {
                              edit: @escaping @Sendable (Intake, Double, HydrationSettings, [DrinkKind]) throws -> Intake) async throws -> Intake {
         try await write(locking: .user(user)) { [self] connection in
             guard case .intake(let current)? = try await entry(id, of: user, connection) else {
-                throw TallyError.notFound("There is no drink with the id \(id).")
+                throw StoreRefusal.noDrink(id)
             }
             let total = try await total(of: current.day, user, connection)
             var edited = try edit(current, total, try await settings(user, connection), try await drinkKinds(user, connection))
@@ -82,7 +82,7 @@ extension PostgresStore: EntryRepository {
                             check: @escaping @Sendable (DayEntry, Double, HydrationSettings) throws -> Void) async throws -> DayEntry {
         try await write(locking: .user(user)) { [self] connection in
             guard let entry = try await entry(id, of: user, connection) else {
-                throw TallyError.notFound("There is no entry with the id \(id).")
+                throw StoreRefusal.noEntry(id)
             }
             let settings = try await settings(user, connection)
             try check(entry, try await total(of: entry.day, user, connection), settings)

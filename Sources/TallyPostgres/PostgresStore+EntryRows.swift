@@ -62,7 +62,7 @@ extension PostgresStore {
     /// Stores a drink of one of `kinds` unless an entry has its id already; returns it as stored,
     /// or nil when the id was taken (then the caller finds whose it is).
     func insertIfNew(_ intake: Intake, of user: UUID, kinds: [DrinkKind], _ connection: PostgresConnection) async throws -> Intake? {
-        guard let kind = kinds.first(where: { $0.id == intake.kindID }) else { throw Self.noSuchKind }
+        guard let kind = kinds.first(where: { $0.id == intake.kindID }) else { throw StoreRefusal.noSuchKind }
         return try await connection.row("""
             INSERT INTO intake (id, userId, at, day, volumeMl, kindId, factor, effectiveMl, note, source)
             SELECT \(intake.id), \(user), \(intake.at), \(intake.day), \(intake.volumeMl), \(intake.kindID), \(intake.factor),
@@ -80,7 +80,7 @@ extension PostgresStore {
         if try await connection.row("""
             SELECT 1 FROM intake WHERE id = \(id) UNION ALL SELECT 1 FROM removal WHERE id = \(id)
             """, logger: logger) != nil {
-            throw Self.idTaken(id)
+            throw StoreRefusal.idTaken(id)
         }
         return nil
     }
@@ -88,7 +88,7 @@ extension PostgresStore {
     /// Refuses a drink whose kind is not one of the user's.
     func requireKind(_ id: UUID, of user: UUID, _ connection: PostgresConnection) async throws {
         guard try await connection.row("SELECT 1 FROM drinkKind WHERE id = \(id) AND userId = \(user)", logger: logger) != nil else {
-            throw Self.noSuchKind
+            throw StoreRefusal.noSuchKind
         }
     }
 
@@ -108,7 +108,7 @@ extension PostgresStore {
         let new = intakes.filter { stored.insert($0.id).inserted }
         let kinds = Set(try await connection.rows("SELECT id FROM drinkKind WHERE userId = \(user)", logger: logger)
             .map { try $0.decode(UUID.self) })
-        guard new.allSatisfy({ kinds.contains($0.kindID) }) else { throw Self.noSuchKind }
+        guard new.allSatisfy({ kinds.contains($0.kindID) }) else { throw StoreRefusal.noSuchKind }
         for start in stride(from: 0, to: new.count, by: Self.intakesPerInsert) {
             try await connection.run(Self.insert(new[start..<min(start + Self.intakesPerInsert, new.count)], of: user), logger: logger)
         }
@@ -122,7 +122,7 @@ extension PostgresStore {
             SELECT id, userId FROM intake WHERE id = ANY(\(ids)) UNION ALL SELECT id, userId FROM removal WHERE id = ANY(\(ids))
             """, logger: logger) {
             let (id, owner) = try row.decode((UUID, UUID).self)
-            guard owner == user else { throw Self.idTaken(id) }
+            guard owner == user else { throw StoreRefusal.idTaken(id) }
             stored.insert(id)
         }
         return stored
@@ -156,9 +156,5 @@ extension PostgresStore {
             """, binds: bindings)
     }
 
-    static func idTaken(_ id: UUID) -> TallyError {
-        TallyError.conflict("The id \(id) is already used by another entry; leave it out to get a new one.")
-    }
 
-    static let noSuchKind = TallyError.notFound("No such drink kind.")
 }

@@ -35,7 +35,7 @@ extension PostgresStore: GoalRepository {
             SELECT userProfile.age, userProfile.weightKg, userProfile.activity
             FROM users LEFT JOIN userProfile ON userProfile.userId = users.id WHERE users.id = \(user)
             """, logger: logger) else {
-            throw Self.noSuchUser
+            throw StoreRefusal.noSuchUser
         }
         let (age, weightKg, activity) = try row.decode((Int?, Double?, String?).self)
         return .stored(age: age, weightKg: weightKg, activity: activity)
@@ -57,7 +57,7 @@ extension PostgresStore: GoalRepository {
     /// The settings and the goal history in one statement: what a day's screen reads first.
     func settingsAndGoals(_ user: UUID, _ connection: PostgresConnection) async throws -> (HydrationSettings, GoalHistory) {
         let rows = try await connection.all(SettingsAndGoalsStatement(user: user), logger: logger)
-        guard let first = rows.first else { throw Self.noSuchUser }
+        guard let first = rows.first else { throw StoreRefusal.noSuchUser }
         return (first.settings, GoalHistory(periods: rows.compactMap(\.period)))
     }
 

@@ -18,7 +18,7 @@ extension PostgresStore {
             }
             let (entry, note) = try build(details, try await settings(user, connection).zone)
             // Another ledger's entry with this id, written since the check, is a clash too.
-            guard try await insert(entry, importKey: nil, ledger: ledger, connection) else { throw Self.usedID(entry.id) }
+            guard try await insert(entry, importKey: nil, ledger: ledger, connection) else { throw StoreRefusal.idTaken(entry.id) }
             try await changeTotals(of: ledger, connection) { try $0.add(entry) }
             try await log(note, ledger: ledger, user: user, at: entry.createdAt, connection)
             return (entry, true)
@@ -194,7 +194,7 @@ extension PostgresStore {
         // An empty page may be the end, or a cursor that names nothing here.
         if rows.isEmpty, let after,
            try await connection.row("SELECT 1 FROM spendingEntry WHERE id = \(after) AND ledgerId = \(ledger)", logger: logger) == nil {
-            throw TallyError.notFound("The cursor \(after) is not an entry of this ledger: start again from the first page.")
+            throw StoreRefusal.noCursor(after)
         }
         return try rows.map { try Self.entry($0, in: details) }
     }
@@ -204,7 +204,7 @@ extension PostgresStore {
         guard let row = try await connection.row("""
             SELECT \(unescaped: Self.entryColumns) FROM spendingEntry WHERE id = \(id) AND ledgerId = \(details.ledger.id)
             """, logger: logger) else {
-            throw TallyError.notFound("There is no expense or payment with the id \(id) in this ledger.")
+            throw StoreRefusal.noLedgerEntry(id)
         }
         return try Self.entry(row, in: details)
     }
@@ -263,9 +263,6 @@ extension PostgresStore {
             shares: zip(members, values).map { ($0, $1) }, members: details.members)
     }
 
-    private static func usedID(_ id: UUID) -> TallyError {
-        TallyError.conflict("The id \(id) is already used: send a new id for a new entry.")
-    }
 }
 
 private extension EntryListing {

@@ -93,7 +93,7 @@ extension PostgresStore: LedgerRepository {
                 SELECT revision FROM ledger
                 WHERE id = \(ledger) AND EXISTS (SELECT 1 FROM ledgerMember WHERE ledgerId = \(ledger) AND userId = \(user))
                 """, logger: logger)
-            else { throw Self.noLedger(ledger) }
+            else { throw StoreRefusal.noLedger(ledger) }
             return try row.decode(Int64.self)
         }
     }
@@ -122,14 +122,14 @@ extension PostgresStore: LedgerRepository {
     /// The ledger if `user` is one of its members; otherwise not found, whether or not it exists.
     func details(_ id: UUID, of user: UUID, _ connection: PostgresConnection) async throws -> LedgerDetails {
         let details = try await self.details(id, connection)
-        guard details.member(of: user) != nil else { throw Self.noLedger(id) }
+        guard details.member(of: user) != nil else { throw StoreRefusal.noLedger(id) }
         return details
     }
 
     /// Every request about a ledger starts here: the ledger, its invite and its members in one query.
     func details(_ id: UUID, _ connection: PostgresConnection) async throws -> LedgerDetails {
         let rows = try await connection.rows("\(unescaped: Self.detailsQuery) WHERE ledger.id = \(id) ORDER BY ledgerMember.id", logger: logger)
-        guard let details = try Self.details(from: rows).first else { throw Self.noLedger(id) }
+        guard let details = try Self.details(from: rows).first else { throw StoreRefusal.noLedger(id) }
         return details
     }
 
@@ -193,7 +193,7 @@ extension PostgresStore: LedgerRepository {
                 WHERE id = \(member.id) AND ledgerId = \(ledger) RETURNING id
                 """, logger: logger)
         }
-        guard let saved else { throw TallyError.notFound("This ledger has no member with the id \(member.id).") }
+        guard let saved else { throw StoreRefusal.noMember(member.id) }
         return LedgerMember(id: try saved.decode(MemberID.self), name: member.name, userID: member.userID)
     }
 
@@ -209,23 +209,15 @@ extension PostgresStore: LedgerRepository {
         }
         let kept = Set(after.members.map(\.id))
         let leaving = before.members.filter { !kept.contains($0.id) }
-        if !leaving.isEmpty {
-            let recurring = try await recurringExpenses(of: before, connection)
-            for gone in leaving {
-                if let expense = recurring.first(where: { $0.involves(gone.id) }) { throw RecurringExpense.keepsMember(gone.name, expense) }
-            }
-        }
+        let recurring = leaving.isEmpty ? [] : try await recurringExpenses(of: before, connection)
         for gone in leaving {
-            let removed = try await connection.row("""
-                DELETE FROM ledgerMember WHERE id = \(gone.id)
-                    AND NOT EXISTS (SELECT 1 FROM spendingEntry WHERE payerId = \(gone.id))
-                    AND NOT EXISTS (SELECT 1 FROM spendingShare WHERE memberId = \(gone.id))
-                    AND NOT EXISTS (SELECT 1 FROM spendingPayer WHERE memberId = \(gone.id))
-                RETURNING 1
-                """, logger: logger)
-            if removed == nil {
-                throw TallyError.conflict("\(gone.name) has expenses or payments in this ledger (deleted ones included), so they stay a member; rename them instead.")
-            }
+            let used = try await connection.row("""
+                SELECT 1 WHERE EXISTS (SELECT 1 FROM spendingEntry WHERE payerId = \(gone.id))
+                    OR EXISTS (SELECT 1 FROM spendingShare WHERE memberId = \(gone.id))
+                    OR EXISTS (SELECT 1 FROM spendingPayer WHERE memberId = \(gone.id))
+                """, logger: logger) != nil
+            try StoreRefusal.checkRemoval(of: gone, hasEntries: used, recurring: recurring)
+            try await connection.run("DELETE FROM ledgerMember WHERE id = \(gone.id)", logger: logger)
         }
         for member in after.members where !before.members.contains(member) {
             try await saveMember(member, of: ledger, connection)
@@ -256,7 +248,4 @@ extension PostgresStore: LedgerRepository {
             """, logger: logger)
     }
 
-    static func noLedger(_ id: UUID) -> TallyError {
-        TallyError.notFound("There is no ledger with the id \(id) that you are a member of.")
-    }
 }

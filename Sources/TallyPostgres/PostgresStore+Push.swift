@@ -34,7 +34,7 @@ extension PostgresStore: PushRepository {
                 SELECT count(*) FROM pushSubscription WHERE userId = \(user) AND endpoint <> \(subscription.endpoint)
                 """, logger: logger)?.decode(Int.self) ?? 0
             guard others < limit else {
-                throw TallyError.conflict("Notifications are on for \(others) devices of yours, the most Tally sends to; turn them off on one first.")
+                throw StoreRefusal.tooManyDevices(others)
             }
             try await connection.run("""
                 INSERT INTO pushSubscription (endpoint, userId, p256dh, auth, createdAt)

@@ -10,7 +10,7 @@ extension PostgresStore: ReminderRepository {
                 SELECT \(unescaped: Self.reminderColumns)
                 FROM users LEFT JOIN userReminders ON userReminders.userId = users.id WHERE users.id = \(user)
                 """, logger: logger) else {
-                throw Self.noSuchUser
+                throw StoreRefusal.noSuchUser
             }
             return try Self.reminderSettings(row)
         }

@@ -96,7 +96,7 @@ extension PostgresStore {
             let revoked = try await connection.row("""
                 UPDATE apiToken SET revokedAt = coalesce(revokedAt, \(at)) WHERE id = \(id) AND userId = \(user) RETURNING 1
                 """, logger: logger)
-            guard revoked != nil else { throw TallyError.notFound("There is no token with the id \(id).") }
+            guard revoked != nil else { throw StoreRefusal.noToken(id) }
         }
     }
 

@@ -18,7 +18,7 @@ extension PostgresStore: UserRepository {
             VALUES (\(user.id), \(user.name), \(user.createdAt), \(passwordHash), \(isAdmin))
             ON CONFLICT ((lower(name))) DO NOTHING RETURNING 1
             """, logger: logger)
-        guard inserted != nil else { throw TallyError.conflict("There is already a user named \(user.name).") }
+        guard inserted != nil else { throw StoreRefusal.userNameTaken(user.name) }
         try await saveSettings(settings, of: user.id, connection)
         for kind in kinds {
             try await connection.run("""
@@ -59,7 +59,7 @@ extension PostgresStore: UserRepository {
         guard let row = try await connection.row("""
             SELECT \(unescaped: Self.settingsColumns) FROM userSettings WHERE userId = \(user)
             """, logger: logger) else {
-            throw Self.noSuchUser
+            throw StoreRefusal.noSuchUser
         }
         return try Self.settings(row)
     }
@@ -74,10 +74,9 @@ extension PostgresStore: UserRepository {
 
     /// Refuses a user who is not stored, before writing a part of them.
     func requireUser(_ id: UUID, _ connection: PostgresConnection) async throws {
-        guard try await connection.row("SELECT 1 FROM users WHERE id = \(id)", logger: logger) != nil else { throw Self.noSuchUser }
+        guard try await connection.row("SELECT 1 FROM users WHERE id = \(id)", logger: logger) != nil else { throw StoreRefusal.noSuchUser }
     }
 
-    static let noSuchUser = TallyError.notFound("No such user.")
 
     /// `users.id, users.name, users.createdAt`, read by `user(_:)` from the row's first three columns.
     static let userColumns = "users.id, users.name, users.createdAt"
@@ -116,7 +115,7 @@ extension PostgresStore: DrinkKindRepository {
     /// The settings and the kinds in one statement: what logging a drink reads first.
     func settingsAndKinds(_ user: UUID, _ connection: PostgresConnection) async throws -> (HydrationSettings, [DrinkKind]) {
         let rows = try await connection.all(SettingsAndKindsStatement(user: user), logger: logger)
-        guard let first = rows.first else { throw Self.noSuchUser }
+        guard let first = rows.first else { throw StoreRefusal.noSuchUser }
         return (first.settings, rows.compactMap(\.kind))
     }
 
@@ -136,13 +135,13 @@ extension PostgresStore: DrinkKindRepository {
     func saveDrinkKind(_ kind: DrinkKind, of user: UUID, _ connection: PostgresConnection) async throws {
         if let owner = try await connection.row("SELECT userId FROM drinkKind WHERE id = \(kind.id)", logger: logger)?.decode(UUID.self),
            owner != user {
-            throw TallyError.notFound("No such drink kind.")
+            throw StoreRefusal.noSuchKind
         }
         if !kind.isRetired, try await connection.row("""
             SELECT 1 FROM drinkKind
             WHERE userId = \(user) AND lower(name) = lower(\(kind.name)) AND NOT isRetired AND id <> \(kind.id)
             """, logger: logger) != nil {
-            throw TallyError.conflict("There is already a drink kind named \(kind.name).")
+            throw StoreRefusal.kindNameTaken(kind.name)
         }
         try await connection.run("""
             INSERT INTO drinkKind (id, userId, name, factor, isBuiltIn, isRetired)

@@ -200,7 +200,7 @@ extension PostgresStore {
         let message = error.serverInfo?[.message] ?? "a constraint failed"
         switch state {
         case "23505", "23503", "23514", "23502", "23P01":
-            return TallyError.conflict("That change clashes with what is stored: \(message).")
+            return StoreRefusal.clash(message)
         case "22001", "22003", "22P02", "22007", "22008":
             return TallyError.invalid("The database refused a value: \(message).")
         case "40001", "40P01", "53300":

@@ -59,11 +59,6 @@ extension RecurringExpense {
     package func involves(_ member: MemberID) -> Bool {
         template.payers.contains { $0.member == member } || template.split.members.contains(member)
     }
-
-    /// The refusal to remove a member that `expense` names.
-    package static func keepsMember(_ name: String, _ expense: RecurringExpense) -> TallyError {
-        TallyError.conflict("\(name) pays for or shares the recurring expense \(expense.title): change it or delete it first, or rename \(name) instead.")
-    }
 }
 
 private struct StoredPayer: Codable {

@@ -159,6 +159,22 @@ struct RecurringContractTests {
         #expect(try await s.l.alex.recurringExpenses(in: s.id).isEmpty)
     }
 
+    @Test("A member with both expenses and a recurring expense is refused for the expenses first, on every store", arguments: StoreKind.allCases)
+    func removalRefusedInOneOrder(_ kind: StoreKind) async throws {
+        // setup: Kim shares an expense and a recurring one
+        let s = try await Setup(kind)
+        let kim = try await s.l.alex.addMember(to: s.id, name: "Kim").members.last!
+        let justKim = SpendingService.SplitInput(method: .equal, parts: [.init(member: .id(kim.id))])
+        _ = try await s.l.alex.addExpense(to: s.id, .init(amount: .text("4.00"), description: "Coffee", split: justKim))
+        _ = try await s.l.alex.addRecurringExpense(to: s.id, .init(amount: .text("9.99"), description: "Music", split: justKim, rule: .monthly(day: 5)))
+
+        // act and check: the same sentence from SQLite and PostgreSQL, and Kim stays
+        await #expect(throws: TallyError.conflict("Kim has expenses or payments in this ledger (deleted ones included), so they stay a member; rename them instead.")) {
+            try await s.l.alex.removeMember(kim.id, from: s.id)
+        }
+        #expect(try await s.l.alex.ledger(s.id).members.contains(kim))
+    }
+
     @Test("A member a recurring expense names stays, and so does the ledger's currency", arguments: StoreKind.allCases)
     func keepsMembersAndCurrency(_ kind: StoreKind) async throws {
         let s = try await Setup(kind)

@@ -63,7 +63,7 @@ extension SQLiteStore: AccountRepository {
     public func setDisabled(_ user: UUID, at: Date?) async throws {
         try await write { db in
             try db.execute(sql: "UPDATE user SET disabledAt = ? WHERE id = ? AND passwordHash IS NOT NULL", arguments: [at, user])
-            guard db.changesCount == 1 else { throw TallyError.notFound("There is no account with the id \(user).") }
+            guard db.changesCount == 1 else { throw StoreRefusal.noAccount(user) }
             if at != nil { try db.execute(sql: "DELETE FROM session WHERE userId = ?", arguments: [user]) }
         }
     }
@@ -109,7 +109,7 @@ extension SQLiteStore: AccountRepository {
     public func deleteSignUpInvite(id: String) async throws {
         try await write { db in
             let hashes = try Data.fetchAll(db, sql: "SELECT codeHash FROM signUpInvite").filter { SessionInfo.id(of: $0) == id }
-            guard let hash = hashes.first else { throw TallyError.notFound("There is no invite with the id \(id).") }
+            guard let hash = hashes.first else { throw StoreRefusal.noInvite(id) }
             try db.execute(sql: "DELETE FROM signUpInvite WHERE codeHash = ?", arguments: [hash])
         }
     }
@@ -240,7 +240,7 @@ extension SQLiteStore: AccountRepository {
         try await write { db in
             try db.execute(sql: "UPDATE apiToken SET revokedAt = COALESCE(revokedAt, ?) WHERE id = ? AND userId = ?",
                            arguments: [at, id, user])
-            if db.changesCount == 0 { throw TallyError.notFound("There is no token with the id \(id).") }
+            if db.changesCount == 0 { throw StoreRefusal.noToken(id) }
         }
     }
 

@@ -15,11 +15,11 @@ extension SQLiteStore: BottleRepository {
                 SELECT \(HydrationSettings.columns), \(Bottle.columns)
                 FROM userSettings LEFT JOIN userBottle ON userBottle.userId = userSettings.userId WHERE userSettings.userId = ?
                 """), arguments: [user]) else {
-                throw Self.noSuchUser
+                throw StoreRefusal.noSuchUser
             }
             var bottle = Bottle(row: row)
             if let sip, let existing = try Self.existingEntry(sip, of: user, db) {
-                guard case .intake(let stored) = existing else { throw Self.idTaken(sip) }
+                guard case .intake(let stored) = existing else { throw StoreRefusal.idTaken(sip) }
                 return (bottle, stored, false)
             }
             let kinds = try DrinkKindRecord.filter(sql: "userId = ?", arguments: [user]).fetchAll(db).map(\.kind)

@@ -6,11 +6,11 @@ extension SQLiteStore: EntryRepository {
     public func addIntake(_ intake: Intake, of user: UUID) async throws -> (intake: Intake, created: Bool) {
         try await write { db in
             if let existing = try Self.existingEntry(intake.id, of: user, db) {
-                guard case .intake(let stored) = existing else { throw Self.idTaken(intake.id) }
+                guard case .intake(let stored) = existing else { throw StoreRefusal.idTaken(intake.id) }
                 return (stored, false)
             }
             guard let kind = try DrinkKindRecord.fetchOne(db, key: intake.kindID), kind.userId == user else {
-                throw TallyError.notFound("No such drink kind.")
+                throw StoreRefusal.noSuchKind
             }
             try IntakeRecord(intake, userId: user).insert(db)
             return (try Self.intake(intake.id, db)!, true)
@@ -25,11 +25,11 @@ extension SQLiteStore: EntryRepository {
             let stored: Intake
             let created: Bool
             if let existing = try Self.existingEntry(intake.id, of: user, db) {
-                guard case .intake(let found) = existing else { throw Self.idTaken(intake.id) }
+                guard case .intake(let found) = existing else { throw StoreRefusal.idTaken(intake.id) }
                 (stored, created) = (found, false)
             } else {
                 guard let kind = try Self.drinkKind(intake.kindID, db), kind.userId == user else {
-                    throw TallyError.notFound("No such drink kind.")
+                    throw StoreRefusal.noSuchKind
                 }
                 try IntakeRecord(intake, userId: user).insert(db)
                 (stored, created) = (try Self.intake(intake.id, db)!, true)
@@ -50,7 +50,7 @@ extension SQLiteStore: EntryRepository {
         var added = 0
         for intake in intakes {
             if try existingEntry(intake.id, of: user, db) != nil { continue }
-            guard kinds.contains(intake.kindID) else { throw TallyError.notFound("No such drink kind.") }
+            guard kinds.contains(intake.kindID) else { throw StoreRefusal.noSuchKind }
             try IntakeRecord(intake, userId: user).insert(db)
             added += 1
         }
@@ -63,7 +63,7 @@ extension SQLiteStore: EntryRepository {
             let settings = try Self.settings(user, db)
             let removal = try make(settings)
             if let existing = try Self.existingEntry(removal.id, of: user, db) {
-                guard case .removal(let stored) = existing else { throw Self.idTaken(removal.id) }
+                guard case .removal(let stored) = existing else { throw StoreRefusal.idTaken(removal.id) }
                 return (stored, false)
             }
             try check(removal, settings, try Self.total(of: removal.day, user, db))
@@ -76,12 +76,12 @@ extension SQLiteStore: EntryRepository {
                              edit: @escaping @Sendable (Intake, Double, HydrationSettings, [DrinkKind]) throws -> Intake) async throws -> Intake {
         try await write { db in
             guard case .intake(let current)? = try Self.entry(id, of: user, db) else {
-                throw TallyError.notFound("There is no drink with the id \(id).")
+                throw StoreRefusal.noDrink(id)
             }
             var edited = try edit(current, try Self.total(of: current.day, user, db), try Self.settings(user, db), try Self.drinkKinds(user, db))
             edited.id = current.id
             guard let kind = try DrinkKindRecord.fetchOne(db, key: edited.kindID), kind.userId == user else {
-                throw TallyError.notFound("No such drink kind.")
+                throw StoreRefusal.noSuchKind
             }
             try IntakeRecord(edited, userId: user).update(db)
             return try Self.intake(id, db)!
@@ -92,7 +92,7 @@ extension SQLiteStore: EntryRepository {
                             check: @escaping @Sendable (DayEntry, Double, HydrationSettings) throws -> Void) async throws -> DayEntry {
         try await write { db in
             guard let entry = try Self.entry(id, of: user, db) else {
-                throw TallyError.notFound("There is no entry with the id \(id).")
+                throw StoreRefusal.noEntry(id)
             }
             let settings = try Self.settings(user, db)
             switch entry {
@@ -169,7 +169,7 @@ extension SQLiteStore: EntryRepository {
             for entry in batch.distinctEntries where try Self.existingEntry(entry.id, of: user, db) == nil {
                 switch entry {
                 case .intake(let intake):
-                    guard kinds.contains(intake.kindID) else { throw TallyError.notFound("No such drink kind.") }
+                    guard kinds.contains(intake.kindID) else { throw StoreRefusal.noSuchKind }
                     try IntakeRecord(intake, userId: user).insert(db)
                     added.drinks += 1
                 case .removal(let removal):
@@ -255,7 +255,7 @@ extension SQLiteStore: EntryRepository {
         let elsewhere = try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM intake WHERE id = :id) OR EXISTS (SELECT 1 FROM removal WHERE id = :id)
             """), arguments: ["id": id]) ?? false
-        if elsewhere { throw idTaken(id) }
+        if elsewhere { throw StoreRefusal.idTaken(id) }
         return nil
     }
 
@@ -263,7 +263,4 @@ extension SQLiteStore: EntryRepository {
         try DrinkKindRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM drinkKind WHERE id = ?"), arguments: [id])
     }
 
-    static func idTaken(_ id: UUID) -> TallyError {
-        TallyError.conflict("The id \(id) is already used by another entry; leave it out to get a new one.")
-    }
 }

@@ -138,7 +138,7 @@ extension SQLiteStore: LedgerRepository {
         try await write { db in
             let details = try Self.details(ledger, of: user, db)
             guard let record = try SpendingEntryRecord.filter(sql: "id = ? AND ledgerId = ?", arguments: [id, ledger]).fetchOne(db) else {
-                throw Self.noEntry(id)
+                throw StoreRefusal.noLedgerEntry(id)
             }
             let before = try Self.entry(record, in: details, db)
             var entry = before
@@ -158,7 +158,7 @@ extension SQLiteStore: LedgerRepository {
         try await read { db in
             let details = try Self.details(ledger, of: user, db)
             guard let record = try SpendingEntryRecord.filter(sql: "id = ? AND ledgerId = ?", arguments: [id, ledger]).fetchOne(db) else {
-                throw Self.noEntry(id)
+                throw StoreRefusal.noLedgerEntry(id)
             }
             return try Self.entry(record, in: details, db)
         }
@@ -226,7 +226,7 @@ extension SQLiteStore: LedgerRepository {
         try await read { db in
             guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM ledgerMember WHERE ledgerId = ? AND userId = ?)"),
                                     arguments: [ledger, user]) == true
-            else { throw Self.noLedger(ledger) }
+            else { throw StoreRefusal.noLedger(ledger) }
             return try Self.revision(of: ledger, db)
         }
     }
@@ -271,7 +271,7 @@ extension SQLiteStore: LedgerRepository {
             guard let place = try Row.fetchOne(db, sql: "SELECT \(key) FROM spendingEntry WHERE id = ? AND ledgerId = ?",
                                                arguments: [after, ledger]) else {
                 // A well-formed cursor that names nothing here: the page it points after is not found.
-                throw TallyError.notFound("The cursor \(after) is not an entry of this ledger: start again from the first page.")
+                throw StoreRefusal.noCursor(after)
             }
             cursor = "AND (\(key)) < (\(databaseQuestionMarks(count: place.count)))"
             arguments += StatementArguments(place.databaseValues)
@@ -327,7 +327,7 @@ extension SQLiteStore: LedgerRepository {
     /// The ledger if `user` is one of its members; otherwise not found, whether or not it exists.
     static func details(_ id: UUID, of user: UUID, _ db: Database) throws -> LedgerDetails {
         let details = try details(id, db)
-        guard details.member(of: user) != nil else { throw noLedger(id) }
+        guard details.member(of: user) != nil else { throw StoreRefusal.noLedger(id) }
         return details
     }
 
@@ -337,7 +337,7 @@ extension SQLiteStore: LedgerRepository {
     /// that fills the totals (13), which runs before their table (18) exists.
     static func details(_ id: UUID, _ db: Database, withRecurring: Bool = true) throws -> LedgerDetails {
         guard let record = try LedgerRecord.fetchOne(db.cachedStatement(sql: "SELECT id, name, currency, createdAt, ownerMemberId FROM ledger WHERE id = ?"), arguments: [id])
-        else { throw noLedger(id) }
+        else { throw StoreRefusal.noLedger(id) }
         let members = try LedgerMemberRecord.fetchAll(
             db.cachedStatement(sql: "SELECT id, ledgerId, name, userId FROM ledgerMember WHERE ledgerId = ? ORDER BY id"), arguments: [id])
         // A recurring expense's amount is in the currency too.
@@ -362,12 +362,7 @@ extension SQLiteStore: LedgerRepository {
                 SELECT EXISTS (SELECT 1 FROM spendingEntry WHERE payerId = ?1) OR EXISTS (SELECT 1 FROM spendingShare WHERE memberId = ?1)
                     OR EXISTS (SELECT 1 FROM spendingPayer WHERE memberId = ?1)
                 """, arguments: [gone.id]) ?? false
-            if used {
-                throw TallyError.conflict("\(gone.name) has expenses or payments in this ledger (deleted ones included), so they stay a member; rename them instead.")
-            }
-            if let recurring = try recurringExpenses(of: before, db).first(where: { $0.involves(gone.id) }) {
-                throw RecurringExpense.keepsMember(gone.name, recurring)
-            }
+            try StoreRefusal.checkRemoval(of: gone, hasEntries: used, recurring: try recurringExpenses(of: before, db))
             try db.execute(sql: "DELETE FROM ledgerMember WHERE id = ?", arguments: [gone.id])
         }
         for member in after.members {
@@ -398,11 +393,4 @@ extension SQLiteStore: LedgerRepository {
             .execute(arguments: [ledger, at, user, note.entryID, note.text])
     }
 
-    static func noLedger(_ id: UUID) -> TallyError {
-        TallyError.notFound("There is no ledger with the id \(id) that you are a member of.")
-    }
-
-    static func noEntry(_ id: UUID) -> TallyError {
-        TallyError.notFound("There is no expense or payment with the id \(id) in this ledger.")
-    }
 }

@@ -19,7 +19,7 @@ extension SQLiteStore: PushRepository {
             let others = try Int.fetchOne(db, sql: "SELECT count(*) FROM pushSubscription WHERE userId = ? AND endpoint != ?",
                                           arguments: [user, subscription.endpoint]) ?? 0
             guard others < limit else {
-                throw TallyError.conflict("Notifications are on for \(others) devices of yours, the most Tally sends to; turn them off on one first.")
+                throw StoreRefusal.tooManyDevices(others)
             }
             try db.execute(sql: """
                 INSERT INTO pushSubscription (endpoint, userId, p256dh, auth, createdAt) VALUES (?, ?, ?, ?, ?)

@@ -12,7 +12,7 @@ extension SQLiteStore: UserRepository {
     /// Stores the account with the user's settings and drink kinds.
     static func insertUser(_ record: UserRecord, settings: HydrationSettings, kinds: [DrinkKind], _ db: Database) throws {
         if try UserRecord.filter(UserRecord.Columns.name == record.name).fetchCount(db) > 0 {
-            throw TallyError.conflict("There is already a user named \(record.name).")
+            throw StoreRefusal.userNameTaken(record.name)
         }
         try record.insert(db)
         try settings.save(of: record.id, db)
@@ -47,20 +47,20 @@ extension SQLiteStore: UserRepository {
     static func settings(_ user: UUID, _ db: Database) throws -> HydrationSettings {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(HydrationSettings.columns) FROM userSettings WHERE userId = ?"),
                                          arguments: [user]) else {
-            throw noSuchUser
+            throw StoreRefusal.noSuchUser
         }
         return HydrationSettings(row: row)
     }
 
     static func userRecord(_ id: UUID, _ db: Database) throws -> UserRecord {
-        guard let record = try UserRecord.fetchOne(db, key: id) else { throw noSuchUser }
+        guard let record = try UserRecord.fetchOne(db, key: id) else { throw StoreRefusal.noSuchUser }
         return record
     }
 
     /// Refuses a user who is not stored, before writing a part of them.
     static func requireUser(_ id: UUID, _ db: Database) throws {
         guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM user WHERE id = ?)"), arguments: [id]) == true else {
-            throw noSuchUser
+            throw StoreRefusal.noSuchUser
         }
     }
 
@@ -70,12 +70,11 @@ extension SQLiteStore: UserRepository {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT \(columns) FROM user LEFT JOIN \(table) ON \(table).userId = user.id WHERE user.id = ?
             """), arguments: [user]) else {
-            throw noSuchUser
+            throw StoreRefusal.noSuchUser
         }
         return row
     }
 
-    static let noSuchUser = TallyError.notFound("No such user.")
 }
 
 extension SQLiteStore: DrinkKindRepository {
@@ -104,14 +103,14 @@ extension SQLiteStore: DrinkKindRepository {
 
     static func saveDrinkKind(_ kind: DrinkKind, of user: UUID, _ db: Database) throws {
         if let existing = try DrinkKindRecord.fetchOne(db, key: kind.id), existing.userId != user {
-            throw TallyError.notFound("No such drink kind.")
+            throw StoreRefusal.noSuchKind
         }
         let clash = try DrinkKindRecord
             .filter(DrinkKindRecord.Columns.userId == user)
             .filter(sql: "name = ? COLLATE NOCASE AND NOT isRetired AND id <> ?", arguments: [kind.name, kind.id])
             .fetchCount(db)
         if clash > 0 && !kind.isRetired {
-            throw TallyError.conflict("There is already a drink kind named \(kind.name).")
+            throw StoreRefusal.kindNameTaken(kind.name)
         }
         try DrinkKindRecord(kind, userId: user).save(db)
     }

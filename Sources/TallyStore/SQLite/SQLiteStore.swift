@@ -130,7 +130,7 @@ public struct SQLiteStore: Sendable {
                 return try body(db)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw TallyError.conflict("That change clashes with what is stored: \(error.message ?? "a constraint failed").")
+            throw StoreRefusal.clash(error.message ?? "a constraint failed")
         } catch let error as DatabaseError {
             throw Self.storageFault(error) ?? error
         }

@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "tally", targets: ["tally"]),
         .library(name: "TallyCore", targets: ["TallyCore"]),
         .library(name: "TallyStore", targets: ["TallyStore"]),
+        .library(name: "TallyServices", targets: ["TallyServices"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -43,22 +44,36 @@ let package = Package(
         // The API's wire format, for the server and its clients: each route with its method, path,
         // body and answer; the JSON coders; problems; Foundation and TallyCore only.
         .target(name: "TallyAPI", dependencies: ["TallyCore"]),
-        // Persistence (repository protocols, SQLite) and the application services over it.
+        // What a store is: the repository protocols every store implements, with the values,
+        // refusals and cross-row rules they share; no database, no wire format.
+        .target(
+            name: "TallyRepositories",
+            // Crypto: name-based UUIDs (an entry's id from a client's id and its ledger), and
+            // ledger invite codes kept as SHA-256 hashes.
+            dependencies: ["TallyCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The embedded store: SQLite through GRDB, the default.
         .target(
             name: "TallyStore",
-            // Crypto: ledger invite codes are kept as SHA-256 hashes.
-            dependencies: ["TallyCore", "TallyAPI", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TallyCore", "TallyRepositories", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The same store on a PostgreSQL server, for several instances on one database.
         .target(
             name: "TallyPostgres",
-            dependencies: ["TallyCore", "TallyStore", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: ["TallyCore", "TallyRepositories", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
+        // The application services (hydration, spending): the rules that span a request, over any
+        // store; they take the API's bodies, one input shape per command.
+        .target(
+            name: "TallyServices",
+            dependencies: ["TallyCore", "TallyAPI", "TallyRepositories"]
         ),
         // The HTTP server: the JSON API, the web app, accounts and sessions.
         .target(
             name: "TallyServer",
             dependencies: [
                 "TallyAPI",
+                "TallyServices",
                 "TallyStore",
                 "TallyImport",
                 "CQRencode",
@@ -83,7 +98,7 @@ let package = Package(
         .target(
             name: "TallyImport",
             dependencies: [
-                "TallyStore",
+                "TallyServices",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -94,6 +109,7 @@ let package = Package(
             name: "tally",
             dependencies: [
                 "TallyAPI",
+                "TallyServices",
                 "TallyStore",
                 "TallyServer",
                 "TallyImport",
@@ -119,7 +135,7 @@ let package = Package(
         // Fills a database with years of realistic data for the benchmarks in bench/.
         .executableTarget(
             name: "tally-bench-fill",
-            dependencies: ["TallyStore"],
+            dependencies: ["TallyServices", "TallyStore"],
             path: "bench/Fill"
         ),
         // Times the exact settle-up plan for 20 balances (bench/spending.sh).
@@ -134,9 +150,9 @@ let package = Package(
         ),
         .testTarget(name: "TallyAPITests", dependencies: ["TallyAPI"]),
         // Fixtures/: a database made by an older Tally, for the migrations (see its README).
-        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "TallyPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TallyStoreTests", dependencies: ["TallyServices", "TallyStore", "TallyPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], resources: [.copy("Fixtures")]),
         // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).
-        .testTarget(name: "TallyImportTests", dependencies: ["TallyImport", .product(name: "PropertyBased", package: "swift-property-based")],
+        .testTarget(name: "TallyImportTests", dependencies: ["TallyImport", "TallyStore", .product(name: "PropertyBased", package: "swift-property-based")],
                     resources: [.copy("Fixtures")]),
         .testTarget(
             name: "TallyServerTests",

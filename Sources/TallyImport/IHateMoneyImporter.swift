@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Brings an IHateMoney project's bills into a ledger (S6): members are matched or created by
 /// name, a Reimbursement becomes a payment, and each bill is shared by the owers' weights as

@@ -2,7 +2,8 @@ import CSV
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A ledger written out (S6): JSON with everything needed to read it back, or CSV for a
 /// spreadsheet, one row per expense or payment with each member's share in a column.

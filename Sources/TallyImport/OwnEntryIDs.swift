@@ -1,5 +1,6 @@
 import Foundation
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 extension HydrationService {
     /// The id each of `ids` is stored under for this person: itself, or, when it is another

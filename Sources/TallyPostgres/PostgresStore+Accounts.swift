@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 // Accounts and sign-up. Whatever decides who is admin or who may sign up takes the `.server`
 // lock first: two sign-ups on two instances then follow one another, and the second sees the first.

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 extension PostgresStore: BottleRepository {
     public func bottle(of user: UUID) async throws -> Bottle {

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 /// How many rows of one table a copy found in each store.
 public struct CopiedTable: Codable, Sendable, Equatable {
@@ -32,7 +32,7 @@ extension PostgresStore {
     /// Copies a whole installation from SQLite into this database, which must hold none yet, in
     /// one transaction: all of it or nothing. Every table's rows are counted in both stores before
     /// the copy commits, and a difference undoes it. Returns the counts.
-    public func copy(from source: SQLiteStore, batchSize: Int = 2_000) async throws -> [CopiedTable] {
+    package func copy(from source: some TableRows, batchSize: Int = 2_000) async throws -> [CopiedTable] {
         try await write(locking: .server) { [self] connection in
             if try await connection.row("SELECT 1 FROM users LIMIT 1", logger: logger) != nil {
                 throw TallyError.conflict("This PostgreSQL database holds a Tally installation already; copy into an empty one.")
@@ -57,7 +57,7 @@ extension PostgresStore {
         }
     }
 
-    private func copyTable(_ table: String, into target: String, renaming: [String: String], from source: SQLiteStore,
+    private func copyTable(_ table: String, into target: String, renaming: [String: String], from source: some TableRows,
                            batchSize: Int, _ connection: PostgresConnection) async throws -> CopiedTable {
         let columns = try await source.columns(of: table)
         let types = try await columnTypes(of: target, connection)

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 extension PostgresStore: EntryRepository {
     public func addIntake(_ intake: Intake, of user: UUID) async throws -> (intake: Intake, created: Bool) {

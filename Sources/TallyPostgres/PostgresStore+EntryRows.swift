@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 // Drinks and removals inside a transaction: read, found by id, inserted; shared by the entries,
 // the bottle and the Health import.

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 extension PostgresStore: GoalRepository {
     public func profile(of user: UUID) async throws -> Profile? {

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 extension PostgresStore: HealthRecordRepository {
     /// A batch in a few statements whatever its size: the ids and the intervals go as arrays,

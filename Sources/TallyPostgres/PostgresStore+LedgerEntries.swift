@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 // Expenses and payments (S2, S4, S5). Each change writes the entry, its shares, the kept totals
 // and the activity log in one transaction, under the ledger's lock.

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 // A ledger's kept totals (S3), as in SQLite: one `memberTotal` row per member with anything
 // recorded and one `memberShareFraction` row per denominator of an uneven share. Every change to

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 // Ledgers, their members, owners and invites (S1) and their activity log (S5). Every write
 // locks the ledger before it reads it, so that two instances changing one ledger follow one

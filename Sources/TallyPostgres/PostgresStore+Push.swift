@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 // Push subscriptions, the server's keys and the reminders sent (H11): what several instances
 // sending reminders from one database must agree on.

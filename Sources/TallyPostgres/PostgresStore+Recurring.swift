@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 // Recurring expenses. Every change, and every occurrence recorded, happens under the ledger's
 // lock, so that two instances recording the same occurrence follow one another and the second

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 extension PostgresStore: ReminderRepository {
     public func reminderSettings(of user: UUID) async throws -> ReminderSettings {

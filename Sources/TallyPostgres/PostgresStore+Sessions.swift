@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 // Sessions and API tokens: what a request's credential is worth, read on every request.
 extension PostgresStore {

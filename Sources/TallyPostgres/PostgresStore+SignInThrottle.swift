@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 // The sign-in throttle (A1), shared by every instance on the database: its check and its record
 // of an attempt happen under the `.server` lock, so parallel guesses, on one instance or on

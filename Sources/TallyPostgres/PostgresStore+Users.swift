@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 extension PostgresStore: UserRepository {
     public func createUser(_ user: User, settings: HydrationSettings, kinds: [DrinkKind]) async throws {

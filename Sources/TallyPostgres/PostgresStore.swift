@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 /// Tally's store on a PostgreSQL server: the repositories of `SQLiteStore`, for several
 /// `tally serve` instances that share one database.

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
-import TallyStore
+import TallyRepositories
 
 // The statements that nearly every request makes, prepared once per connection: PostgreSQL then
 // parses and plans each once, not on every request. Parsing and planning were most of the

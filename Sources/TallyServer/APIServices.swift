@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// What every handler starts from: the store, the clock, accounts and push, and the services
 /// of the user asking.

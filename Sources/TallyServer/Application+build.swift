@@ -6,7 +6,8 @@ import Prometheus
 import ServiceLifecycle
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Builds the Tally server: the JSON API, the web app, health and metrics.
 public func buildApplication(

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The calendar feed itself (H11): its secret address is its only credential, so it needs no
 /// session or token (a calendar app has neither).

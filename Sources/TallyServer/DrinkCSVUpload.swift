@@ -3,7 +3,8 @@ import Hummingbird
 import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A CSV of drinks brought in (A2), from the API or the settings page: saved to a temporary file
 /// as it arrives, read on the uploads' thread, stored in one transaction, then deleted.

@@ -1,11 +1,12 @@
 import Foundation
-import TallyAPI
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOPosix
+import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// An uploaded Apple Health export (from the API or the settings page): saved to a temporary
 /// file as it arrives (exports can be gigabytes), read on the uploads' own threads so that

@@ -3,7 +3,8 @@ import Hummingbird
 import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A person's backup (A2) out and in, from the API or the settings page: streamed out as it is
 /// read; in, saved to a temporary file as it arrives, then read and restored.

@@ -3,7 +3,8 @@ import Hummingbird
 import NIOCore
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// What a request carries through the server: who sent it, and how they proved it.
 public struct TallyRequestContext: RequestContext {

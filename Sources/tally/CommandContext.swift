@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Where a command's tally is, before anything is read from it: the backends and the clock.
 /// Opening one reads nothing, so a command that needs nothing else (`tally drink 250` against a

@@ -1,6 +1,8 @@
 import Foundation
 import TallyCore
 import TallyPostgres
+import TallyRepositories
+import TallyServices
 import TallyStore
 
 /// Where the tally is kept: a SQLite file (the default, nothing to set up) or a PostgreSQL

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A command of this tool: it runs against a context, and its errors become one sentence on
 /// stderr and an exit code, in this one place.

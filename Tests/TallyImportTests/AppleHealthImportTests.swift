@@ -1,8 +1,10 @@
 import Foundation
-import Testing
 import TallyCore
-import TallyStore
 @testable import TallyImport
+import TallyRepositories
+import TallyServices
+import TallyStore
+import Testing
 import ZIPFoundation
 
 /// A2: Apple Health's export (Fixtures/apple-health, from scripts/apple-health-fixtures, in the

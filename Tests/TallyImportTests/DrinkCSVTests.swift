@@ -1,11 +1,13 @@
 import CSV
 import Foundation
 import PropertyBased
-import Testing
 import TallyAPI
 import TallyCore
-import TallyStore
 @testable import TallyImport
+import TallyRepositories
+import TallyServices
+import TallyStore
+import Testing
 
 /// A2: a person's drinks and removals as CSV. What Tally writes reads back as the same entries
 /// (into another person, in another database), plain files of other apps read as drinks, and a

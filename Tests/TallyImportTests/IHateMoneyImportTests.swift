@@ -1,9 +1,11 @@
-import Foundation
-import Testing
-import TallyCore
-import TallyStore
 import CSV
+import Foundation
+import TallyCore
 @testable import TallyImport
+import TallyRepositories
+import TallyServices
+import TallyStore
+import Testing
 
 /// S6: exports made by a real IHateMoney 7.2.1 (Fixtures/ihatemoney, from
 /// scripts/ihatemoney-fixtures) import with the balances IHateMoney reports.

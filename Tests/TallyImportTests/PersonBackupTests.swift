@@ -1,9 +1,11 @@
 import Foundation
-import Testing
 import TallyAPI
 import TallyCore
-import TallyStore
 @testable import TallyImport
+import TallyRepositories
+import TallyServices
+import TallyStore
+import Testing
 
 /// A2: a person's whole backup, written as JSON and restored into another account: the same
 /// days, totals, goals, streaks, kinds, bottle, reminders, sleep records, balances and plans.

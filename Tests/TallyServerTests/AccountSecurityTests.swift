@@ -2,10 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import TallyStore
+import Testing
 
 /// Accounts that hold up against abuse (A1): who may sign up, sign-in that cannot be raced or
 /// probed, sessions and tokens that end when they should.

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import Testing
 
 /// Daily use on the web pages without JavaScript: a drink changed after it was logged, a custom
 /// amount at a time typed with it, a ledger's history from the reader's side, and its activity

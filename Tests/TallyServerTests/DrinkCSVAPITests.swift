@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import Testing
 
 /// A2 through the API: a person's drinks out as CSV and back in, all or nothing.
 @Suite("CSV of drinks API (A2)")

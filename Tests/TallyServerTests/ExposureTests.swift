@@ -8,6 +8,8 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TallyCore
+import TallyRepositories
+import TallyServices
 import TallyStore
 @testable import TallyServer
 

@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import Testing
 
 /// What an outside review broke, each shown to hold now: sign-up that cannot keep the password
 /// hashes busy, a throttle that cannot be turned against an account's owner, tokens that open

@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import Testing
 
 /// A2 through the API and the settings page: Apple Health's export uploaded, its water as drinks,
 /// its sleep as the reminders' waking hours (H11).

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import Testing
 
 /// A ledger's invite link does it all (S1, A1): someone without an account who opens it creates
 /// one on the same page and lands in the ledger as the member they choose; the link stands for a

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import Testing
 
 /// A payment of any amount between any two members, from the ledger's page without JavaScript
 /// (S4): part of a debt, or between two members the settle-up plan does not pair.

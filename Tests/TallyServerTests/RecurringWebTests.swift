@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import Testing
 
 /// A ledger's recurring expenses on the web, without JavaScript: plain forms, CSRF, refusals at
 /// their fields, and hostile text shown as text.

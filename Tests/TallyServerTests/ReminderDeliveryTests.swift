@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import Testing
 
 /// Reminders delivered by Web Push (H11), end to end without the internet: a push service on
 /// loopback receives the server's requests, checks the VAPID JWT against the key it names, and

@@ -2,10 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import TallyStore
+import Testing
 
 /// A server on an in-memory store with two accounts, ada and bob, each with an API token, and a
 /// clock the test sets.

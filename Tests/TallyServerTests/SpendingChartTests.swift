@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import Testing
 
 /// The chart of a ledger's spending: a bar a month and a bar a category, each with its number.
 @Suite("Spending chart")

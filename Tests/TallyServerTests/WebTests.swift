@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TallyCore
-import TallyStore
+import TallyRepositories
 @testable import TallyServer
+import TallyServices
+import Testing
 
 /// The web app without JavaScript: plain forms, redirects and pages (A3).
 @Suite("Web pages")

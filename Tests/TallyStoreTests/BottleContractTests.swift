@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// H10 through the store: a sip lowers the level and logs a drink in one transaction.
 @Suite("Bottle in the store (H10)")

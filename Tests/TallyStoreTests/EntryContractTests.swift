@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// The repository contract for drinks and removals, run against every store (H1–H3).
 @Suite("Entry repository contract")

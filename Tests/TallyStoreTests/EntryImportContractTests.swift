@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// A2 through the store: a file's drinks, removals and new kinds stored together or not at all,
 /// and a person's entries read back a range of days at a time.

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TallyAPI
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// Several `tally serve` instances on one database: drinks of one person logged through
 /// different instances at the same moment (PostgreSQL logs them side by side, without a lock).

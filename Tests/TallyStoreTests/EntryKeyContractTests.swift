@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// A client's id for a new ledger entry is a key within its ledger (S2): it finds the entry it
 /// made when sent again there, and nothing anywhere else; and nobody can take the id of a

@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
-import Testing
 import TallyCore
 @testable import TallyPostgres
+@testable import TallyRepositories
+@testable import TallyServices
 @testable import TallyStore
+import Testing
 
 /// Finding entries: words in descriptions, a member, a category and dates, each alone and
 /// together, a page at a time, in every store.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// A2 through the store: imported drinks and asleep intervals, stored together or not at all.
 @Suite("Health records in the store (A2)")

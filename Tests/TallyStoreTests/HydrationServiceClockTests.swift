@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// The service with the clock moved by hand: midnight and DST days through the real store (H2, H9).
 @Suite("Hydration service over time")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// H11's smart reminders wait after the latest drink: found from the last days, not from years.
 @Suite("The latest drink (H11)")

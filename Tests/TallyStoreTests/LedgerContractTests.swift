@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import TallyCore
+@testable import TallyRepositories
+@testable import TallyServices
 @testable import TallyStore
+import Testing
 
 /// Two users of one store, each with a spending service.
 struct LedgerFixture {

@@ -1,8 +1,10 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
 import TallyPostgres
+@testable import TallyRepositories
+@testable import TallyServices
+@testable import TallyStore
+import Testing
 
 /// Several `tally serve` instances on one database: changes to one ledger made through
 /// different instances at the same moment follow one another, as if there were one.

@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
-import Testing
 import TallyCore
+@testable import TallyRepositories
+@testable import TallyServices
 @testable import TallyStore
+import Testing
 
 /// Who owns a ledger, what only the owner may do, and invites that expire, run out and are
 /// kept hashed (S1).

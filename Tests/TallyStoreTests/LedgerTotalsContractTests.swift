@@ -1,8 +1,10 @@
 import Foundation
 import PropertyBased
-import Testing
 import TallyCore
+@testable import TallyRepositories
+@testable import TallyServices
 @testable import TallyStore
+import Testing
 
 /// S3 at any size: the store keeps each member's totals with every change, and they must always
 /// be what the entries add up to.

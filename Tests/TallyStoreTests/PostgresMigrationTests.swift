@@ -1,9 +1,11 @@
 import Foundation
 import PostgresNIO
-import Testing
 import TallyCore
 @testable import TallyPostgres
+@testable import TallyRepositories
+@testable import TallyServices
 @testable import TallyStore
+import Testing
 
 /// The PostgreSQL schema's migrations, which several `tally serve` starting at once share.
 @Suite("PostgreSQL migrations")

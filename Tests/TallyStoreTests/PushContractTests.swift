@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// H11 in the store: what the servers sending reminders from one database agree on.
 @Suite("Push repository contract (H11)")

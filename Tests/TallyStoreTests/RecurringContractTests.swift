@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// Recurring expenses in every store: set up, recorded on their days as ordinary entries (each
 /// once), paused, resumed, ended and deleted, with the activity log and the balances following.

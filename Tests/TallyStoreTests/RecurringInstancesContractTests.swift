@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// Several `tally serve` instances on one database run the recurring expenses' schedule at the
 /// same moments: each occurrence is recorded once.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// The numbers an open page watches (a ledger's revision, a person's drink revision): every
 /// change moves them on in its own transaction, nothing else does, and every instance on the

@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
-import Testing
 import TallyCore
+@testable import TallyRepositories
+@testable import TallyServices
 @testable import TallyStore
+import Testing
 
 /// What only the SQLite store has: its file, its migrations and its indexes.
 @Suite("SQLite store")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TallyCore
-@testable import TallyStore
+@testable import TallyRepositories
+@testable import TallyServices
+import Testing
 
 /// S2, S3 with several payers: two people paid one dinner, and every store keeps who paid what.
 @Suite("Several payers in the store (S2, S3)")

@@ -1,7 +1,9 @@
 import Foundation
 import TallyCore
-@testable import TallyStore
 import TallyPostgres
+@testable import TallyRepositories
+@testable import TallyServices
+@testable import TallyStore
 
 /// The stores the contract suite runs against.
 enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {

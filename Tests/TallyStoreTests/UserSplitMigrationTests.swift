@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
-import Testing
 import TallyCore
+@testable import TallyRepositories
+@testable import TallyServices
 @testable import TallyStore
+import Testing
 
 /// Migration 14 on a database that Tally made before it (Fixtures/README.md): every part of the
 /// person's row arrives in its own table, and nothing else moves.

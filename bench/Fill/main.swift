@@ -8,6 +8,8 @@
 // the same data.
 import Foundation
 import TallyCore
+import TallyRepositories
+import TallyServices
 import TallyStore
 
 struct SeededGenerator: RandomNumberGenerator {

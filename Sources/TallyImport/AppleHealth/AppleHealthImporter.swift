@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Brings an Apple Health export into a user's tallies (A2): each DietaryWater record becomes a
 /// drink of water with source `import` on the day written in its startDate, and the asleep

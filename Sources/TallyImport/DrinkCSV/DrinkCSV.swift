@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Drinks and removals as CSV (A2): one row per entry, RFC 4180, safe to open in a spreadsheet.
 /// Tally writes `columns`; it reads them back, and the plain files other apps write (a date, a

@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Brings a CSV of drinks into one person's tally (A2), a few thousand rows to a transaction.
 public struct DrinkCSVImporter: Sendable {

@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 extension PersonBackup {
     /// Writes the person's backup as it reads it: everything but the drinks first, then the drinks

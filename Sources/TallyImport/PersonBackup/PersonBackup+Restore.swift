@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 extension PersonBackup {
     /// Restores the backup into the person's account. An account that has data already (drinks,

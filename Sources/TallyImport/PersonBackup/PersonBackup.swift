@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Everything of one person in one JSON document (A2): their account's name, settings, profile
 /// and goal history, drink kinds, drinks and removals, bottle, reminders, sleep records, and the

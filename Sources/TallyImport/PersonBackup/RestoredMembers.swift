@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The members of a ledger being restored, found by the names the backup gives its members'
 /// ids: what the backup's entries and recurring expenses say of them, among the ledger's members.

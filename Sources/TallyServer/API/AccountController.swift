@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Who is signed in, and their personal API tokens (A1).
 struct AccountController {

@@ -3,7 +3,8 @@ import Hummingbird
 import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A person's data in and out (A2): their drinks as CSV, and everything as one backup.
 struct DataController {

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The goal and the profile it is computed from (H7, H8).
 struct GoalController {

@@ -3,7 +3,8 @@ import Hummingbird
 import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Apple Health's export brought in (A2): water as drinks, sleep records for the reminders.
 struct HealthImportController {

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Web Push subscriptions (H11): the browser subscribes with the server's public key and sends
 /// its subscription here; a test reminder shows that it works.

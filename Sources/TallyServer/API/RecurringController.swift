@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A ledger's recurring expenses: set up, listed, changed (paused, resumed, ended, edited) and
 /// deleted by its members.

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Unit, time zone, presets and drink kinds (H2, H4, H5, H6).
 struct SettingsController {

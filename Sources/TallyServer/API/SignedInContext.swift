@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A request of the API from someone signed in: every route under `/api/v1` has one, so a
 /// handler never asks whether there is a user. Without a session or token the request stops

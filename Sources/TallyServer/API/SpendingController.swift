@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Expenses, payments, the summary and the activity log of a ledger (S2–S5).
 struct SpendingController {

@@ -3,7 +3,8 @@ import Hummingbird
 import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A ledger's export, and IHateMoney's exports brought in (S6).
 struct TransferController {

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// What the admin's page reads and changes besides accounts' sign-in: the sign-up mode, the
 /// server's invites, every account.

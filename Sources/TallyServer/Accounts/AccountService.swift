@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Sign-up, sign-in, sessions and API tokens (A1). Secrets leave it once, to their holder; the
 /// store keeps only their hashes.

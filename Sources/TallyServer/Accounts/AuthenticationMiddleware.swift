@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Finds who sent a request: a personal API token in the Authorization header, else the session
 /// cookie of the web app (the web app's pages take the cookie only: `acceptsTokens` false). It

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The API tokens this server has found valid lately, by hash, with their holders: who asks is
 /// then known without a read, and the token is checked again inside the request's own first

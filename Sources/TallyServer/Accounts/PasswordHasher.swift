@@ -2,7 +2,8 @@ import Foundation
 import HummingbirdBcrypt
 import NIOConcurrencyHelpers
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// bcrypt, a few hashes at a time. Each hash holds a core for about a quarter of a second on
 /// purpose; without a bound, a stream of sign-ins or sign-ups would take every core, so beyond

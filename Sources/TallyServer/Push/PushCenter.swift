@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The server's push identity and sender: the VAPID key is made on first use and kept in the
 /// database, so every instance and every restart signs with the same key that browsers

@@ -3,7 +3,8 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Sends push messages (RFC 8030): the payload encrypted for the subscription (RFC 8291) and
 /// signed for with VAPID (RFC 8292), posted to the subscription's push service.

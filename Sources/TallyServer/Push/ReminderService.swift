@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Sends the reminders that fall due (H11), once a minute, inside `tally serve`. Each reminder
 /// is recorded under a unique key before it is sent, so it goes out once even when several

@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Records the recurring expenses whose day has come, once a minute, inside `tally serve`: each
 /// occurrence once, even when several servers share the database (see `RecurringSchedule`).

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The admin's page (A1): sign-up, invites and accounts. Its addresses answer 404 to everyone
 /// else, signed in or not, as if they did not exist: so they are not behind the sign-in page.

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The bottle page (H10): plain forms and redirects; with JavaScript the page swaps in place.
 struct BottleWebController {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Gives a browser that is not signed in a CSRF token in a cookie, for the sign-in and sign-up
 /// forms to repeat (a signed-in browser's token is bound to its session, see

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 extension HydrationWebController {
     /// A drink's page to change its amount, kind, day and time.

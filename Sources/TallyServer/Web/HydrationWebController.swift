@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The today screen, past days and history (H1–H3, H9). Every action works as a plain form post
 /// followed by a redirect; app.js makes the same actions through the JSON API and updates the

@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A quick add from the home screen: the manifest's shortcuts open `/quick/N`, the person's
 /// N-th quick-add button, which logs that amount once and says so.

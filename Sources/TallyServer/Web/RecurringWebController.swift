@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A ledger's recurring expenses on the web: plain forms and redirects.
 struct RecurringWebController {

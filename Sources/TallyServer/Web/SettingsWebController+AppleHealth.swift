@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 extension SettingsWebController {
     /// The settings page's Apple Health upload (A2): a plain file form, streamed to disk once

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 extension SettingsWebController {
     /// Every drink and removal as a CSV download, streamed.

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The settings: an index, and a page for each section (profile and goal, units and zone, presets,
 /// drink kinds, reminders, the calendar feed, the Apple Health upload, your data). Each form

@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Signing up, in and out (A1), and the onboarding that follows a sign-up (H12). Signing in and
 /// up are for someone not signed in; onboarding is for the new account.

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// What the web app's helpers read of a request's context, whoever asks: the forms' CSRF token,
 /// the person if someone is signed in, how the request reached the server.

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The spending pages (S1–S6): plain forms and redirects; app.js posts the same forms in the
 /// background and swaps the page in place.

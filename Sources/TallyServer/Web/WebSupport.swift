@@ -3,7 +3,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// What every web page handler shares: the checked form, the page context, the response.
 enum Web {

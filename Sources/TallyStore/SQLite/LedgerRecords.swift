@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 // The rows of the spending tables, converted to and from TallyCore's values here only.
 
@@ -105,32 +106,6 @@ struct SpendingEntryRecord: Codable, FetchableRecord, PersistableRecord {
                     date: LocalDate(number: date), description: description, category: category, splitMethod: splitMethod,
                     createdAt: createdAt, deletedAt: deletedAt, shares: shares.map { ($0.memberId, $0.value) }, members: members)
     }
-}
-
-extension SpendingEntry {
-    /// From the stored columns, in either store, rebuilt through the same checks it passed when
-    /// written; `shares` are each member's value as exact decimal text (`SplitPart.storedValue`),
-    /// `payers` what each of several payers paid (none when `payer` paid it all).
-    package static func stored(id: UUID, kind: String, amount: Int64, currency: Currency, payer: MemberID,
-                               payers: [(member: MemberID, paid: Int64)], date: LocalDate,
-                               description: String?, category: String?, splitMethod: String, createdAt: Date, deletedAt: Date?,
-                               shares: [(member: MemberID, value: String)], members: [LedgerMember]) throws -> SpendingEntry {
-        let parts = shares.map { SplitPart(member: $0.member, value: Decimal(string: $0.value) ?? 0) }
-        let amount = Money(minorUnits: amount, currency: currency)
-        return try SpendingEntry(
-            id: id, kind: SpendingKind(rawValue: kind) ?? .expense, amount: amount,
-            payers: payers.isEmpty ? [PayerPart(member: payer, amount: amount)]
-                : payers.map { PayerPart(member: $0.member, amount: Money(minorUnits: $0.paid, currency: currency)) },
-            date: date,
-            description: description, category: category,
-            split: Split(method: SplitMethod(rawValue: splitMethod) ?? .equal, parts: parts),
-            createdAt: createdAt, deletedAt: deletedAt, members: members)
-    }
-}
-
-extension SplitPart {
-    /// The share count, percentage or exact amount as stored: exact decimal text, never a float.
-    package var storedValue: String { "\(value)" }
 }
 
 /// What one of an expense's several payers paid. An expense one member paid has no rows here:

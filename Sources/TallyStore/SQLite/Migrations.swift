@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 /// The schema's history. A migration, once released, never changes: a database written by an
 /// older version is brought up to date step by step, never rebuilt.

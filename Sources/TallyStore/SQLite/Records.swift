@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 // The rows of the SQLite schema: plain structs, converted to and from TallyCore's values here
 // and nowhere else.
@@ -64,19 +65,7 @@ extension HydrationSettings {
         self.init(unitColumn: row["unit"], timeZone: row["timeZone"], presetsColumn: row["presets"])
     }
 
-    /// From the stored columns, in either store.
-    package init(unitColumn: String, timeZone: String, presetsColumn: String?) {
-        let amounts = presetsColumn.flatMap { try? JSONDecoder().decode([Double].self, from: Data($0.utf8)) }
-        self.init(unit: VolumeUnit(rawValue: unitColumn) ?? .ml, timeZone: timeZone,
-                  customPresets: amounts.flatMap { try? Presets(amountsMl: $0, unit: .ml) })
-    }
-
     static let columns = "userSettings.unit, userSettings.timeZone, userSettings.presets"
-
-    /// The `presets` column: the amounts in millilitres as a JSON array, NULL for the unit's defaults.
-    package var presetsColumn: String? {
-        customPresets.map { String(decoding: try! JSONEncoder().encode($0.amountsMl), as: UTF8.self) }
-    }
 
     func save(of user: UUID, _ db: Database) throws {
         try db.execute(sql: """
@@ -90,12 +79,6 @@ extension Profile {
     /// From the columns of `userProfile`; nil without a row (or with values the rules refuse now).
     static func read(_ row: Row) -> Profile? {
         stored(age: row["age"], weightKg: row["weightKg"], activity: row["activity"])
-    }
-
-    /// From the stored columns, in either store (NULLs without a row).
-    package static func stored(age: Int?, weightKg: Double?, activity: String?) -> Profile? {
-        guard let age, let weightKg, let activity = activity.flatMap(ActivityLevel.init(rawValue:)) else { return nil }
-        return try? Profile(age: age, weightKg: weightKg, activity: activity)
     }
 
     static let columns = "userProfile.age, userProfile.weightKg, userProfile.activity"
@@ -119,12 +102,6 @@ extension Bottle {
         self = .stored(capacityMl: row["capacityMl"], levelMl: row["levelMl"], sipMl: row["sipMl"])
     }
 
-    /// From the stored columns, in either store (NULLs without a row).
-    package static func stored(capacityMl: Double?, levelMl: Double?, sipMl: Double?) -> Bottle {
-        guard let capacityMl, let levelMl, let sipMl else { return .standard }
-        return Bottle(capacityMl: capacityMl, levelMl: levelMl, sipMl: sipMl)
-    }
-
     static let columns = "userBottle.capacityMl, userBottle.levelMl, userBottle.sipMl"
 
     func save(of user: UUID, _ db: Database) throws {
@@ -141,16 +118,6 @@ extension ReminderSettings {
         self = .stored(enabled: row["enabled"], wakeMinutes: row["wakeMinutes"], sleepMinutes: row["sleepMinutes"],
                        frequency: row["frequency"], smartThresholdHours: row["smartThresholdHours"],
                        useSleepRecords: row["useSleepRecords"])
-    }
-
-    /// From the stored columns, in either store (NULLs without a row).
-    package static func stored(enabled: Bool?, wakeMinutes: Int?, sleepMinutes: Int?, frequency: Int?,
-                               smartThresholdHours: Int?, useSleepRecords: Bool?) -> ReminderSettings {
-        guard let enabled, let wakeMinutes, let sleepMinutes, let frequency else { return .standard }
-        return ReminderSettings(
-            enabled: enabled,
-            window: WakeWindow(wake: TimeOfDay(minutesAfterMidnight: wakeMinutes), sleep: TimeOfDay(minutesAfterMidnight: sleepMinutes)),
-            frequency: frequency, smartThresholdHours: smartThresholdHours, useSleepRecords: useSleepRecords ?? false)
     }
 
     static let columns = """
@@ -251,18 +218,6 @@ struct IntakeRow: Decodable, FetchableRecord {
     var value: Intake { intake.intake(kindName: kindName) }
 }
 
-extension Intake {
-    /// From the stored columns, in either store, with its kind's current name.
-    package static func stored(id: UUID, at: Date, day: LocalDate, volumeMl: Double, kindID: UUID, kindName: String,
-                               factor: Double, effectiveMl: Double, note: String?, source: String) -> Intake {
-        var intake = Intake(id: id, at: at, day: day, volumeMl: volumeMl, kind: DrinkKind(id: kindID, name: kindName, factor: factor),
-                            note: note, source: IntakeSource(rawValue: source) ?? .manual)
-        // The stored effective amount is the record: never recompute it.
-        intake.effectiveMl = effectiveMl
-        return intake
-    }
-}
-
 struct RemovalRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "removal"
     var id: UUID
@@ -300,13 +255,6 @@ struct GoalRecord: Codable, FetchableRecord, PersistableRecord {
 
     var period: GoalPeriod {
         GoalPeriod(start: LocalDate(number: startDay), end: endDay.map(LocalDate.init(number:)), goal: .stored(mode: mode, targetMl: targetMl))
-    }
-}
-
-extension Goal {
-    /// From the stored columns, in either store.
-    package static func stored(mode: String, targetMl: Double?) -> Goal {
-        Goal(mode: Mode(rawValue: mode) ?? .automatic, targetMl: targetMl)
     }
 }
 

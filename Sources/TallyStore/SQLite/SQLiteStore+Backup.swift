@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 /// What a backup wrote.
 public struct BackupReport: Codable, Sendable {

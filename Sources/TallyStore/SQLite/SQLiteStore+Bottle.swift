@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 extension SQLiteStore: BottleRepository {
     public func bottle(of user: UUID) async throws -> Bottle {

@@ -1,22 +1,15 @@
 import Foundation
 import GRDB
+import TallyRepositories
 
-/// A value as SQLite holds it, for copying a whole installation to another store.
-package enum StoredValue: Sendable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case blob(Data)
-}
 
-extension SQLiteStore {
+extension SQLiteStore: TableRows {
     /// The columns of `table`, in their order.
     package func columns(of table: String) async throws -> [String] {
         try await read { db in try db.columns(in: table).map(\.name) }
     }
 
-    package func rowCount(of table: String, where condition: String = "1") async throws -> Int {
+    package func rowCount(of table: String, where condition: String) async throws -> Int {
         try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(condition)") ?? 0 }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 extension SQLiteStore: EntryRepository {
     public func addIntake(_ intake: Intake, of user: UUID) async throws -> (intake: Intake, created: Bool) {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 extension SQLiteStore: GoalRepository {
     public func profile(of user: UUID) async throws -> Profile? {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 extension SQLiteStore: HealthRecordRepository {
     public func importHealthRecords(drinks: [Intake], asleep: [DateInterval], of user: UUID, at now: Date) async throws -> (drinks: Int, asleep: Int) {

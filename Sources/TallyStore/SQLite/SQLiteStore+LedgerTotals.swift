@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 // A ledger's kept totals (S3): one `memberTotal` row per member with anything recorded and one
 // `memberShareFraction` row per denominator of an uneven share. Every change to an entry updates

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 extension SQLiteStore: PushRepository {
     public func serverKey(named name: String, orMake make: @escaping @Sendable () -> Data) async throws -> Data {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 extension SQLiteStore: RecurringExpenseRepository {
     public func addRecurringExpense(to ledger: UUID, by user: UUID, at: Date,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 extension SQLiteStore: ReminderRepository {
     public func reminderSettings(of user: UUID) async throws -> ReminderSettings {

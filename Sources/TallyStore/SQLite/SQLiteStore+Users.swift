@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 extension SQLiteStore: UserRepository {
     public func createUser(_ user: User, settings: HydrationSettings, kinds: [DrinkKind]) async throws {

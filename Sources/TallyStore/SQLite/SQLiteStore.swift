@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TallyCore
+import TallyRepositories
 
 /// Tally's store in one SQLite file (or in memory, for tests).
 ///

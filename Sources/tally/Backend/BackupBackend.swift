@@ -2,7 +2,8 @@ import Foundation
 import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A person's whole backup (A2): written from, and restored into, the local database or a server.
 protocol BackupBackend: Sendable {

@@ -2,7 +2,8 @@ import Foundation
 import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// What the hydration commands need: one user's tally, kept in the local database or on a Tally
 /// server. Both answer with the same TallyCore and TallyStore values, so that a command prints

@@ -2,7 +2,8 @@ import Foundation
 import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A Tally server's JSON API (openapi.yaml), as the signed-in holder of a personal API token.
 /// The server applies every rule; this only sends the routes of TallyAPI and gives back their

@@ -2,7 +2,8 @@ import Foundation
 import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A Tally server's ledgers, through its API (`--server`, `--token`).
 struct RemoteSpending: SpendingBackend {

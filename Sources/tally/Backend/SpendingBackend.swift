@@ -2,7 +2,8 @@ import Foundation
 import TallyAPI
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// What the spending commands need: the user's ledgers, in the local database or on a Tally
 /// server. Both answer with the API's views (TallyAPI), so that a command prints the same

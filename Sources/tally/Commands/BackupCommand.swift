@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import TallyCore
+import TallyRepositories
+import TallyServices
 import TallyStore
 
 /// A copy of the whole server's database, made while it runs.

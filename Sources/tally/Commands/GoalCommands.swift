@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Age, weight and activity as typed, checked by TallyCore's Profile.
 struct ProfileOptions: ParsableArguments {

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import TallyCore
 import TallyImport
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

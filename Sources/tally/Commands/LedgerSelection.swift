@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Which ledger a spending command works on.
 struct LedgerOption: ParsableArguments {

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import TallyCore
 import TallyPostgres
+import TallyRepositories
+import TallyServices
 import TallyStore
 
 /// Moves an installation from its SQLite file to PostgreSQL, when one machine is no longer enough.

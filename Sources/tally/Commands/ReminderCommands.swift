@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 struct RemindersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

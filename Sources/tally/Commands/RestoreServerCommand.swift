@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import TallyCore
+import TallyRepositories
+import TallyServices
 import TallyStore
 
 /// Puts a backup in the place of the server's database, while the server is stopped.

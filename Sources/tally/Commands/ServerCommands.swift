@@ -3,8 +3,9 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TallyCore
+import TallyRepositories
 import TallyServer
-import TallyStore
+import TallyServices
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The text the commands print. Volumes are rounded here, and only here, to whole units.
 enum TextRendering {

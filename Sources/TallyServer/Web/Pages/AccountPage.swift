@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Your account: the password, where you are signed in, and your API tokens (A1).
 struct AccountPage {

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Sign-up, sign-in and onboarding (A1, H12).
 enum AccountPages {

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The bottle screen (H10, seed 001): the bottle drawn with its water level, one big target to
 /// sip, a slider to set the level, and what is left.

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A drink changed after it was logged (H3): its amount, kind, day and time. A refusal comes
 /// back with what was typed and the reason at the top.

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Editing an expense or a payment (S5): the quick entry's fields, filled in with the entry, the
 /// split included. A payment keeps who sent and who received it (delete it and record a new one

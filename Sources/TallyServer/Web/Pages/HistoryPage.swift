@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The history screen (H9): seven days as bars, the month's calendar, the streaks.
 struct HistoryPage {

@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A ledger (S2–S5): quick entry, who owes whom, the settle-up plan and the history.
 struct LedgerPage {

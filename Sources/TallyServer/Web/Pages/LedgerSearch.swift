@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The search of a ledger's history as its page carries it: the fields of the search form, in
 /// the page's address, so that a search can be bookmarked, reloaded and paged through.

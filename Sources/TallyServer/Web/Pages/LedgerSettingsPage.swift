@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A ledger's members, name and currency, invite, export and activity log (S1, S5, S6).
 struct LedgerSettingsPage {

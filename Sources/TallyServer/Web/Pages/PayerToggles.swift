@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Who paid, as big toggles: a radio button per member, for the quick entry, the edit page and
 /// a recurring expense's form. The quick entry and the edit page add "Several", with what each

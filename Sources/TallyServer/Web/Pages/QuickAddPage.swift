@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The page a home-screen shortcut opens (the manifest's `shortcuts`): one of the person's
 /// quick-add buttons, by its place. See `QuickAddWebController` for why it logs through a form.

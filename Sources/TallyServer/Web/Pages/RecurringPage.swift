@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// A ledger's recurring expenses: each with its next day, paused, resumed, ended or deleted in
 /// one tap; and a form that sets one up, plain HTML that works without the script.

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The reminders part of the settings screen (H11): the wake window, how many a day, smart or
 /// fixed, and a calendar link any calendar app can subscribe to.

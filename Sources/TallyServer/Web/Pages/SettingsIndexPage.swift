@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The settings' first page: every section as one row that says what it is set to now, in
 /// groups, as a phone's settings are; each row opens that section's page.

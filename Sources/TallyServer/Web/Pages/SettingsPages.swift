@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// One section of the settings (A3) on a page of its own: profile, goal, unit and zone, presets,
 /// reminders, calendar, Apple Health, your data, drink kinds. What a form there did, or why it

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// What a ledger's expenses came to over the last twelve months: a bar a month with its total
 /// written above it (this month's outlined), then each category's part of the twelve months as a

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The spending screen before a ledger is chosen: your ledgers, a new one, or one to join (S1).
 struct SpendingStartPage {

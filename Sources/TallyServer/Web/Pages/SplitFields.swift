@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// Who shares an expense, and how, as a form asks it (the quick entry and the edit page): equally
 /// among the ticked members, or by each member's share count, exact amount or percentage (a

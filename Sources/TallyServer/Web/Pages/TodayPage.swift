@@ -1,7 +1,8 @@
 import Foundation
 import TallyAPI
 import TallyCore
-import TallyStore
+import TallyRepositories
+import TallyServices
 
 /// The today screen (A3, H2–H6, H12).
 struct TodayPage {

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyRepositories
 
 extension HydrationService {
     /// One of the user's entries, a drink or a removal; nil when they have none with this id.

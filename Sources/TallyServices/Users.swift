@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyRepositories
 
 /// Finding and creating users.
 public struct UserDirectory: Sendable {

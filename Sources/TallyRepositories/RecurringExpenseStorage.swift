@@ -61,6 +61,12 @@ extension RecurringExpense {
     }
 }
 
+extension SplitPart {
+    /// The share count, percentage or exact amount as both stores keep it: exact decimal text,
+    /// never a float.
+    package var storedValue: String { "\(value)" }
+}
+
 private struct StoredPayer: Codable {
     var member: MemberID
     var paid: Int64

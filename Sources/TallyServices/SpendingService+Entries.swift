@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyRepositories
 
 extension SpendingService {
     /// A member as an interface names one: by id (the API) or by name (the CLI).

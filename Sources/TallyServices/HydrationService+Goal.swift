@@ -1,6 +1,7 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyRepositories
 
 extension HydrationService {
     public func goalStatus() async throws -> GoalStatus {

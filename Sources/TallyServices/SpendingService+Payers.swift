@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyRepositories
 
 extension SpendingService {
     /// One of several members who paid an expense, and how much.

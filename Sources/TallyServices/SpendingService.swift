@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyRepositories
 
 /// What the spending part of the store must offer the service: ledgers (the day an expense
 /// without a date falls on is read inside its write) and their recurring expenses.

@@ -1,6 +1,7 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyRepositories
 
 /// One user's hydration tally: what the CLI and the server call. It reads the clock, applies
 /// TallyCore's rules and asks the store to keep each change atomic; it holds no rules of its own.

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyRepositories
 
 extension HydrationService {
     public func reminderSettings() async throws -> ReminderSettings {

@@ -1,6 +1,7 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyRepositories
 
 // The spending API's bodies as the service's inputs, and the service's values as the API's
 // views: one translation, for the server and for the command line's local database alike.

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyRepositories
 
 /// Records the occurrences of recurring expenses whose day has come, in the time zone of each:
 /// what `tally serve` runs every minute, and the command line before it reads a ledger. Each

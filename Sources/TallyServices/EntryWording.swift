@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyRepositories
 
 /// Expenses and payments in words, for the activity log (S5).
 struct EntryWording {

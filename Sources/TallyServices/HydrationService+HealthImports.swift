@@ -1,6 +1,7 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyRepositories
 
 extension HydrationService {
     /// Forgets that the imported drinks this person deleted were ever imported, so that the

@@ -1,6 +1,7 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyRepositories
 
 extension HydrationService {
     /// A day's total against its goal, read from the day's one total row: what a change answers,

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyRepositories
 
 // Recurring expenses (rent, subscriptions): set up, listed, changed, paused, ended and deleted by
 // the ledger's members; their occurrences are recorded by `RecurringSchedule`.

@@ -1,6 +1,7 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyRepositories
 
 extension HydrationService {
     /// The reminder settings as they are stored, with the windows they lead to and the times

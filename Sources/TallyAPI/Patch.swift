@@ -62,3 +62,14 @@ extension Patch: Codable {
         }
     }
 }
+
+extension Patch {
+    /// The value once the change is made: `current` when unchanged, nil when cleared.
+    public func applied(to current: Value?) -> Value? {
+        switch self {
+        case .unchanged: current
+        case .cleared: nil
+        case .set(let value): value
+        }
+    }
+}

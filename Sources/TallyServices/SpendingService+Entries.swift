@@ -1,9 +1,10 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyRepositories
 
 extension SpendingService {
-    /// A member as an interface names one: by id (the API) or by name (the CLI).
+    /// A member someone joins a ledger as: by id, or by name (an invite's page or `tally ledger join`).
     public enum MemberRef: Sendable, Hashable {
         case id(MemberID)
         case name(String)
@@ -11,179 +12,50 @@ extension SpendingService {
         func resolve(in members: [LedgerMember]) throws -> MemberID {
             switch self {
             case .id(let id):
-                guard members.contains(where: { $0.id == id }) else {
-                    throw TallyError.invalid("Member \(id) is not in this ledger: use one of \(members.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")).")
-                }
-                return id
+                return try SpendingService.member(id, in: members)
             case .name(let name):
                 return try LedgerRules.member(named: name, in: members).id
             }
         }
     }
 
-    /// An amount as it arrived: typed text, or an exact decimal from JSON.
-    public enum AmountInput: Sendable, Hashable {
-        case text(String)
-        case decimal(Decimal)
-
-        /// The amount in `currency`, checked; a refusal names `field`.
-        func money(in currency: Currency, what: String, field: String = "amount") throws -> Money {
-            let money = try TallyError.about(field) {
-                switch self {
-                case .text(let text): try Money(parsing: text, currency: currency)
-                case .decimal(let decimal): try Money(exactly: decimal, currency: currency)
-                }
-            }
-            try TransactionAmount.validate(money, what: what, field: field)
-            return money
-        }
-    }
-
-    /// How to split: a method and the members it covers, each with a value unless equal.
-    /// No members means everyone, for an equal split.
-    public struct SplitInput: Sendable, Hashable {
-        public var method: SplitMethod
-        public var parts: [Part]
-
-        public struct Part: Sendable, Hashable {
-            public var member: MemberRef
-            public var value: AmountInput?
-
-            public init(member: MemberRef, value: AmountInput? = nil) {
-                self.member = member
-                self.value = value
-            }
-        }
-
-        public init(method: SplitMethod = .equal, parts: [Part] = []) {
-            self.method = method
-            self.parts = parts
-        }
-
-        /// A share count, percentage or exact amount as typed: digits and one decimal point or comma.
-        static func number(_ text: String, method: SplitMethod) throws -> Decimal {
-            let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
-            guard !trimmed.isEmpty, trimmed.filter({ $0 == "." }).count <= 1,
-                  trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                  let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
-            else {
-                throw TallyError.invalid("\"\(text)\" is not a number: write the \(method.valueName) with digits, such as 2 or 12.50.")
-            }
-            return value
-        }
-
-        /// The split among `members`, its values checked.
-        public func split(among members: [LedgerMember]) throws -> Split {
-            try TallyError.about("split") { try checkedSplit(among: members) }
-        }
-
-        private func checkedSplit(among members: [LedgerMember]) throws -> Split {
-            if parts.isEmpty {
-                guard method == .equal else {
-                    throw TallyError.invalid("A split by \(method.rawValue) needs each member's \(method.valueName).")
-                }
-                return try .equal(members.map(\.id))
-            }
-            return try Split(method: method, parts: parts.map { part in
-                let id = try part.member.resolve(in: members)
-                guard method != .equal else { return SplitPart(member: id) }
-                let value: Decimal = switch part.value {
-                case .decimal(let decimal): decimal
-                case .text(let text): try Self.number(text, method: method)
-                case nil: throw TallyError.invalid("A split by \(method.rawValue) needs each member's \(method.valueName).")
-                }
-                return SplitPart(member: id, value: value)
-            })
-        }
-    }
-
-    public struct ExpenseInput: Sendable {
-        public var amount: AmountInput
-        /// The user's own member when nil, and `payers` too.
-        public var payer: MemberRef?
-        /// Several members who paid, each their part; instead of `payer`.
-        public var payers: [PayerInput]?
-        /// Today in the user's time zone when nil.
-        public var date: LocalDate?
-        public var description: String?
-        public var category: String?
-        public var split: SplitInput
-        /// A client's id, so that sending the same expense twice records it once.
-        public var id: UUID?
-
-        public init(amount: AmountInput, payer: MemberRef? = nil, payers: [PayerInput]? = nil, date: LocalDate? = nil,
-                    description: String? = nil, category: String? = nil, split: SplitInput = SplitInput(), id: UUID? = nil) {
-            self.amount = amount
-            self.payer = payer
-            self.payers = payers
-            self.date = date
-            self.description = description
-            self.category = category
-            self.split = split
-            self.id = id
-        }
-    }
-
     // MARK: - Expenses and payments (S2, S4)
 
+    /// Adds an expense (S2); a body whose `id` was sent before returns that expense instead.
     @discardableResult
-    public func addExpense(to ledger: UUID, _ input: ExpenseInput) async throws -> (entry: SpendingEntry, created: Bool) {
+    public func addExpense(to ledger: UUID, _ body: NewExpense) async throws -> (entry: SpendingEntry, created: Bool) {
         let (user, now) = (self.user, clock.now)
-        let key = LedgerEntryKey(client: input.id, in: ledger)
+        let key = LedgerEntryKey(client: body.id, in: ledger)
         return try await store.addEntry(key, to: ledger, by: user) { details, zone in
-            let amount = try input.amount.money(in: details.ledger.currency, what: "An expense")
+            let amount = try body.amount.money(in: details.ledger.currency, what: "An expense")
             let entry = try SpendingEntry(
                 id: key.id, kind: .expense, amount: amount,
-                payers: try Self.payers(one: input.payer, several: input.payers, amount: amount, user: user, in: details),
-                date: input.date ?? LocalDate(containing: now, in: zone),
-                description: input.description, category: input.category,
-                split: try input.split.split(among: details.members), createdAt: now, members: details.members)
+                payers: try Self.payers(one: body.payer, several: body.payers, amount: amount, user: user, in: details),
+                date: body.date ?? LocalDate(containing: now, in: zone),
+                description: body.description, category: body.category,
+                split: try body.split.split(among: details.members), createdAt: now, members: details.members)
             return (entry, ActivityNote("Added \(EntryWording(details).describe(entry)).", entryID: entry.id))
         }
     }
 
-    /// Records a payment from one member to another (S4).
+    /// Records a payment from one member (the user's own when the body names none) to another (S4).
     @discardableResult
-    public func recordPayment(in ledger: UUID, from: MemberRef?, to: MemberRef, amount: AmountInput, date: LocalDate? = nil,
-                              note: String? = nil, id: UUID? = nil) async throws -> (entry: SpendingEntry, created: Bool) {
+    public func recordPayment(in ledger: UUID, _ body: NewPayment) async throws -> (entry: SpendingEntry, created: Bool) {
         let (user, now) = (self.user, clock.now)
-        let key = LedgerEntryKey(client: id, in: ledger)
+        let key = LedgerEntryKey(client: body.id, in: ledger)
         return try await store.addEntry(key, to: ledger, by: user) { details, zone in
             let entry = try SpendingEntry.payment(
-                id: key.id, from: try Self.payer(from, user: user, in: details), to: try to.resolve(in: details.members),
-                amount: try amount.money(in: details.ledger.currency, what: "A payment"), date: date ?? LocalDate(containing: now, in: zone),
-                note: note, createdAt: now, members: details.members)
+                id: key.id, from: try TallyError.about("from") { try Self.payer(body.from, user: user, in: details) },
+                to: try TallyError.about("to") { try Self.member(body.to, in: details.members) },
+                amount: try body.amount.money(in: details.ledger.currency, what: "A payment"),
+                date: body.date ?? LocalDate(containing: now, in: zone), note: body.note, createdAt: now, members: details.members)
             return (entry, ActivityNote("Recorded \(EntryWording(details).describe(entry)).", entryID: entry.id))
-        }
-    }
-
-    /// What an edit changes; nil leaves a field as it is, and an empty text clears it.
-    public struct EntryChange: Sendable {
-        public var amount: AmountInput?
-        /// One member who paid it all.
-        public var payer: MemberRef?
-        /// Several members who paid, each their part; instead of `payer`.
-        public var payers: [PayerInput]?
-        public var date: LocalDate?
-        public var description: String?
-        public var category: String?
-        public var split: SplitInput?
-
-        public init(amount: AmountInput? = nil, payer: MemberRef? = nil, payers: [PayerInput]? = nil, date: LocalDate? = nil,
-                    description: String? = nil, category: String? = nil, split: SplitInput? = nil) {
-            self.amount = amount
-            self.payer = payer
-            self.payers = payers
-            self.date = date
-            self.description = description
-            self.category = category
-            self.split = split
         }
     }
 
     /// Edits an expense or payment; the activity log says what changed from what (S5).
     /// `seen`, the entry's fingerprint as the person saw it, refuses the edit if it changed since.
-    public func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChange, seen: String? = nil) async throws -> SpendingEntry {
+    public func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeBody, seen: String? = nil) async throws -> SpendingEntry {
         let user = self.user
         return try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
             try entry.check(seen: seen, describedAs: EntryWording(details).describe(entry))
@@ -191,15 +63,17 @@ extension SpendingService {
             let amount = try change.amount?.money(in: details.ledger.currency, what: entry.kind == .payment ? "A payment" : "An expense") ?? entry.amount
             var split = try change.split.map { try $0.split(among: details.members) } ?? entry.split
             if entry.kind == .payment {
-                guard change.split == nil else { throw TallyError.invalid("A payment goes to one member; change its recipient by deleting it and recording a new one.") }
+                guard change.split == nil else {
+                    throw TallyError.invalid("A payment goes to one member; change its recipient by deleting it and recording a new one.", field: "split")
+                }
                 split = try Split(method: .exact, parts: [SplitPart(member: entry.recipient!, value: amount.decimal)])
             }
             entry = try SpendingEntry(
                 id: entry.id, kind: entry.kind, amount: amount,
                 payers: try Self.payers(after: change, of: entry, amount: amount, in: details),
                 date: change.date ?? entry.date,
-                description: change.description ?? entry.description,
-                category: change.category ?? entry.category,
+                description: change.description.applied(to: entry.description),
+                category: change.category.applied(to: entry.category),
                 split: split, createdAt: entry.createdAt, deletedAt: entry.deletedAt, members: details.members)
             let changes = EntryWording(details).changes(from: before, to: entry)
             guard !changes.isEmpty else { return ActivityNote("Saved \(EntryWording(details).describe(entry)) without changes.", entryID: id) }
@@ -297,22 +171,10 @@ extension SpendingService {
 
     // MARK: -
 
-    /// The member named, or the user's own member.
-    static func payer(_ ref: MemberRef?, user: UUID, in details: LedgerDetails) throws -> MemberID {
-        if let ref { return try ref.resolve(in: details.members) }
+    /// The member `id`, or the user's own member.
+    static func payer(_ id: MemberID?, user: UUID, in details: LedgerDetails) throws -> MemberID {
+        if let id { return try member(id, in: details.members) }
         guard let own = details.member(of: user) else { throw TallyError.invalid("Name the payer.") }
         return own.id
-    }
-}
-
-extension SplitMethod {
-    /// What each member's value is called in this method.
-    public var valueName: String {
-        switch self {
-        case .equal: "member"
-        case .shares: "share count"
-        case .exact: "amount"
-        case .percent: "percentage"
-        }
     }
 }

@@ -1,22 +1,12 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyRepositories
 
 extension SpendingService {
-    /// One of several members who paid an expense, and how much.
-    public struct PayerInput: Sendable, Hashable {
-        public var member: MemberRef
-        public var paid: AmountInput
-
-        public init(member: MemberRef, paid: AmountInput) {
-            self.member = member
-            self.paid = paid
-        }
-    }
-
     /// Who paid `amount`: the members of `several` what each says, or `one` all of it (the
     /// user's own member when neither is given).
-    static func payers(one: MemberRef?, several: [PayerInput]?, amount: Money, user: UUID,
+    static func payers(one: MemberID?, several: [PayerBody]?, amount: Money, user: UUID,
                        in details: LedgerDetails) throws -> [PayerPart] {
         guard let several else {
             return [PayerPart(member: try TallyError.about("payer") { try payer(one, user: user, in: details) }, amount: amount)]
@@ -27,7 +17,7 @@ extension SpendingService {
 
     /// Who paid an edited entry: as the change says, or as before. An expense several members
     /// paid keeps its payers only while its amount stays; a new amount needs what each paid of it.
-    static func payers(after change: EntryChange, of entry: SpendingEntry, amount: Money,
+    static func payers(after change: EntryChangeBody, of entry: SpendingEntry, amount: Money,
                        in details: LedgerDetails) throws -> [PayerPart] {
         guard entry.kind == .expense || change.payers == nil else {
             throw TallyError.invalid("A payment is made by one member; record one payment for each member who pays.", field: "payers")
@@ -38,13 +28,13 @@ extension SpendingService {
 
     /// Who pays once a change is made: one member or several as it says, or those `before`
     /// (several of them only while the amount stays what it was).
-    static func payers(one: MemberRef?, several: [PayerInput]?, before: [PayerPart], amount: Money, amountBefore: Money,
+    static func payers(one: MemberID?, several: [PayerBody]?, before: [PayerPart], amount: Money, amountBefore: Money,
                        in details: LedgerDetails) throws -> [PayerPart] {
         if let several {
             guard one == nil else { throw bothWays }
             return try parts(several, in: details)
         }
-        if let one { return [PayerPart(member: try TallyError.about("payer") { try one.resolve(in: details.members) }, amount: amount)] }
+        if let one { return [PayerPart(member: try TallyError.about("payer") { try member(one, in: details.members) }, amount: amount)] }
         guard before.count > 1 else { return [PayerPart(member: before[0].member, amount: amount)] }
         guard amount == amountBefore else {
             throw TallyError.invalid("Several members pay this expense: say what each pays of \(amount.plain), or name one payer.", field: "payers")
@@ -54,11 +44,11 @@ extension SpendingService {
 
     private static let bothWays = TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.", field: "payers")
 
-    private static func parts(_ inputs: [PayerInput], in details: LedgerDetails) throws -> [PayerPart] {
+    private static func parts(_ bodies: [PayerBody], in details: LedgerDetails) throws -> [PayerPart] {
         try TallyError.about("payers") {
-            guard !inputs.isEmpty else { throw TallyError.invalid("Give at least one payer with what they paid, or leave the payers out.") }
-            return try inputs.map {
-                PayerPart(member: try $0.member.resolve(in: details.members),
+            guard !bodies.isEmpty else { throw TallyError.invalid("Give at least one payer with what they paid, or leave the payers out.") }
+            return try bodies.map {
+                PayerPart(member: try member($0.member, in: details.members),
                           amount: try $0.paid.money(in: details.ledger.currency, what: "What a payer paid", field: "payers"))
             }
         }

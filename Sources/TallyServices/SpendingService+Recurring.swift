@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyRepositories
 
@@ -6,79 +7,15 @@ import TallyRepositories
 // the ledger's members; their occurrences are recorded by `RecurringSchedule`.
 
 extension SpendingService {
-    /// A new recurring expense: the expense it records, its rule and when it starts and ends.
-    public struct RecurringInput: Sendable {
-        public var amount: AmountInput
-        /// The user's own member when nil, and `payers` too.
-        public var payer: MemberRef?
-        /// Several members who pay, each their part; instead of `payer`.
-        public var payers: [PayerInput]?
-        public var description: String?
-        public var category: String?
-        public var split: SplitInput
-        public var rule: RecurrenceRule
-        /// The first day an occurrence may fall on: today (in `timeZone`) when nil, never earlier.
-        public var startDate: LocalDate?
-        /// The last day an occurrence may fall on; none when nil.
-        public var endDate: LocalDate?
-        /// The IANA zone whose days count; the user's own when nil.
-        public var timeZone: String?
-
-        public init(amount: AmountInput, payer: MemberRef? = nil, payers: [PayerInput]? = nil, description: String? = nil,
-                    category: String? = nil, split: SplitInput = SplitInput(), rule: RecurrenceRule, startDate: LocalDate? = nil,
-                    endDate: LocalDate? = nil, timeZone: String? = nil) {
-            self.amount = amount
-            self.payer = payer
-            self.payers = payers
-            self.description = description
-            self.category = category
-            self.split = split
-            self.rule = rule
-            self.startDate = startDate
-            self.endDate = endDate
-            self.timeZone = timeZone
-        }
-    }
-
-    /// What a change does; nil leaves a field as it is, and an empty text clears it.
-    public struct RecurringChange: Sendable {
-        public var amount: AmountInput?
-        /// One member who pays it all.
-        public var payer: MemberRef?
-        /// Several members who pay, each their part; instead of `payer`.
-        public var payers: [PayerInput]?
-        public var description: String?
-        public var category: String?
-        public var split: SplitInput?
-        /// A new rule counts from `startDate`, or from today.
-        public var rule: RecurrenceRule?
-        public var startDate: LocalDate?
-        /// `.some(nil)` takes the end away.
-        public var endDate: LocalDate??
-        public var paused: Bool?
-
-        public init(amount: AmountInput? = nil, payer: MemberRef? = nil, payers: [PayerInput]? = nil, description: String? = nil,
-                    category: String? = nil, split: SplitInput? = nil, rule: RecurrenceRule? = nil, startDate: LocalDate? = nil,
-                    endDate: LocalDate?? = nil, paused: Bool? = nil) {
-            self.amount = amount
-            self.payer = payer
-            self.payers = payers
-            self.description = description
-            self.category = category
-            self.split = split
-            self.rule = rule
-            self.startDate = startDate
-            self.endDate = endDate
-            self.paused = paused
-        }
-    }
-
     var schedule: RecurringSchedule { RecurringSchedule(store: store, clock: clock) }
 
     /// Sets up a recurring expense; an occurrence due today is recorded at once.
-    public func addRecurringExpense(to ledger: UUID, _ input: RecurringInput) async throws -> RecurringExpense {
+    /// Its first day is `startDate` (today in its time zone when absent, never earlier), its last
+    /// `endDate` (none when absent); its zone `timeZone`, the user's own when absent.
+    public func addRecurringExpense(to ledger: UUID, _ input: NewRecurringExpense) async throws -> RecurringExpense {
         let (user, now) = (self.user, clock.now)
-        let chosenZone = try input.timeZone.map(UserTimeZone.validated)
+        let chosenZone = try TallyError.about("timeZone") { try input.timeZone.map(UserTimeZone.validated) }
+        let rule = try input.repeat.rule()
         let expense = try await store.addRecurringExpense(to: ledger, by: user, at: now) { details, userZone in
             let timeZone = chosenZone ?? userZone
             let today = LocalDate(containing: now, in: try UserTimeZone.named(timeZone))
@@ -87,8 +24,8 @@ extension SpendingService {
                 throw TallyError.invalid("A recurring expense starts today (\(today) in \(timeZone)) or later; add the earlier ones as expenses.",
                                          field: "startDate")
             }
-            guard let first = input.rule.occurrence(onOrAfter: start) else {
-                throw TallyError.invalid("\(input.rule.summary.capitalizedFirst) never comes after \(start).", field: "startDate")
+            guard let first = rule.occurrence(onOrAfter: start) else {
+                throw TallyError.invalid("\(rule.summary.capitalizedFirst) never comes after \(start).", field: "startDate")
             }
             if let end = input.endDate, end < first {
                 throw TallyError.invalid("The end date \(end) is before the first occurrence, \(first): pick a later end, or none.", field: "endDate")
@@ -98,7 +35,7 @@ extension SpendingService {
                 amount: amount, payers: try Self.payers(one: input.payer, several: input.payers, amount: amount, user: user, in: details),
                 description: input.description, category: input.category,
                 split: try input.split.split(among: details.members), members: details.members)
-            let expense = RecurringExpense(id: UUID(), ledger: ledger, template: template, rule: input.rule, timeZone: timeZone,
+            let expense = RecurringExpense(id: UUID(), ledger: ledger, template: template, rule: rule, timeZone: timeZone,
                                            nextDate: first, endDate: input.endDate, pausedAt: nil, createdBy: user, createdAt: now)
             return (expense, ActivityNote("Set up the recurring expense \(RecurringWording(details).describe(expense)), from \(first)."))
         }
@@ -130,8 +67,9 @@ extension SpendingService {
 
     /// Changes a recurring expense. Occurrences that fell while it was paused or ended are
     /// skipped when it runs again; one due today is recorded at once.
-    public func changeRecurringExpense(_ id: UUID, in ledger: UUID, _ change: RecurringChange) async throws -> RecurringExpense {
+    public func changeRecurringExpense(_ id: UUID, in ledger: UUID, _ change: RecurringExpenseChange) async throws -> RecurringExpense {
         let now = clock.now
+        let rule = try change.repeat?.rule()
         let changed = try await store.changeRecurringExpense(id, in: ledger, by: user, at: now) { expense, details in
             guard let before = expense else { throw noRecurringExpense(id) }
             var after = before
@@ -142,20 +80,20 @@ extension SpendingService {
                 amount: amount,
                 payers: try Self.payers(one: change.payer, several: change.payers, before: template.payers, amount: amount,
                                         amountBefore: template.amount, in: details),
-                description: change.description ?? template.description, category: change.category ?? template.category,
+                description: change.description.applied(to: template.description), category: change.category.applied(to: template.category),
                 split: try change.split.map { try $0.split(among: details.members) } ?? template.split, members: details.members)
-            if change.rule != nil || change.startDate != nil {
+            if rule != nil || change.startDate != nil {
                 let start = change.startDate ?? today
                 guard start >= today else {
                     throw TallyError.invalid("A recurring expense can start again today (\(today) in \(before.timeZone)) or later, not on \(start).", field: "startDate")
                 }
-                after.rule = change.rule ?? before.rule
+                after.rule = rule ?? before.rule
                 guard let next = after.rule.occurrence(onOrAfter: start) else {
                     throw TallyError.invalid("\(after.rule.summary.capitalizedFirst) never comes after \(start).", field: "startDate")
                 }
                 after.nextDate = next
             }
-            if let endDate = change.endDate {
+            if let endDate = change.endDate.change {
                 if let endDate, endDate < today {
                     throw TallyError.invalid("The end date \(endDate) has passed: end it today (\(today)) at the earliest.", field: "endDate")
                 }
@@ -174,17 +112,17 @@ extension SpendingService {
     }
 
     public func pauseRecurringExpense(_ id: UUID, in ledger: UUID) async throws -> RecurringExpense {
-        try await changeRecurringExpense(id, in: ledger, RecurringChange(paused: true))
+        try await changeRecurringExpense(id, in: ledger, RecurringExpenseChange(paused: true))
     }
 
     public func resumeRecurringExpense(_ id: UUID, in ledger: UUID) async throws -> RecurringExpense {
-        try await changeRecurringExpense(id, in: ledger, RecurringChange(paused: false))
+        try await changeRecurringExpense(id, in: ledger, RecurringExpenseChange(paused: false))
     }
 
     /// Ends it after today, in its own time zone: an occurrence due today is still recorded.
     public func endRecurringExpense(_ id: UUID, in ledger: UUID) async throws -> RecurringExpense {
         let expense = try await store.recurringExpense(id, in: ledger, of: user)
-        return try await changeRecurringExpense(id, in: ledger, RecurringChange(endDate: .some(expense.today(at: clock.now))))
+        return try await changeRecurringExpense(id, in: ledger, RecurringExpenseChange(endDate: .set(expense.today(at: clock.now))))
     }
 
     /// Deletes it; the expenses it recorded stay, as ordinary expenses.

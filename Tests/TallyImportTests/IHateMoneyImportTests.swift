@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import TallyAPI
 import TallyCore
 @testable import TallyImport
 import TallyRepositories
@@ -238,7 +239,8 @@ struct IHateMoneyImportTests {
         let before = try await spending.summary(of: ledger).balances.members.map(\.balance)
         // act: 60.00 shared by the three, Alex paid 40.00 and Sam 20.00
         let dinner = try await spending.addExpense(to: ledger, .init(amount: .text("60"), payers: [
-            .init(member: .name("Sam"), paid: .text("20")), .init(member: .name("Alex"), paid: .text("40.00")),
+            .init(member: try await spending.id(of: "Sam", in: ledger), paid: .text("20")),
+            .init(member: try await spending.id(of: "Alex", in: ledger), paid: .text("40.00")),
         ], description: "Dinner"))
         // check: Alex +20, Sam 0, Zoë -20, and the balances still sum to zero
         let after = try await spending.summary(of: ledger)
@@ -266,9 +268,9 @@ struct IHateMoneyImportTests {
         let names = ["=HYPERLINK(\"http://x\")", "+Sam", "-Kim", "@Lee"]
         let ledger = try await spending.createLedger(name: "Flat", currency: "EUR", memberNames: names)
         let members = ledger.members
-        _ = try await spending.addExpense(to: ledger.ledger.id, .init(amount: .text("9.00"), payer: .id(members[0].id),
+        _ = try await spending.addExpense(to: ledger.ledger.id, .init(amount: .text("9.00"), payer: members[0].id,
                                                                          description: "=1+1", category: "@cat"))
-        _ = try await spending.recordPayment(in: ledger.ledger.id, from: .id(members[1].id), to: .id(members[2].id), amount: .text("1.00"))
+        _ = try await spending.recordPayment(in: ledger.ledger.id, NewPayment(from: members[1].id, to: members[2].id, amount: .text("1.00")))
         let csv = String(decoding: try await LedgerExport.data(of: ledger.ledger.id, format: .csv, spending: spending), as: UTF8.self)
         let rows = try CSVReader(string: csv, hasHeaderRow: false).map { $0 }
         let header = rows[0]

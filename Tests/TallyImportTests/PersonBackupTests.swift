@@ -83,24 +83,26 @@ struct PersonBackupTests {
         _ = try await store.importHealthRecords(drinks: [], asleep: [DateInterval(start: CSV.instant("2026-05-30T21:30:00Z"), end: CSV.instant("2026-05-31T05:10:00Z"))],
                                                 of: ada.user, at: CSV.instant("2026-05-31T08:00:00Z"))
         let home = try await spending.createLedger(name: "Home", currency: "EUR", memberNames: ["Ada", "Sam", "Kim"]).ledger.id
+        let (adaID, samID, kimID) = try await (spending.id(of: "Ada", in: home), spending.id(of: "Sam", in: home), spending.id(of: "Kim", in: home))
         _ = try await spending.addExpense(to: home, .init(amount: .text("90.00"), description: "Groceries", category: "food"))
-        _ = try await spending.addExpense(to: home, .init(amount: .text("33.33"), payer: .name("Sam"), description: "=Pizza, \"large\"",
-                                                          split: .init(method: .shares, parts: [.init(member: .name("Ada"), value: .decimal(2)),
-                                                                                                .init(member: .name("Sam"), value: .decimal(1))])))
-        _ = try await spending.recordPayment(in: home, from: .name("Kim"), to: .name("Ada"), amount: .text("10.00"))
-        _ = try await spending.addExpense(to: home, .init(amount: .text("45.00"), payers: [.init(member: .name("Ada"), paid: .text("30")),
-                                                                                          .init(member: .name("Kim"), paid: .text("15"))],
+        _ = try await spending.addExpense(to: home, .init(amount: .text("33.33"), payer: samID, description: "=Pizza, \"large\"",
+                                                          split: .init(method: .shares, parts: [.init(member: adaID, value: .decimal(2)),
+                                                                                                .init(member: samID, value: .decimal(1))])))
+        _ = try await spending.recordPayment(in: home, NewPayment(from: kimID, to: adaID, amount: .text("10.00")))
+        _ = try await spending.addExpense(to: home, .init(amount: .text("45.00"), payers: [.init(member: adaID, paid: .text("30")),
+                                                                                          .init(member: kimID, paid: .text("15"))],
                                                           description: "Dinner"))
         let gone = try await spending.addExpense(to: home, .init(amount: .text("5.00"), description: "Mistake")).entry.id
         _ = try await spending.deleteEntry(gone, in: home)
         // Rent from today: its first occurrence is recorded at once, and is in the backup.
         _ = try await spending.addRecurringExpense(to: home, .init(
-            amount: .text("900"), payers: [.init(member: .name("Ada"), paid: .text("600")), .init(member: .name("Sam"), paid: .text("300"))],
-            description: "Rent", rule: .monthly(day: 1)))
+            amount: .text("900"), payers: [.init(member: adaID, paid: .text("600")), .init(member: samID, paid: .text("300"))],
+            description: "Rent", repeat: RepeatBody(.monthly(day: 1))))
         let trip = try await spending.createLedger(name: "Trip", currency: "JPY", memberNames: ["Ada", "Lee"]).ledger.id
-        _ = try await spending.addExpense(to: trip, .init(amount: .text("12000"), payer: .name("Lee"), description: "Ryokan"))
+        let lee = try await spending.id(of: "Lee", in: trip)
+        _ = try await spending.addExpense(to: trip, .init(amount: .text("12000"), payer: lee, description: "Ryokan"))
         let pass = try await spending.addRecurringExpense(to: trip, .init(
-            amount: .text("3000"), payer: .name("Lee"), description: "Rail pass", rule: .weekly(weekday: 5),
+            amount: .text("3000"), payer: lee, description: "Rail pass", repeat: RepeatBody(.weekly(weekday: 5)),
             endDate: CSV.day("2026-09-30"), timeZone: "Asia/Tokyo"))
         _ = try await spending.pauseRecurringExpense(pass.id, in: trip)
         return (ada, spending)
@@ -181,7 +183,7 @@ struct PersonBackupTests {
         let ada = try await CSV.person("ada")
         let spending = Self.spending(ada)
         let home = try await spending.createLedger(name: "Home", currency: "EUR", memberNames: ["Ada", "Sam"]).ledger.id
-        _ = try await spending.addRecurringExpense(to: home, .init(amount: .text("900"), description: "Rent", rule: .monthly(day: 1)))
+        _ = try await spending.addRecurringExpense(to: home, .init(amount: .text("900"), description: "Rent", repeat: RepeatBody(.monthly(day: 1))))
         return try await Self.backup(ada, spending)
     }
 

@@ -136,8 +136,8 @@ struct DailyUseWebTests {
         let f = try await ServerFixture()
         let spending = SpendingService(store: f.store, clock: f.clock, user: f.ada.id)
         let ledger = try await spending.createLedger(name: "Flat", currency: "EUR", memberNames: ["Ada", "Ben", "Cy"]).ledger.id
-        _ = try await spending.addExpense(to: ledger, .init(amount: .text("90.00"), payer: .name("Ada"), description: "Groceries"))
-        _ = try await spending.addExpense(to: ledger, .init(amount: .text("30.00"), payer: .name("Ben"), description: "Bread"))
+        _ = try await spending.addExpense(to: ledger, .init(amount: .text("90.00"), payer: try await spending.id(of: "Ada", in: ledger), description: "Groceries"))
+        _ = try await spending.addExpense(to: ledger, .init(amount: .text("30.00"), payer: try await spending.id(of: "Ben", in: ledger), description: "Bread"))
         try await f.test { client in
             let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let page = try await browser.get("/spending/\(ledger)").text

@@ -14,7 +14,7 @@ struct LedgerPaymentWebTests {
         let f = try await ServerFixture()
         let spending = SpendingService(store: f.store, clock: f.clock, user: f.ada.id)
         let ledger = try await spending.createLedger(name: "Flat", currency: "EUR", memberNames: ["Ada", "Ben", "Cy"]).ledger.id
-        _ = try await spending.addExpense(to: ledger, .init(amount: .text("90.00"), payer: .name("Ada"), description: "Groceries"))
+        _ = try await spending.addExpense(to: ledger, .init(amount: .text("90.00"), payer: try await spending.id(of: "Ada", in: ledger), description: "Groceries"))
         try await f.test { client in
             let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
             let page = try await browser.get("/spending/\(ledger)").text

@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 @testable import TallyRepositories
 @testable import TallyServices
@@ -19,11 +20,11 @@ struct EntryKeyContractTests {
         let key = UUID()
 
         // act
-        let first = try await l.alex.addExpense(to: home, .init(amount: .text("10.00"), id: key))
-        let again = try await l.alex.addExpense(to: home, .init(amount: .text("99.00"), id: key))
-        let other = try await l.alex.addExpense(to: trip, .init(amount: .text("20.00"), id: key))
-        let stranger = try await l.sam.addExpense(to: sams, .init(amount: .text("30.00"), id: first.entry.id))
-        let payment = try await l.alex.recordPayment(in: home, from: nil, to: .id(2), amount: .text("5.00"), id: key)
+        let first = try await l.alex.addExpense(to: home, .init(id: key, amount: .text("10.00")))
+        let again = try await l.alex.addExpense(to: home, .init(id: key, amount: .text("99.00")))
+        let other = try await l.alex.addExpense(to: trip, .init(id: key, amount: .text("20.00")))
+        let stranger = try await l.sam.addExpense(to: sams, .init(id: first.entry.id, amount: .text("30.00")))
+        let payment = try await l.alex.recordPayment(in: home, NewPayment(id: key, from: nil, to: 2, amount: .text("5.00")))
 
         // check
         #expect(first.created && !again.created && again.entry == first.entry)
@@ -48,7 +49,7 @@ struct EntryKeyContractTests {
                                                     createdAt: l.f.clock.now, members: details.members),
                            importKey: "before")]
         }
-        let sent = try await l.alex.addExpense(to: details.ledger.id, .init(amount: .text("12.00"), id: old))
+        let sent = try await l.alex.addExpense(to: details.ledger.id, .init(id: old, amount: .text("12.00")))
         #expect(!sent.created && sent.entry.id == old)
         #expect(try await l.alex.entries(in: details.ledger.id).count == 1)
     }
@@ -62,8 +63,8 @@ struct EntryKeyContractTests {
         // act: Sam posts expenses under each coming occurrence's id, in the shared ledger and in his own
         let sams = try await s.l.sam.createLedger(name: "Sam's", currency: "EUR").ledger.id
         for date in weeks {
-            _ = try await s.l.sam.addExpense(to: s.id, .init(amount: .text("0.01"), id: rent.entryID(on: date)))
-            _ = try await s.l.sam.addExpense(to: sams, .init(amount: .text("0.01"), id: rent.entryID(on: date)))
+            _ = try await s.l.sam.addExpense(to: s.id, .init(id: rent.entryID(on: date), amount: .text("0.01")))
+            _ = try await s.l.sam.addExpense(to: sams, .init(id: rent.entryID(on: date), amount: .text("0.01")))
         }
         // and an entry stored before keys were scoped holds the last week's id outright
         _ = try await s.l.f.store.importEntries(into: .existing(sams), by: try #require(await s.l.f.store.user(named: "sam")).id,

@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import GRDB
 import TallyCore
 @testable import TallyPostgres
@@ -22,8 +23,8 @@ struct EntrySearchContractTests {
         func day(_ n: Int) -> LocalDate { LocalDate(number: LocalDate("2026-11-01")!.number + n) }
         func add(_ amount: String, _ description: String?, _ category: String? = nil, on n: Int, payer: MemberID? = nil,
                  among members: [MemberID]? = nil) async throws -> UUID {
-            let split = members.map { SpendingService.SplitInput(method: .equal, parts: $0.map { .init(member: .id($0)) }) } ?? .init()
-            return try await l.alex.addExpense(to: id, .init(amount: .text(amount), payer: payer.map { .id($0) }, date: day(n),
+            let split = members.map { SplitBody(method: .equal, parts: $0.map { .init(member: $0) }) } ?? .init()
+            return try await l.alex.addExpense(to: id, .init(amount: .text(amount), payer: payer, date: day(n),
                                                              description: description, category: category, split: split)).entry.id
         }
         let cafe = try await add("4.20", "Café au lait", "Food", on: 0)
@@ -31,7 +32,7 @@ struct EntrySearchContractTests {
         let cinema = try await add("24", "CINEMA tickets", "Fun", on: 5, among: [alex, dana])
         let wide = try await add("8", "ｃａｆｅ ｗｉｄｅ", nil, on: 6, payer: sam, among: [sam])
         let blank = try await add("3", nil, "Food", on: 9)
-        let payment = try await l.alex.recordPayment(in: id, from: .id(dana), to: .id(sam), amount: .text("10"), date: day(7)).entry.id
+        let payment = try await l.alex.recordPayment(in: id, NewPayment(from: dana, to: sam, amount: .text("10"), date: day(7))).entry.id
         let deleted = try await add("1", "Cafe we left", "Food", on: 8)
         _ = try await l.alex.deleteEntry(deleted, in: id)
 
@@ -94,8 +95,8 @@ struct EntrySearchContractTests {
         _ = try await add("800", "Rent", "2026-02-01")
         let gone = try await add("99", "Food", "2026-02-02")
         _ = try await l.alex.deleteEntry(gone, in: id)
-        _ = try await l.alex.recordPayment(in: id, from: .id(ledger.members[1].id), to: .id(ledger.members[0].id), amount: .text("50"),
-                                           date: LocalDate("2026-02-03")!)
+        _ = try await l.alex.recordPayment(in: id, NewPayment(from: ledger.members[1].id, to: ledger.members[0].id, amount: .text("50"),
+                                                              date: LocalDate("2026-02-03")!))
         let (_, overview) = try await l.sam.overview(of: id, limit: 1, spentSince: YearMonth("2026-01")!)
         #expect(overview.spent == [
             MonthlySpending(month: YearMonth("2026-01")!, category: nil, amount: 700),
@@ -109,7 +110,7 @@ struct EntrySearchContractTests {
         let l = try await LedgerFixture(kind)
         let id = try await l.alex.createLedger(name: "Home", currency: "EUR").ledger.id
         let entry = try await l.expense("12", by: l.alex, in: id, "Pizza")
-        _ = try await l.alex.editEntry(entry.id, in: id, .init(description: "Sushi"))
+        _ = try await l.alex.editEntry(entry.id, in: id, .init(description: .set("Sushi")))
         #expect(try await l.alex.entries(in: id, matching: try EntryFilter(words: "pizza")).isEmpty)
         #expect(try await l.alex.entries(in: id, matching: try EntryFilter(words: "sushi")).map(\.id) == [entry.id])
     }

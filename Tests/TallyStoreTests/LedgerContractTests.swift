@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 @testable import TallyRepositories
 @testable import TallyServices
@@ -26,7 +27,7 @@ struct LedgerFixture {
     }
 
     func expense(_ amount: String, by service: SpendingService, in ledger: UUID, _ description: String? = nil,
-                 split: SpendingService.SplitInput = .init()) async throws -> SpendingEntry {
+                 split: SplitBody = .init()) async throws -> SpendingEntry {
         try await service.addExpense(to: ledger, .init(amount: .text(amount), description: description, split: split)).entry
     }
 }
@@ -54,7 +55,7 @@ struct LedgerContractTests {
         await #expect(throws: TallyError.self) { try await l.sam.summary(of: id) }
         await #expect(throws: TallyError.self) { try await l.sam.entries(in: id) }
         await #expect(throws: TallyError.self) { try await l.sam.activity(in: id) }
-        await #expect(throws: TallyError.self) { try await l.sam.addExpense(to: id, .init(amount: .text("5"), payer: .name("Person 2"))) }
+        await #expect(throws: TallyError.self) { try await l.sam.addExpense(to: id, .init(amount: .text("5"), payer: try await l.sam.id(of: "Person 2", in: id))) }
         await #expect(throws: TallyError.self) { try await l.sam.deleteEntry(entry.id, in: id) }
         await #expect(throws: TallyError.self) { try await l.sam.editEntry(entry.id, in: id, .init(amount: .text("1"))) }
         await #expect(throws: TallyError.self) { try await l.sam.addMember(to: id, name: "Eve") }
@@ -100,7 +101,7 @@ struct LedgerContractTests {
         let renamed = try await l.alex.renameMember(ledger.members[1].id, in: id, to: "Sam")
         #expect(renamed.members[1].name == "Sam")
         // A member with an expense stays; one without can go.
-        _ = try await l.alex.addExpense(to: id, .init(amount: .text("10"), payer: .name("sam"), split: .init(parts: [.init(member: .name("Sam"))])))
+        _ = try await l.alex.addExpense(to: id, .init(amount: .text("10"), payer: try await l.alex.id(of: "sam", in: id), split: .init(parts: [.init(member: try await l.alex.id(of: "Sam", in: id))])))
         await #expect(throws: TallyError.self) { try await l.alex.removeMember(renamed.members[1].id, from: id) }
         #expect(try await l.alex.removeMember(renamed.members[2].id, from: id).members.count == 49)
     }
@@ -110,8 +111,8 @@ struct LedgerContractTests {
         let l = try await LedgerFixture(kind)
         let id = try await l.shared().ledger.id
         let clientID = UUID()
-        let first = try await l.alex.addExpense(to: id, .init(amount: .text("12.50"), id: clientID))
-        let second = try await l.alex.addExpense(to: id, .init(amount: .text("12.50"), id: clientID))
+        let first = try await l.alex.addExpense(to: id, .init(id: clientID, amount: .text("12.50")))
+        let second = try await l.alex.addExpense(to: id, .init(id: clientID, amount: .text("12.50")))
         #expect(first.created && !second.created)
         #expect(second.entry == first.entry)
         #expect(try await l.alex.entries(in: id).count == 1)
@@ -123,8 +124,8 @@ struct LedgerContractTests {
         let ledger = try await l.shared()
         let id = UUID()
         let (p1, p2) = (ledger.members[0].id, ledger.members[1].id)
-        let first = try await l.sam.recordPayment(in: ledger.ledger.id, from: .id(p2), to: .id(p1), amount: .text("5"), id: id)
-        let again = try await l.sam.recordPayment(in: ledger.ledger.id, from: .id(p2), to: .id(p1), amount: .text("5"), id: id)
+        let first = try await l.sam.recordPayment(in: ledger.ledger.id, NewPayment(id: id, from: p2, to: p1, amount: .text("5")))
+        let again = try await l.sam.recordPayment(in: ledger.ledger.id, NewPayment(id: id, from: p2, to: p1, amount: .text("5")))
         #expect(first.created && !again.created && again.entry == first.entry)
         #expect(try await l.alex.entries(in: ledger.ledger.id).count == 1)
     }
@@ -163,7 +164,7 @@ struct LedgerContractTests {
         _ = try await l.expense("45.20", by: l.alex, in: id)
         let plan = try await l.sam.summary(of: id).plan
         for transfer in plan {
-            _ = try await l.sam.recordPayment(in: id, from: .id(transfer.from), to: .id(transfer.to), amount: .text(transfer.amount.plain))
+            _ = try await l.sam.recordPayment(in: id, NewPayment(from: transfer.from, to: transfer.to, amount: .text(transfer.amount.plain)))
         }
         let after = try await l.alex.summary(of: id)
         #expect(after.balances.members.allSatisfy { $0.balance == 0 })
@@ -199,7 +200,7 @@ struct LedgerContractTests {
         let id = try await l.shared().ledger.id
         let entry = try await l.expense("12.50", by: l.alex, in: id, "Pizza")
         l.f.clock.set(instant("2026-11-21T11:00:00Z"))
-        let edited = try await l.sam.editEntry(entry.id, in: id, .init(amount: .text("13"), payer: .name("Person 2"), description: "Pizza and drinks"))
+        let edited = try await l.sam.editEntry(entry.id, in: id, .init(amount: .text("13"), payer: try await l.sam.id(of: "Person 2", in: id), description: .set("Pizza and drinks")))
         #expect(edited.amount.minorUnits == 1300 && edited.payer == entry.split.members[1])
         let last = try await l.alex.activity(in: id, limit: 1)[0]
         #expect(last.actor == "sam")
@@ -213,13 +214,14 @@ struct LedgerContractTests {
         let l = try await LedgerFixture(kind)
         let id = try await l.shared().ledger.id
         let entry = try await l.expense("10", by: l.alex, in: id)
-        let bad: [SpendingService.ExpenseInput] = [
+        let person1 = try await l.alex.id(of: "Person 1", in: id)
+        let bad: [NewExpense] = [
             .init(amount: .text("0")), .init(amount: .text("-1")), .init(amount: .text("1000000.01")),
             .init(amount: .text("1.001")), .init(amount: .decimal(Decimal(string: "0.30000000000000004")!)),
-            .init(amount: .text("5"), payer: .name("Nobody")), .init(amount: .text("5"), payer: .id(999_999)),
+            .init(amount: .text("5"), payer: 999_999),
             .init(amount: .text("5"), description: String(repeating: "x", count: 201)),
-            .init(amount: .text("10"), split: .init(method: .exact, parts: [.init(member: .name("Person 1"), value: .text("4"))])),
-            .init(amount: .text("10"), split: .init(method: .percent, parts: [.init(member: .name("Person 1"), value: .text("99"))])),
+            .init(amount: .text("10"), split: .init(method: .exact, parts: [.init(member: person1, value: .text("4"))])),
+            .init(amount: .text("10"), split: .init(method: .percent, parts: [.init(member: person1, value: .text("99"))])),
             .init(amount: .text("10"), split: .init(method: .shares)),
         ]
         for input in bad {
@@ -240,7 +242,7 @@ struct LedgerContractTests {
         // 23:30 UTC: already the 22nd in Berlin.
         l.f.clock.set(instant("2026-11-21T23:30:00Z"))
         let expense = try await l.alex.addExpense(to: id, .init(amount: .text("4"))).entry
-        let payment = try await l.sam.recordPayment(in: id, from: nil, to: .name("Person 1"), amount: .text("2")).entry
+        let payment = try await l.sam.recordPayment(in: id, NewPayment(from: nil, to: try await l.sam.id(of: "Person 1", in: id), amount: .text("2"))).entry
         #expect(expense.date == day("2026-11-22") && payment.date == day("2026-11-22"))
         let dated = try await l.alex.addExpense(to: id, .init(amount: .text("4"), date: day("2026-01-02"))).entry
         #expect(dated.date == day("2026-01-02"))

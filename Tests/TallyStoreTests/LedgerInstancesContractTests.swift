@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyPostgres
 @testable import TallyRepositories
@@ -43,7 +44,7 @@ struct LedgerInstancesContractTests {
         let added = try await withThrowingTaskGroup(of: SpendingEntry.self) { group in
             for index in 0..<40 {
                 group.addTask {
-                    try await services[index % 2].addExpense(to: id, .init(amount: .text("\(index + 1).00"), payer: .id(ledger.members[index % 3].id))).entry
+                    try await services[index % 2].addExpense(to: id, .init(amount: .text("\(index + 1).00"), payer: ledger.members[index % 3].id)).entry
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }

@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import PropertyBased
 import TallyCore
 @testable import TallyRepositories
@@ -20,40 +21,40 @@ struct LedgerTotalsContractTests {
         let members = ledger.members.map(\.id)
         let id = ledger.ledger.id
         let amount = "\(next(500) + 1).\(String(format: "%02d", next(100)))"
-        let split: SpendingService.SplitInput = switch next(4) {
+        let split: SplitBody = switch next(4) {
         case 0: .init()
-        case 1: .init(method: .equal, parts: members.prefix(next(members.count) + 1).map { .init(member: .id($0)) })
-        case 2: .init(method: .shares, parts: members.map { .init(member: .id($0), value: .decimal(Decimal(next(4) + 1) / 2)) })
-        default: .init(method: .percent, parts: [.init(member: .id(members[0]), value: .decimal(Decimal(next(99) + 1))),
-                                                 .init(member: .id(members[1]), value: .decimal(0))])
+        case 1: .init(method: .equal, parts: members.prefix(next(members.count) + 1).map { .init(member: $0) })
+        case 2: .init(method: .shares, parts: members.map { .init(member: $0, value: .decimal(Decimal(next(4) + 1) / 2)) })
+        default: .init(method: .percent, parts: [.init(member: members[0], value: .decimal(Decimal(next(99) + 1))),
+                                                 .init(member: members[1], value: .decimal(0))])
         }
         let existing = try await service.entries(in: id, .all)
         switch existing.isEmpty ? 0 : next(7) {
         case 0, 1:
             var split = split
-            if split.method == .percent, case .decimal(let first)? = split.parts[0].value {
-                split.parts[1].value = .decimal(100 - first)
+            if split.method == .percent, case .decimal(let first)? = split.parts![0].value {
+                split.parts![1].value = .decimal(100 - first)
             }
-            _ = try await service.addExpense(to: id, .init(amount: .text(amount), payer: .id(members[next(members.count)]),
+            _ = try await service.addExpense(to: id, .init(amount: .text(amount), payer: members[next(members.count)],
                                                            date: LocalDate(number: day), split: split))
         case 5 where next(2) == 0:
             // Two members paid one expense: the first a part, the second the rest.
             let total = Int64(next(500) + 2) * 100 + Int64(next(100))
             let first = Int64(next(Int(total) - 1) + 1)
             let (a, b) = (members[next(members.count)], members[next(members.count)])
-            let payers: [SpendingService.PayerInput] = a == b ? [.init(member: .id(a), paid: .decimal(Decimal(total) / 100))]
-                : [.init(member: .id(a), paid: .decimal(Decimal(first) / 100)), .init(member: .id(b), paid: .decimal(Decimal(total - first) / 100))]
+            let payers: [PayerBody] = a == b ? [.init(member: a, paid: .decimal(Decimal(total) / 100))]
+                : [.init(member: a, paid: .decimal(Decimal(first) / 100)), .init(member: b, paid: .decimal(Decimal(total - first) / 100))]
             let added = try await service.addExpense(to: id, .init(amount: .decimal(Decimal(total) / 100), payers: payers,
                                                                    date: LocalDate(number: day), split: split))
             #expect(added.entry.payers.count == (a == b ? 1 : 2))
         case 2:
             let from = members[next(members.count)]
-            _ = try await service.recordPayment(in: id, from: .id(from), to: .id(members.first { $0 != from }!),
-                                                amount: .text(amount), date: LocalDate(number: day))
+            _ = try await service.recordPayment(in: id, NewPayment(from: from, to: members.first { $0 != from }!,
+                                                amount: .text(amount), date: LocalDate(number: day)))
         case 3:
             let entry = existing[next(existing.count)]
-            let newSplit: SpendingService.SplitInput? = entry.kind == .payment || split.method == .percent ? nil : split
-            _ = try await service.editEntry(entry.id, in: id, .init(amount: .text(amount), payer: .id(members[next(members.count)]), split: newSplit))
+            let newSplit: SplitBody? = entry.kind == .payment || split.method == .percent ? nil : split
+            _ = try await service.editEntry(entry.id, in: id, .init(amount: .text(amount), payer: members[next(members.count)], split: newSplit))
         case 4:
             let entry = existing[next(existing.count)]
             _ = entry.deletedAt == nil ? try await service.deleteEntry(entry.id, in: id) : try await service.restoreEntry(entry.id, in: id)
@@ -117,7 +118,7 @@ struct LedgerTotalsContractTests {
         for amount in ["10.00", "0.01", "7.77"] {
             try await service.addExpense(to: ledger.ledger.id, .init(amount: .text(amount)))
         }
-        let payment = try await service.recordPayment(in: ledger.ledger.id, from: .name("Sam"), to: .name("Alex"), amount: .text("3.00"))
+        let payment = try await service.recordPayment(in: ledger.ledger.id, NewPayment(from: try await service.id(of: "Sam", in: ledger.ledger.id), to: try await service.id(of: "Alex", in: ledger.ledger.id), amount: .text("3.00")))
         _ = try await service.deleteEntry(payment.entry.id, in: ledger.ledger.id)
         let before = try await service.summary(of: ledger.ledger.id).balances.members
         // As if the totals had never been kept: the tables empty, migration 13 not applied.

@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 @testable import TallyRepositories
 @testable import TallyServices
@@ -21,7 +22,7 @@ struct RecurringContractTests {
         }
 
         func rent(_ amount: String = "800.00", start: String? = nil, end: String? = nil, rule: RecurrenceRule = .monthly(day: 1)) async throws -> RecurringExpense {
-            try await l.alex.addRecurringExpense(to: id, .init(amount: .text(amount), description: "Rent", rule: rule,
+            try await l.alex.addRecurringExpense(to: id, .init(amount: .text(amount), description: "Rent", repeat: RepeatBody(rule),
                                                                startDate: start.map(day), endDate: end.map(day)))
         }
 
@@ -119,7 +120,7 @@ struct RecurringContractTests {
         let s = try await Setup(kind)
         let rent = try await s.rent()
         let changed = try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(
-            amount: .text("850"), payer: .id(s.ledger.members[1].id), rule: .monthly(day: 15)))
+            amount: .text("850"), payer: s.ledger.members[1].id, repeat: RepeatBody(.monthly(day: 15))))
         #expect(changed.template.amount.plain == "850.00" && changed.template.payer == s.ledger.members[1].id)
         #expect(changed.nextDate == day("2026-12-15"))
         let note = try #require(try await s.l.alex.activity(in: s.id, limit: 1).first).text
@@ -131,7 +132,7 @@ struct RecurringContractTests {
             try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(amount: .text("0")))
         }
         await #expect(throws: TallyError.self) {
-            try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(endDate: .some(day("2026-11-20"))))
+            try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(endDate: .set(day("2026-11-20"))))
         }
         await #expect(throws: TallyError.self) {
             try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(startDate: day("2026-11-01")))
@@ -149,13 +150,13 @@ struct RecurringContractTests {
             try await s.rent(end: "2026-11-30")
         }
         await #expect(throws: TallyError.self) {
-            try await s.l.alex.addRecurringExpense(to: s.id, .init(amount: .text("1"), rule: .monthly(day: 1), timeZone: "Mars/Olympus"))
+            try await s.l.alex.addRecurringExpense(to: s.id, .init(amount: .text("1"), repeat: RepeatBody(.monthly(day: 1)), timeZone: "Mars/Olympus"))
         }
         let directory = UserDirectory(store: s.l.f.store, clock: s.l.f.clock)
         let kim = SpendingService(store: s.l.f.store, clock: s.l.f.clock, user: try await directory.user(named: "kim", timeZone: "UTC").id)
         await #expect(throws: TallyError.self) { try await kim.recurringExpenses(in: s.id) }
         await #expect(throws: TallyError.self) {
-            try await kim.addRecurringExpense(to: s.id, .init(amount: .text("1"), rule: .monthly(day: 1)))
+            try await kim.addRecurringExpense(to: s.id, .init(amount: .text("1"), repeat: RepeatBody(.monthly(day: 1))))
         }
         #expect(try await s.l.alex.recurringExpenses(in: s.id).isEmpty)
     }
@@ -165,9 +166,9 @@ struct RecurringContractTests {
         // setup: Kim shares an expense and a recurring one
         let s = try await Setup(kind)
         let kim = try await s.l.alex.addMember(to: s.id, name: "Kim").members.last!
-        let justKim = SpendingService.SplitInput(method: .equal, parts: [.init(member: .id(kim.id))])
+        let justKim = SplitBody(method: .equal, parts: [.init(member: kim.id)])
         _ = try await s.l.alex.addExpense(to: s.id, .init(amount: .text("4.00"), description: "Coffee", split: justKim))
-        _ = try await s.l.alex.addRecurringExpense(to: s.id, .init(amount: .text("9.99"), description: "Music", split: justKim, rule: .monthly(day: 5)))
+        _ = try await s.l.alex.addRecurringExpense(to: s.id, .init(amount: .text("9.99"), description: "Music", split: justKim, repeat: RepeatBody(.monthly(day: 5))))
 
         // act and check: the same sentence from SQLite and PostgreSQL, and Kim stays
         await #expect(throws: TallyError.conflict("Kim has expenses or payments in this ledger (deleted ones included), so they stay a member; rename them instead.")) {
@@ -181,7 +182,7 @@ struct RecurringContractTests {
         let s = try await Setup(kind)
         let kim = try await s.l.alex.addMember(to: s.id, name: "Kim").members.last!
         _ = try await s.l.alex.addRecurringExpense(to: s.id, .init(
-            amount: .text("9.99"), description: "Music", split: .init(method: .equal, parts: [.init(member: .id(kim.id))]), rule: .monthly(day: 5)))
+            amount: .text("9.99"), description: "Music", split: .init(method: .equal, parts: [.init(member: kim.id)]), repeat: RepeatBody(.monthly(day: 5))))
         await #expect(throws: TallyError.conflict("Kim pays for or shares the recurring expense Music (every month on the 5th): change it or delete it first, or rename Kim instead.")) {
             try await s.l.alex.removeMember(kim.id, from: s.id)
         }

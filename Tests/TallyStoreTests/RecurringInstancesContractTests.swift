@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 @testable import TallyRepositories
 @testable import TallyServices
@@ -21,7 +22,7 @@ struct RecurringInstancesContractTests {
         let rules: [RecurrenceRule] = [.monthly(day: 1), .monthly(day: 31), .weekly(weekday: 1), .weekly(weekday: 5), .yearly(month: 1, day: 15)]
         for (index, rule) in rules.enumerated() {
             _ = try await spending.addRecurringExpense(to: ledger, .init(amount: .text("\(index + 1).00"), description: "Bill \(index)",
-                                                                          rule: rule, startDate: day("2026-11-22")))
+                                                                          repeat: RepeatBody(rule), startDate: day("2026-11-22")))
         }
         clock.set(instant("2027-01-20T12:00:00Z"))
 

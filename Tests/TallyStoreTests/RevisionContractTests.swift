@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 @testable import TallyRepositories
 @testable import TallyServices
@@ -31,21 +32,21 @@ struct RevisionContractTests {
         let key = UUID()
         var expenseID = key
         try await step("an expense", moves: true) {
-            expenseID = try await spending.addExpense(to: id, .init(amount: .text("12.50"), description: "Dinner", id: key)).entry.id
+            expenseID = try await spending.addExpense(to: id, .init(id: key, amount: .text("12.50"), description: "Dinner")).entry.id
         }
         try await step("the same expense sent again", moves: false) {
-            _ = try await spending.addExpense(to: id, .init(amount: .text("12.50"), description: "Dinner", id: key))
+            _ = try await spending.addExpense(to: id, .init(id: key, amount: .text("12.50"), description: "Dinner"))
         }
         try await step("a refused expense", moves: false) {
             await #expect(throws: TallyError.self) { try await spending.addExpense(to: id, .init(amount: .text("-1"))) }
         }
         try await step("an edit", moves: true) {
-            _ = try await spending.editEntry(expenseID, in: id, .init(description: "Dinner out"))
+            _ = try await spending.editEntry(expenseID, in: id, .init(description: .set("Dinner out")))
         }
         try await step("a delete", moves: true) { _ = try await spending.deleteEntry(expenseID, in: id) }
         try await step("a restore", moves: true) { _ = try await spending.restoreEntry(expenseID, in: id) }
         try await step("a payment", moves: true) {
-            _ = try await spending.recordPayment(in: id, from: .name("Sam"), to: .name("Ada"), amount: .text("5"))
+            _ = try await spending.recordPayment(in: id, NewPayment(from: try await spending.id(of: "Sam", in: id), to: try await spending.id(of: "Ada", in: id), amount: .text("5")))
         }
         try await step("a member renamed", moves: true) {
             _ = try await spending.renameMember(home.members[1].id, in: id, to: "Samira")

@@ -50,8 +50,8 @@ public struct NewRecurringExpense: Codable, Sendable {
     /// The IANA zone whose days count; yours when absent.
     public var timeZone: String?
 
-    public init(amount: AmountValue, payer: MemberID?, payers: [PayerBody]? = nil, description: String?, category: String?,
-                split: SplitBody?, repeat: RepeatBody, startDate: LocalDate?, endDate: LocalDate?, timeZone: String?) {
+    public init(amount: AmountValue, payer: MemberID? = nil, payers: [PayerBody]? = nil, description: String? = nil, category: String? = nil,
+                split: SplitBody? = nil, repeat: RepeatBody, startDate: LocalDate? = nil, endDate: LocalDate? = nil, timeZone: String? = nil) {
         self.amount = amount
         self.payer = payer
         self.payers = payers

@@ -107,13 +107,13 @@ public struct SplitBody: Codable, Sendable {
         /// Share count, exact amount or percentage; absent for an equal split.
         public var value: AmountValue?
 
-        public init(member: MemberID, value: AmountValue?) {
+        public init(member: MemberID, value: AmountValue? = nil) {
             self.member = member
             self.value = value
         }
     }
 
-    public init(method: SplitMethod, parts: [Part]?) {
+    public init(method: SplitMethod = .equal, parts: [Part]? = nil) {
         self.method = method
         self.parts = parts
     }
@@ -143,8 +143,8 @@ public struct NewExpense: Codable, Sendable {
     public var category: String?
     public var split: SplitBody?
 
-    public init(id: UUID? = UUID(), amount: AmountValue, payer: MemberID?, payers: [PayerBody]? = nil, date: LocalDate?,
-                description: String?, category: String?, split: SplitBody?) {
+    public init(id: UUID? = UUID(), amount: AmountValue, payer: MemberID? = nil, payers: [PayerBody]? = nil, date: LocalDate? = nil,
+                description: String? = nil, category: String? = nil, split: SplitBody? = nil) {
         self.id = id
         self.amount = amount
         self.payer = payer
@@ -165,7 +165,7 @@ public struct NewPayment: Codable, Sendable {
     public var date: LocalDate?
     public var note: String?
 
-    public init(id: UUID? = UUID(), from: MemberID?, to: MemberID, amount: AmountValue, date: LocalDate?, note: String?) {
+    public init(id: UUID? = UUID(), from: MemberID? = nil, to: MemberID, amount: AmountValue, date: LocalDate? = nil, note: String? = nil) {
         self.id = id
         self.from = from
         self.to = to

@@ -24,7 +24,7 @@ struct RecurringController {
     }
 
     @Sendable func add(_ body: NewRecurringExpense, _ request: Request, context: SignedInContext) async throws -> JSONBody<RecurringExpenseJSON> {
-        let expense = try await services.spending(context).addRecurringExpense(to: try context.parameters.ledger, try body.input())
+        let expense = try await services.spending(context).addRecurringExpense(to: try context.parameters.ledger, body)
         return JSONBody(try RecurringExpenseJSON(expense), status: .created)
     }
 
@@ -35,7 +35,7 @@ struct RecurringController {
 
     @Sendable func change(_ body: RecurringExpenseChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<RecurringExpenseJSON> {
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("recurring expense"))
-        return JSONBody(try RecurringExpenseJSON(try await services.spending(context).changeRecurringExpense(id, in: ledger, try body.change())))
+        return JSONBody(try RecurringExpenseJSON(try await services.spending(context).changeRecurringExpense(id, in: ledger, body)))
     }
 
     @Sendable func delete(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<NoBody> {

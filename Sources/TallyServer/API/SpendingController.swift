@@ -29,7 +29,7 @@ struct SpendingController {
     }
 
     @Sendable func addExpense(_ body: NewExpense, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
-        let (entry, created) = try await services.spending(context).addExpense(to: try context.parameters.ledger, body.input)
+        let (entry, created) = try await services.spending(context).addExpense(to: try context.parameters.ledger, body)
         return JSONBody(try EntryJSON(entry), status: created ? .created : .ok)
     }
 
@@ -66,7 +66,7 @@ struct SpendingController {
 
     @Sendable func edit(_ body: EntryChangeBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
-        return JSONBody(try EntryJSON(try await services.spending(context).editEntry(id, in: ledger, body.change)))
+        return JSONBody(try EntryJSON(try await services.spending(context).editEntry(id, in: ledger, body)))
     }
 
     /// Deletes softly: the entry leaves the balances and can be restored (S5).

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyRepositories
 import TallyServices
@@ -47,10 +48,10 @@ struct RecurringWebController {
             let every = form["every"].flatMap(RecurrenceRule.Frequency.init(rawValue:)) ?? .month
             let payers = try PayerToggles.input(form, details)
             let split = try SplitFields.input(form, details)
-            _ = try await spending.addRecurringExpense(to: ledger, .init(
+            _ = try await spending.addRecurringExpense(to: ledger, NewRecurringExpense(
                 amount: .text(amount), payer: payers.one, payers: payers.several,
                 description: form["description"], category: form["category"], split: split,
-                rule: RecurrenceRule(every: every, like: start), startDate: start, endDate: end))
+                repeat: RepeatBody(RecurrenceRule(every: every, like: start)), startDate: start, endDate: end))
             return Web.redirect(SitePath.recurringExpenses.link(ledger) + "?done=1")
         } refused: { form, refusal in
             try await page(request, context, values: form.all, refusal: refusal)

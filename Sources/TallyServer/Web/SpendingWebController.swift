@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyImport
 import TallyRepositories
@@ -186,14 +187,12 @@ struct SpendingWebController {
             // The service's refusal names its field; the page shows it at that input.
             let payers = try PayerToggles.input(form, details)
             let split = try SplitFields.input(form, details)
-            _ = try await spending.addExpense(to: ledger, .init(
-                amount: .text(try form.require("amount", "the amount")), payer: payers.one, payers: payers.several,
-                date: try TallyError.about("date") {
-                    try form["date"].map { try LocalDate.parse($0) }
-                },
-                description: form["description"], category: form["category"], split: split,
+            _ = try await spending.addExpense(to: ledger, NewExpense(
                 // The form's id, new on every page: a second tap (or a resent form) adds nothing twice.
-                id: form["id"].flatMap(UUID.init(uuidString:))))
+                id: form["id"].flatMap(UUID.init(uuidString:)),
+                amount: .text(try form.require("amount", "the amount")), payer: payers.one, payers: payers.several,
+                date: try TallyError.about("date") { try form["date"].map { try LocalDate.parse($0) } },
+                description: form["description"], category: form["category"], split: split))
         }
     }
 
@@ -202,8 +201,8 @@ struct SpendingWebController {
             guard let from = form["from"].flatMap(MemberID.init), let to = form["to"].flatMap(MemberID.init) else {
                 throw TallyError.invalid("Choose who paid and who received the payment.")
             }
-            _ = try await spending.recordPayment(in: ledger, from: .id(from), to: .id(to), amount: .text(try form.require("amount", "the amount")),
-                                                 id: form["id"].flatMap(UUID.init(uuidString:)))
+            _ = try await spending.recordPayment(in: ledger, NewPayment(
+                id: form["id"].flatMap(UUID.init(uuidString:)), from: from, to: to, amount: .text(try form.require("amount", "the amount"))))
         }
     }
 
@@ -229,9 +228,9 @@ struct SpendingWebController {
             }
             let expense = entry.kind == .expense
             let payers = expense ? try PayerToggles.input(form, details) : (one: nil, several: nil)
-            _ = try await spending.editEntry(id, in: ledger, .init(
+            _ = try await spending.editEntry(id, in: ledger, EntryChangeBody(
                 amount: .text(typed), payer: payers.one, payers: payers.several, date: date,
-                description: description, category: expense ? form.all["category"] ?? "" : nil,
+                description: .set(description), category: expense ? .set(form.all["category"] ?? "") : .unchanged,
                 split: expense ? try SplitFields.input(form, details) : nil), seen: form["seen"])
             return Web.redirect(SitePath.ledger.link(ledger))
         } refused: { form, refusal in

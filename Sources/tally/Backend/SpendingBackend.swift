@@ -90,7 +90,7 @@ struct LocalSpending: SpendingBackend {
     }
 
     func addExpense(to ledger: UUID, _ expense: NewExpense) async throws -> EntryJSON {
-        try EntryJSON(try await service.addExpense(to: ledger, expense.input).entry)
+        try EntryJSON(try await service.addExpense(to: ledger, expense).entry)
     }
 
     func recordPayment(in ledger: UUID, _ payment: NewPayment) async throws -> EntryJSON {
@@ -107,7 +107,7 @@ struct LocalSpending: SpendingBackend {
     }
 
     func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeBody) async throws -> EntryJSON {
-        try EntryJSON(try await service.editEntry(id, in: ledger, change.change))
+        try EntryJSON(try await service.editEntry(id, in: ledger, change))
     }
 
     func deleteEntry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON { try EntryJSON(try await service.deleteEntry(id, in: ledger)) }
@@ -127,11 +127,11 @@ struct LocalSpending: SpendingBackend {
     }
 
     func addRecurringExpense(to ledger: UUID, _ expense: NewRecurringExpense) async throws -> RecurringExpenseJSON {
-        try RecurringExpenseJSON(try await service.addRecurringExpense(to: ledger, try expense.input()))
+        try RecurringExpenseJSON(try await service.addRecurringExpense(to: ledger, expense))
     }
 
     func changeRecurringExpense(_ id: UUID, in ledger: UUID, _ change: RecurringExpenseChange) async throws -> RecurringExpenseJSON {
-        try RecurringExpenseJSON(try await service.changeRecurringExpense(id, in: ledger, try change.change()))
+        try RecurringExpenseJSON(try await service.changeRecurringExpense(id, in: ledger, change))
     }
 
     func deleteRecurringExpense(_ id: UUID, in ledger: UUID) async throws {

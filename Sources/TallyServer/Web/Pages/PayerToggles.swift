@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyRepositories
 import TallyServices
@@ -72,10 +73,10 @@ struct PayerToggles {
 
     /// Who a form says paid: one member, or several with what each paid as typed. The service
     /// checks them; its refusal names the payers, and the page shows it there.
-    static func input(_ form: FormFields, _ details: LedgerDetails) throws -> (one: SpendingService.MemberRef?, several: [SpendingService.PayerInput]?) {
-        guard form["payer"] == severalValue else { return (form["payer"].flatMap(MemberID.init).map { .id($0) }, nil) }
+    static func input(_ form: FormFields, _ details: LedgerDetails) throws -> (one: MemberID?, several: [PayerBody]?) {
+        guard form["payer"] == severalValue else { return (form["payer"].flatMap(MemberID.init), nil) }
         let parts = details.members.compactMap { member in
-            form["paid-\(member.id)"].map { SpendingService.PayerInput(member: .id(member.id), paid: .text($0)) }
+            form["paid-\(member.id)"].map { PayerBody(member: member.id, paid: .text($0)) }
         }
         guard !parts.isEmpty else {
             throw TallyError.invalid("Give what each member paid, or choose the one who paid it all.", field: "payers")

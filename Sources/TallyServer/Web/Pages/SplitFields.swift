@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyRepositories
 import TallyServices
@@ -64,20 +65,20 @@ struct SplitFields {
 
     /// The split a form asks for, as typed: the service checks it against the amount, and its
     /// refusal names the split.
-    static func input(_ form: FormFields, _ details: LedgerDetails) throws -> SpendingService.SplitInput {
+    static func input(_ form: FormFields, _ details: LedgerDetails) throws -> SplitBody {
         let method = form["split"].flatMap(SplitMethod.init(rawValue:)) ?? .equal
-        let split: SpendingService.SplitInput
+        let split: SplitBody
         if method == .equal {
             let among = details.members.filter { form["among-\($0.id)"] != nil }
             guard !among.isEmpty else {
                 throw TallyError.invalid("Tick at least one member to share the expense.", field: "split")
             }
             split = among.count == details.members.count
-                ? SpendingService.SplitInput()
-                : .init(method: .equal, parts: among.map { .init(member: .id($0.id)) })
+                ? SplitBody()
+                : SplitBody(method: .equal, parts: among.map { .init(member: $0.id) })
         } else {
             let parts = details.members.compactMap { member in
-                form["part-\(member.id)"].map { SpendingService.SplitInput.Part(member: .id(member.id), value: .text($0)) }
+                form["part-\(member.id)"].map { SplitBody.Part(member: member.id, value: .text($0)) }
             }
             guard !parts.isEmpty else {
                 throw TallyError.invalid("Give at least one member's \(method.valueName).", field: "split")

@@ -247,6 +247,24 @@ struct PersonBackupTests {
         }
     }
 
+    @Test("A2: a backup spells a drink's kind kindID, as the API does; one of version 1, which spelled it kindId, restores the same")
+    func versionOneSpelling() async throws {
+        let store = try SQLiteStore.inMemory()
+        let ada = try await CSV.person("ada", in: store)
+        try await ada.addDrinkKind(name: "Kvass", factor: 0.9)
+        _ = try await ada.logDrink(.init(volumeMl: 300, kindName: "Kvass", at: CSV.instant("2026-05-20T08:00:00Z")))
+        let text = String(decoding: try await Self.backup(ada, Self.spending(ada)), as: UTF8.self)
+        #expect(text.contains("\"kindID\":\"") && !text.contains("kindId") && text.contains("\"version\":2"))
+
+        let old = text.replacingOccurrences(of: "\"kindID\"", with: "\"kindId\"").replacingOccurrences(of: "\"version\":2", with: "\"version\":1")
+        let bob = try await CSV.person("bob", in: store)
+        let report = try await PersonBackup.read(Data(old.utf8)).restore(merge: false, hydration: bob, spending: Self.spending(bob))
+        #expect(report.drinksAdded == 1 && report.newKinds == ["Kvass"])
+        let drinks = try await bob.store.entries(on: CSV.day("2026-05-20"), of: bob.user)
+        guard case .intake(let kvass)? = drinks.first else { Issue.record("no drink: \(drinks)"); return }
+        #expect(drinks.count == 1 && kvass.kindName == "Kvass" && kvass.volumeMl == 300)
+    }
+
     @Test("A2: a merge adds the backup's drinks, kinds and ledger entries to what the account has, and keeps its settings")
     func merge() async throws {
         let store = try SQLiteStore.inMemory()
@@ -273,8 +291,8 @@ struct PersonBackupTests {
             (data.prefix(data.count / 2), "This is not a Tally backup: it is not a JSON object (a file cut short, or another kind of file)."),
             (Data(text.replacingOccurrences(of: "\"tally-person-backup\"", with: "\"something-else\"").utf8),
              "This is not a Tally backup: its \"format\" is not \"tally-person-backup\". Choose the file that Tally's backup wrote."),
-            (Data(text.replacingOccurrences(of: "\"version\":1", with: "\"version\":7").utf8),
-             "This backup is of version 7; this Tally reads version 1 and older. Update Tally to restore it."),
+            (Data(text.replacingOccurrences(of: "\"version\":2", with: "\"version\":7").utf8),
+             "This backup is of version 7; this Tally reads version 2 and older. Update Tally to restore it."),
         ]
         let bob = try await CSV.person("bob")
         for (file, message) in cases {

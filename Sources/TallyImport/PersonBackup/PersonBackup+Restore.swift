@@ -144,7 +144,7 @@ extension PersonBackup {
         var known = Set(kinds.map(\.id))
         var all = kinds
         for entry in entries where entry.type == .drink {
-            guard let id = entry.kindId, let name = entry.kind, known.insert(id).inserted else { continue }
+            guard let id = entry.kindID, let name = entry.kind, known.insert(id).inserted else { continue }
             all.append(DrinkKind(id: id, name: name, factor: entry.factor ?? 1))
         }
         return all
@@ -269,7 +269,7 @@ extension PersonBackup.Entry {
         case .removal:
             return .removal(Removal(id: id, at: at, day: day, volumeMl: volumeMl))
         case .drink:
-            guard let kindId, let kind = kinds[kindId] else {
+            guard let kindID, let kind = kinds[kindID] else {
                 throw TallyError.invalid("The backup's drink \(self.id) has no kind.")
             }
             var intake = Intake(id: id, at: at, day: day, volumeMl: volumeMl, kind: kind, note: try Intake.validate(note: note),

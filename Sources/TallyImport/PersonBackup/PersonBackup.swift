@@ -10,7 +10,8 @@ import TallyServices
 /// it has, and a Tally reads its own version and older ones.
 public struct PersonBackup: Codable, Sendable {
     public static let format = "tally-person-backup"
-    public static let currentVersion = 1
+    /// 2: a drink's kind is `kindID`, as the API spells it (version 1 wrote `kindId`).
+    public static let currentVersion = 2
 
     public var format: String
     public var version: Int
@@ -48,7 +49,7 @@ public struct PersonBackup: Codable, Sendable {
         public var day: LocalDate
         public var volumeMl: Double
         /// For a drink: its kind's id among `kinds` and its name, and the factor it was logged with.
-        @ExplicitNull public var kindId: UUID?
+        @ExplicitNull public var kindID: UUID?
         @ExplicitNull public var kind: String?
         @ExplicitNull public var factor: Double?
         @ExplicitNull public var note: String?
@@ -58,10 +59,45 @@ public struct PersonBackup: Codable, Sendable {
             switch entry {
             case .intake(let intake):
                 (type, id, at, day, volumeMl) = (.drink, intake.id, intake.at, intake.day, intake.volumeMl)
-                (kindId, kind, factor, note, source) = (intake.kindID, intake.kindName, intake.factor, intake.note, intake.source)
+                (kindID, kind, factor, note, source) = (intake.kindID, intake.kindName, intake.factor, intake.note, intake.source)
             case .removal(let removal):
                 (type, id, at, day, volumeMl) = (.removal, removal.id, removal.at, removal.day, removal.volumeMl)
             }
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case type, id, at, day, volumeMl, kindID, kind, factor, note, source
+            /// Version 1's spelling of `kindID`.
+            case kindId
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            type = try c.decode(DrinkCSV.EntryType.self, forKey: .type)
+            id = try c.decode(UUID.self, forKey: .id)
+            at = try c.decode(Date.self, forKey: .at)
+            day = try c.decode(LocalDate.self, forKey: .day)
+            volumeMl = try c.decode(Double.self, forKey: .volumeMl)
+            kindID = try c.decodeIfPresent(UUID.self, forKey: c.contains(.kindID) ? .kindID : .kindId)
+            kind = try c.decodeIfPresent(String.self, forKey: .kind)
+            factor = try c.decodeIfPresent(Double.self, forKey: .factor)
+            note = try c.decodeIfPresent(String.self, forKey: .note)
+            source = try c.decodeIfPresent(IntakeSource.self, forKey: .source)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(type, forKey: .type)
+            try c.encode(id, forKey: .id)
+            try c.encode(at, forKey: .at)
+            try c.encode(day, forKey: .day)
+            try c.encode(volumeMl, forKey: .volumeMl)
+            // Absent values are written as null: every entry has every key.
+            try c.encode(kindID, forKey: .kindID)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(factor, forKey: .factor)
+            try c.encode(note, forKey: .note)
+            try c.encode(source, forKey: .source)
         }
     }
 

@@ -23,7 +23,7 @@ its lines.
 The backup (test_your_data_backup): A, in Berlin, logs two drinks (one of a kind of their own)
 and a removal, and has a ledger with two expenses, all through the API. The "Download a backup
 (JSON)" link gives a JSON attachment (tally-backup-<today>.json) of format "tally-person-backup",
-version 1, with all of it. B, a new account in a browser of their own, restores that file with
+version 2, with all of it. B, a new account in a browser of their own, restores that file with
 the section's form: the notice says what came in, and B's day page, time zone, drink kinds and
 ledger (its balance and history) are A's. The same file again without "Merge into the data I
 have" is refused in the section (role alert; nothing changes); merged, nothing is added twice and
@@ -582,14 +582,14 @@ def test_your_data_backup(server, browser, unique_name, tmp_path, viewport, java
     assert not form.find_element(By.TAG_NAME, "progress").is_displayed()
     section_shot(a, shot("section"), css="#your-data h2")
 
-    # The download: a JSON attachment named after today, a tally-person-backup of version 1
+    # The download: a JSON attachment named after today, a tally-person-backup of version 2
     # with everything A logged.
     answer = download_backup(a)
     assert answer["type"] == "application/json; charset=utf-8", answer["type"]
     assert answer["disposition"] == f'attachment; filename="tally-backup-{today.isoformat()}.json"', answer["disposition"]
     assert answer["cache"] == "no-store", answer["cache"]
     backup = json.loads(answer["text"])
-    assert (backup["format"], backup["version"]) == ("tally-person-backup", 1), {k: backup.get(k) for k in ("format", "version")}
+    assert (backup["format"], backup["version"]) == ("tally-person-backup", 2), {k: backup.get(k) for k in ("format", "version")}
     assert backup["settings"]["timeZone"] == ZONE_NAME, backup["settings"]
     assert [(e["type"], e["volumeMl"]) for e in backup["entries"]] == [("drink", 300), ("drink", 250), ("removal", 100)], \
         backup["entries"]

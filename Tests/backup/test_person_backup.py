@@ -58,7 +58,7 @@ def test_a_backup_follows_its_schema_and_restores_into_another_account(tmp_path)
 
     document = json.loads(backup.read_text(encoding="utf-8"))
     jsonschema.validate(document, json.loads(SCHEMA.read_text(encoding="utf-8")))
-    assert document["format"] == "tally-person-backup" and document["version"] == 1
+    assert document["format"] == "tally-person-backup" and document["version"] == 2
     assert [entry["type"] for entry in document["entries"]] == ["drink", "drink", "removal"]
     assert [ledger["ledger"]["name"] for ledger in document["ledgers"]] == ["Home"]
     assert [(r["description"], r["nextDate"]) for r in document["ledgers"][0]["recurring"]] == [("Rent", "2099-01-01")]

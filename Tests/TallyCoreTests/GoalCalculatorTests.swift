@@ -160,17 +160,6 @@ struct GoalCalculatorTests {
         #expect(error.message.contains("between 30 and 300 kg"))
     }
 
-    @Test("H7: a decoded profile is checked like a typed one")
-    func decodingValidates() throws {
-        let good = Data(#"{"age":64,"weightKg":80,"activity":"very-active"}"#.utf8)
-        let profile = try JSONDecoder().decode(Profile.self, from: good)
-        #expect(profile.age == 64 && profile.weightKg == 80 && profile.activity == .veryActive)
-        let roundTrip = try JSONDecoder().decode(Profile.self, from: JSONEncoder().encode(profile))
-        #expect(roundTrip == profile)
-        let bad = Data(#"{"age":9,"weightKg":80,"activity":"light"}"#.utf8)
-        #expect(throws: TallyError.self) { try JSONDecoder().decode(Profile.self, from: bad) }
-    }
-
     @Test("H7: activity levels as people type them",
           arguments: [("sedentary", ActivityLevel.sedentary), ("Light", .light), ("MODERATE", .moderate),
                       ("active", .active), ("very active", .veryActive), ("very_active", .veryActive),

@@ -228,14 +228,4 @@ struct HistoryTests {
         #expect(history.calendar.month == month("2025-02"))
         #expect(history.calendar.days.count == 28)
     }
-
-    @Test("H9: history encodes to JSON and back unchanged")
-    func historyCodable() throws {
-        var goals = GoalHistory()
-        _ = goals.set(Goal(.none, profile: nil), today: today.adding(days: -1))
-        let history = HydrationHistory(today: today, dayCount: 7, month: today.yearMonth,
-                                       totals: [today: 1234.5, today.adding(days: -3): 2500], goals: goals)
-        let data = try JSONEncoder().encode(history)
-        #expect(try JSONDecoder().decode(HydrationHistory.self, from: data) == history)
-    }
 }

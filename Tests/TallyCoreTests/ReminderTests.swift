@@ -244,16 +244,6 @@ struct ReminderTests {
         #expect(windows.awake(at: time("05:30").instant(on: saturday.adding(days: 1), in: berlin))?.day == saturday)
         #expect(windows.awake(at: time("07:00").instant(on: saturday.adding(days: 1), in: berlin)) == nil)
     }
-
-    @Test("H11: settings saved before the sleep-record choice existed read as manual")
-    func olderSettings() throws {
-        let json = #"{"enabled":true,"window":{"wake":"06:30","sleep":"22:00"},"frequency":5}"#
-        let settings = try JSONDecoder().decode(ReminderSettings.self, from: Data(json.utf8))
-        #expect(!settings.useSleepRecords && settings.frequency == 5 && settings.smartThresholdHours == nil)
-        let again = try JSONDecoder().decode(ReminderSettings.self, from: try JSONEncoder().encode(ReminderSettings(
-            enabled: true, window: .standard, frequency: 2, smartThresholdHours: 3, useSleepRecords: true)))
-        #expect(again.useSleepRecords && again.smartThresholdHours == 3)
-    }
 }
 
 /// H11: the iCalendar feed (RFC 5545): one event with an alarm per reminder of the coming days.

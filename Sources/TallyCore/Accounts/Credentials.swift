@@ -1,7 +1,7 @@
 import Foundation
 
 /// A signed-in browser as listed: its id is derived from the session's hash, never the secret.
-public struct SessionInfo: Codable, Equatable, Sendable {
+public struct SessionInfo: Equatable, Sendable {
     public var id: String
     public var device: String
     public var createdAt: Date
@@ -39,7 +39,7 @@ public enum TokenScope: String, Codable, Sendable, CaseIterable {
 }
 
 /// A personal API token as listed: never the token itself, which is shown once and stored hashed.
-public struct APITokenInfo: Codable, Equatable, Sendable, Identifiable {
+public struct APITokenInfo: Equatable, Sendable, Identifiable {
     public var id: UUID
     public var name: String
     public var scope: TokenScope

@@ -2,7 +2,7 @@ import Foundation
 
 /// The water bottle of seed 001 (H10): how much it holds, how much is in it, and how much a sip
 /// takes. Sipping is drinking (it logs an intake); setting the level (a refill, a spill) is not.
-public struct Bottle: Codable, Equatable, Sendable {
+public struct Bottle: Equatable, Sendable {
     public var capacityMl: Double
     public var levelMl: Double
     public var sipMl: Double

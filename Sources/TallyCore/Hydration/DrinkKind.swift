@@ -1,7 +1,7 @@
 import Foundation
 
 /// A kind of drink and the share of its volume that counts as hydration (H6).
-public struct DrinkKind: Codable, Equatable, Sendable, Identifiable {
+public struct DrinkKind: Equatable, Sendable, Identifiable {
     public var id: UUID
     public var name: String
     public var factor: Double

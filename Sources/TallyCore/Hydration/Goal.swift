@@ -21,7 +21,7 @@ public enum GoalChoice: Equatable, Sendable {
 }
 
 /// A goal as it stands in the history: the choice and, unless there is none, its amount.
-public struct Goal: Equatable, Sendable, Codable {
+public struct Goal: Equatable, Sendable {
     public enum Mode: String, NamedChoice, Sendable {
         case automatic = "auto"
         case custom
@@ -59,7 +59,7 @@ public struct Goal: Equatable, Sendable, Codable {
 }
 
 /// A goal and the days it was in force (H8). `end` is nil for the goal in force now.
-public struct GoalPeriod: Equatable, Sendable, Codable {
+public struct GoalPeriod: Equatable, Sendable {
     public var start: LocalDate
     public var end: LocalDate?
     public var goal: Goal

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A computed daily goal and how it was reached (H7).
-public struct GoalBreakdown: Codable, Equatable, Sendable {
+public struct GoalBreakdown: Equatable, Sendable {
     /// Weight × 30 ml/kg (under 65) or × 25 ml/kg (65 and over).
     public var baseMl: Double
     public var mlPerKg: Double
@@ -10,6 +10,10 @@ public struct GoalBreakdown: Codable, Equatable, Sendable {
     public var goalMl: Double
     /// Whether base + bonus fell outside the range and was moved to its nearest end.
     public var clamped: Bool
+
+    public init(baseMl: Double, mlPerKg: Double, bonusMl: Double, goalMl: Double, clamped: Bool) {
+        (self.baseMl, self.mlPerKg, self.bonusMl, self.goalMl, self.clamped) = (baseMl, mlPerKg, bonusMl, goalMl, clamped)
+    }
 }
 
 /// The goal calculator of seed 002 (H7).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A person's hydration settings.
-public struct HydrationSettings: Codable, Equatable, Sendable {
+public struct HydrationSettings: Equatable, Sendable {
     public var unit: VolumeUnit
     /// An IANA zone name: the zone the person's days are counted in (H2).
     public var timeZone: String

@@ -12,7 +12,7 @@ public enum IntakeSource: String, NamedChoice, Sendable {
 /// Its effective hydration is fixed when it is logged: later edits of the kind's factor never
 /// rewrite history. Its `day` is the user's local day when it was drunk, fixed at logging too,
 /// so a drink at 23:59 stays on that day whenever and wherever it is looked at.
-public struct Intake: Codable, Equatable, Sendable, Identifiable {
+public struct Intake: Equatable, Sendable, Identifiable {
     public var id: UUID
     public var at: Date
     public var day: LocalDate
@@ -49,7 +49,7 @@ public struct Intake: Codable, Equatable, Sendable, Identifiable {
 }
 
 /// Water taken off a day's total without deleting a drink (H3): a negative adjustment on that day.
-public struct Removal: Codable, Equatable, Sendable, Identifiable {
+public struct Removal: Equatable, Sendable, Identifiable {
     public var id: UUID
     public var at: Date
     public var day: LocalDate

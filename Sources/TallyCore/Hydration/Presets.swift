@@ -1,7 +1,7 @@
 import Foundation
 
 /// The quick-add amounts of the today screen (H4): 3 or 4, each a valid drink.
-public struct Presets: Codable, Equatable, Sendable {
+public struct Presets: Equatable, Sendable {
     public var amountsMl: [Double]
 
     public static let countRange = 3...4
@@ -15,6 +15,10 @@ public struct Presets: Codable, Equatable, Sendable {
     }
 
     private init(checked amounts: [Double]) { amountsMl = amounts }
+
+    /// Amounts as a document wrote them (a backup), checked by whoever applies them, in the
+    /// unit of the settings they come with.
+    public init(asWritten amountsMl: [Double]) { self.amountsMl = amountsMl }
 
     public init(amountsMl: [Double], unit: VolumeUnit) throws {
         guard Self.countRange.contains(amountsMl.count) else {

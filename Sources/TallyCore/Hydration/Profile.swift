@@ -34,7 +34,7 @@ public enum ActivityLevel: String, NamedChoice, Sendable {
 }
 
 /// What the goal calculator needs to know about a person (H7).
-public struct Profile: Codable, Equatable, Sendable {
+public struct Profile: Equatable, Sendable {
     public var age: Int
     public var weightKg: Double
     public var activity: ActivityLevel
@@ -53,13 +53,5 @@ public struct Profile: Codable, Equatable, Sendable {
         self.age = age
         self.weightKg = weightKg
         self.activity = activity
-    }
-
-    public init(from decoder: Decoder) throws {
-        enum Keys: String, CodingKey { case age, weightKg, activity }
-        let container = try decoder.container(keyedBy: Keys.self)
-        try self.init(age: container.decode(Int.self, forKey: .age),
-                      weightKg: container.decode(Double.self, forKey: .weightKg),
-                      activity: container.decode(ActivityLevel.self, forKey: .activity))
     }
 }

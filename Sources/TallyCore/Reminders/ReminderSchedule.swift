@@ -2,7 +2,7 @@ import Foundation
 
 /// The part of the day reminders may come in (H11): from waking to going to sleep. A window may
 /// cross midnight (22:00–06:00 for a night shift).
-public struct WakeWindow: Codable, Equatable, Sendable {
+public struct WakeWindow: Equatable, Sendable {
     public var wake: TimeOfDay
     public var sleep: TimeOfDay
 
@@ -38,7 +38,7 @@ public struct WakeWindow: Codable, Equatable, Sendable {
 
 /// When reminders come (H11): N a day, evenly inside the wake window, at
 /// wake + k × window ÷ (N + 1) for k = 1…N, so none falls on waking or on going to sleep.
-public struct ReminderSchedule: Codable, Equatable, Sendable {
+public struct ReminderSchedule: Equatable, Sendable {
     public var window: WakeWindow
     public var frequency: Int
 
@@ -77,7 +77,7 @@ public struct ReminderSchedule: Codable, Equatable, Sendable {
 
 /// Smart reminders (H11): only when nothing was logged for the threshold, only inside the wake
 /// window, and none once the day's goal is met. Logging a drink starts the wait again.
-public struct SmartReminder: Codable, Equatable, Sendable {
+public struct SmartReminder: Equatable, Sendable {
     /// How long without a drink before a reminder, 1 to 6 hours.
     public var thresholdHours: Int
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// A person's reminders (H11): whether they want them, when they are awake, how many a day, and
 /// whether they are smart (only after a while without a drink).
-public struct ReminderSettings: Codable, Equatable, Sendable {
+public struct ReminderSettings: Equatable, Sendable {
     public var enabled: Bool
     public var window: WakeWindow
     public var frequency: Int
@@ -20,16 +20,6 @@ public struct ReminderSettings: Codable, Equatable, Sendable {
         self.frequency = frequency
         self.smartThresholdHours = smartThresholdHours
         self.useSleepRecords = useSleepRecords
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        enabled = try container.decode(Bool.self, forKey: .enabled)
-        window = try container.decode(WakeWindow.self, forKey: .window)
-        frequency = try container.decode(Int.self, forKey: .frequency)
-        smartThresholdHours = try container.decodeIfPresent(Int.self, forKey: .smartThresholdHours)
-        // Settings saved before there were sleep records, and clients that leave it out.
-        useSleepRecords = try container.decodeIfPresent(Bool.self, forKey: .useSleepRecords) ?? false
     }
 
     /// The window the reminders follow, given the sleep records' typical one (nil without any).

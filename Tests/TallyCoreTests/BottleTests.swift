@@ -58,7 +58,7 @@ struct BottleTests {
         for bad in [0.0, -5, 5000.5, .nan] {
             #expect(throws: TallyError.self) { try Bottle.standard.withCapacity(bad, unit: .ml) }
         }
-        #expect(throws: TallyError.invalid("A bottle holds at most 5000 ml.")) {
+        #expect(throws: TallyError.invalid("A bottle holds at most 5000 ml.", field: "capacityMl")) {
             try Bottle.standard.withCapacity(6000, unit: .ml)
         }
     }

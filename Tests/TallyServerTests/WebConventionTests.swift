@@ -77,6 +77,11 @@ struct WebConventionTests {
             #expect(tooBig.text.contains(#"<p class="field-error" id="capacity-error">A bottle holds at most 5000 ml.</p>"#))
             #expect(tooBig.text.contains(#"name="sip" inputmode="decimal" required value="100" aria-describedby="sip-error">"#))
             #expect(tooBig.text.contains(#"<p class="field-error" id="sip-error"></p>"#))
+            // The sip is checked by the service against the new capacity, and said at the sip.
+            let bigSip = try await browser.post("/bottle/settings", ["capacity": "500", "sip": "600"])
+            #expect(bigSip.text.contains(#"<p class="field-error" id="sip-error">A sip can be at most the bottle&#39;s 500 ml.</p>"#), "\(bigSip.text)")
+            #expect(bigSip.text.contains(#"value="600" aria-describedby="sip-error" aria-invalid="true" autofocus>"#))
+            #expect(try await !browser.get("/bottle").text.contains(#"name="capacity" inputmode="decimal" required value="500""#), "nothing saved")
 
             let notANumber = try await browser.post("/bottle/level", ["levelMl": "lots"])
 

@@ -42,7 +42,7 @@ public struct Bottle: Equatable, Sendable {
     /// The level set directly (a refill, a spill): from empty to full. Logs nothing.
     public func withLevel(_ ml: Double, unit: VolumeUnit) throws -> Bottle {
         guard ml.isFinite, ml >= 0, ml <= capacityMl + 0.001 else {
-            throw TallyError.invalid("The level goes from 0 to the bottle's \(unit.format(capacityMl)); \(unit.format(ml)) is outside that.")
+            throw TallyError.invalid("The level goes from 0 to the bottle's \(unit.format(capacityMl)); \(unit.format(ml)) is outside that.", field: "levelMl")
         }
         var after = self
         after.levelMl = min(ml, capacityMl)
@@ -52,10 +52,10 @@ public struct Bottle: Equatable, Sendable {
     /// A new capacity (> 0, at most 5000 ml); what is in the bottle stays, up to the new size.
     public func withCapacity(_ ml: Double, unit: VolumeUnit) throws -> Bottle {
         guard ml.isFinite, ml > 0 else {
-            throw TallyError.invalid("A bottle's capacity must be more than 0 \(unit.rawValue).")
+            throw TallyError.invalid("A bottle's capacity must be more than 0 \(unit.rawValue).", field: "capacityMl")
         }
         guard ml <= EntryVolume.maximumMl else {
-            throw TallyError.invalid("A bottle holds at most \(unit.format(EntryVolume.maximumMl)).")
+            throw TallyError.invalid("A bottle holds at most \(unit.format(EntryVolume.maximumMl)).", field: "capacityMl")
         }
         var after = self
         after.capacityMl = ml
@@ -66,10 +66,10 @@ public struct Bottle: Equatable, Sendable {
     /// A new sip size: more than 0 and at most the bottle's capacity.
     public func withSip(_ ml: Double, unit: VolumeUnit) throws -> Bottle {
         guard ml.isFinite, ml > 0 else {
-            throw TallyError.invalid("A sip must be more than 0 \(unit.rawValue).")
+            throw TallyError.invalid("A sip must be more than 0 \(unit.rawValue).", field: "sipMl")
         }
         guard ml <= capacityMl else {
-            throw TallyError.invalid("A sip can be at most the bottle's \(unit.format(capacityMl)).")
+            throw TallyError.invalid("A sip can be at most the bottle's \(unit.format(capacityMl)).", field: "sipMl")
         }
         var after = self
         after.sipMl = ml

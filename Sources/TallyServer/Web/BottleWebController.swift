@@ -46,17 +46,13 @@ struct BottleWebController {
     @Sendable func settings(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await action(request, context) { form, hydration in
             let unit = try await hydration.settings().unit
-            let bottle = try await hydration.bottle()
-            // Each field checked on its own first, so that a refusal is shown at its field.
-            let capacity = try TallyError.about("capacity") {
-                let ml = try VolumeInput.milliliters(from: try form.require("capacity", "what the bottle holds"), defaultUnit: unit)
-                _ = try bottle.withCapacity(ml, unit: unit)
-                return ml
+            // The inputs hold volumes as typed ("750 ml", "25 oz"); the service's refusal names
+            // capacityMl or sipMl, and the page shows it at that input.
+            let capacity = try TallyError.about("capacityMl") {
+                try VolumeInput.milliliters(from: try form.require("capacity", "what the bottle holds"), defaultUnit: unit)
             }
-            let sip = try TallyError.about("sip") {
-                let ml = try VolumeInput.milliliters(from: try form.require("sip", "the sip size"), defaultUnit: unit)
-                _ = try bottle.withCapacity(capacity, unit: unit).withSip(ml, unit: unit)
-                return ml
+            let sip = try TallyError.about("sipMl") {
+                try VolumeInput.milliliters(from: try form.require("sip", "the sip size"), defaultUnit: unit)
             }
             _ = try await hydration.adjustBottle(capacityMl: capacity, sipMl: sip)
         }

@@ -10,7 +10,7 @@ struct BottlePage {
     var unit: VolumeUnit
     /// What was typed in the bottle's settings when they were refused.
     var retry: [String: String] = [:]
-    /// The field the refusal is about: capacity or sip.
+    /// The field the refusal is about: capacityMl or sipMl, as the API names them.
     var refusedField: String?
 
     func render(_ context: PageContext, error: String? = nil) -> HTML {
@@ -85,11 +85,11 @@ struct BottlePage {
         <form method="post" action="\(SitePath.bottleSettings.link)" class="grid">
         \(Layout.csrfField(context))
         <label for="capacity">Holds (\(unit.rawValue))</label>
-        <input id="capacity" name="capacity" inputmode="decimal" required value="\(retry["capacity"] ?? Layout.inputValue(bottle.capacityMl, unit))" aria-describedby="capacity-error"\(marked("capacity"))>
-        <p class="field-error" id="capacity-error">\(reason("capacity"))</p>
+        <input id="capacity" name="capacity" inputmode="decimal" required value="\(retry["capacity"] ?? Layout.inputValue(bottle.capacityMl, unit))" aria-describedby="capacity-error"\(marked("capacityMl"))>
+        <p class="field-error" id="capacity-error">\(reason("capacityMl"))</p>
         <label for="sip-size">A sip (\(unit.rawValue))</label>
-        <input id="sip-size" name="sip" inputmode="decimal" required value="\(retry["sip"] ?? Layout.inputValue(bottle.sipMl, unit))" aria-describedby="sip-error"\(marked("sip"))>
-        <p class="field-error" id="sip-error">\(reason("sip"))</p>
+        <input id="sip-size" name="sip" inputmode="decimal" required value="\(retry["sip"] ?? Layout.inputValue(bottle.sipMl, unit))" aria-describedby="sip-error"\(marked("sipMl"))>
+        <p class="field-error" id="sip-error">\(reason("sipMl"))</p>
         <button type="submit">Save</button>
         </form>
         </section>

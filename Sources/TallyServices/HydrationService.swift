@@ -102,29 +102,14 @@ public struct HydrationService: Sendable {
         })
     }
 
-    public struct DrinkEdit: Sendable {
-        public var volumeMl: Double?
-        public var kindName: String?
-        public var at: Date?
-        /// `.some(nil)` clears the note.
-        public var note: String??
-
-        public init(volumeMl: Double? = nil, kindName: String? = nil, at: Date? = nil, note: String?? = nil) {
-            self.volumeMl = volumeMl
-            self.kindName = kindName
-            self.at = at
-            self.note = note
-        }
-    }
-
     /// Edits a drink. A new kind brings its current factor; an edit that would leave the drink's
     /// old day below zero is refused (H3). Checked and written in one transaction.
-    public func editDrink(id: UUID, _ change: DrinkEdit) async throws -> Intake {
-        let note = try change.note.map { try Intake.validate(note: $0) }
+    public func editDrink(id: UUID, _ change: IntakeChange) async throws -> Intake {
+        let note = try change.note.change.map { try Intake.validate(note: $0) }
         if let at = change.at { try EntryTime.checkNotFuture(at, now: clock.now) }
         return try await store.updateIntake(id: id, of: user) { current, dayTotal, settings, kinds in
             if let volume = change.volumeMl { try EntryVolume.validate(volume, unit: settings.unit, what: "A drink") }
-            let newKind = try change.kindName.map { try Self.activeKind(named: $0, among: kinds) }
+            let newKind = try change.kind.map { try Self.activeKind(named: $0, among: kinds) }
             var edited = Intake(
                 id: current.id, at: change.at ?? current.at, day: current.day,
                 volumeMl: change.volumeMl ?? current.volumeMl,

@@ -232,7 +232,9 @@ struct ReminderDeliveryTests {
             await inbox.release()
             #expect(await tick.value == 2)
             #expect(await inbox.messages.map(\.path) == ["/push/bob-phone"])
-            #expect(bobWaited < .seconds(3), "bob's reminder waited \(bobWaited) for ada's push service")
+            // Waiting for ada's would take her push service's 15 s timeout; a loaded machine takes
+            // a few seconds for bob's alone.
+            #expect(bobWaited < .seconds(6), "bob's reminder waited \(bobWaited) for ada's push service")
         }
     }
 

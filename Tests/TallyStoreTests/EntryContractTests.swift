@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import TallyCore
 @testable import TallyRepositories
 @testable import TallyServices
@@ -127,7 +128,7 @@ struct EntryContractTests {
         try await f.hydration.setFactor(of: "coffee", to: 0.5)
         let bigger = try await f.hydration.editDrink(id: coffee.id, .init(volumeMl: 400))
         #expect(bigger.effectiveMl == 340)
-        let asTea = try await f.hydration.editDrink(id: coffee.id, .init(kindName: "tea", note: .some("green")))
+        let asTea = try await f.hydration.editDrink(id: coffee.id, .init(kind: "tea", note: .set("green")))
         #expect(asTea.kindName == "tea" && asTea.effectiveMl == 380 && asTea.note == "green")
         let moved = try await f.hydration.editDrink(id: coffee.id, .init(at: instant("2025-06-14T20:00:00Z")))
         #expect(moved.day == day("2025-06-14"))

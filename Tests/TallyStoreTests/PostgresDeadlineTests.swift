@@ -16,7 +16,9 @@ struct PostgresDeadlineTests {
 
     @Test("A statement that outlasts the deadline is answered 503 at the deadline, and the next one works")
     func slowStatement() async throws {
-        let store = try await store(deadline: .milliseconds(500))
+        // A second: the check that follows gets a connection and its answer within it even on a
+        // loaded machine, and the statement sleeps five.
+        let store = try await store(deadline: .seconds(1))
         defer { store.close() }
         let started = ContinuousClock.now
         let error = await #expect(throws: TallyError.self) {
@@ -24,8 +26,8 @@ struct PostgresDeadlineTests {
         }
         let waited = ContinuousClock.now - started
         #expect(error?.kind == .busy && error?.retryAfter == 2)
-        #expect(error?.message.contains("did not answer within 0.5 seconds") == true, "\(String(describing: error))")
-        #expect(waited < .seconds(2), "answered after \(waited)")
+        #expect(error?.message.contains("did not answer within 1 second") == true, "\(String(describing: error))")
+        #expect(waited < .seconds(3), "answered after \(waited)")
         // The store is not in an outage: a slow statement is not a database that is away.
         #expect(await store.unavailability() == nil)
         let one = try await store.read { connection in try await connection.row("SELECT 1", logger: store.logger)?.decode(Int.self) }

@@ -1,4 +1,5 @@
 import Foundation
+import TallyAPI
 import GRDB
 import TallyCore
 @testable import TallyRepositories

@@ -32,7 +32,7 @@ struct EntryController {
     @Sendable func editDrink(_ body: IntakeChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryResult> {
         let hydration = services.hydration(context)
         let id = try context.parameters.id("drink")
-        let intake = try await hydration.editDrink(id: id, .init(volumeMl: body.volumeMl, kindName: body.kind, at: body.at, note: body.note.change))
+        let intake = try await hydration.editDrink(id: id, body)
         return JSONBody(try await hydration.result(.intake(intake), created: false))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyAPI
 import TallyCore
 import TallyRepositories
 import TallyServices
@@ -19,7 +20,7 @@ extension HydrationWebController {
             let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit)
             let at = try EntryTime.instant(from: "\(try form.require("date", "the day")) \(try form.require("time", "the time"))",
                                            now: services.clock.now, zone: settings.zone)
-            let drink = try await hydration.editDrink(id: id, .init(volumeMl: ml, kindName: form["kind"], at: at))
+            let drink = try await hydration.editDrink(id: id, IntakeChange(volumeMl: ml, kind: form["kind"], at: at))
             let today = LocalDate(containing: services.clock.now, in: settings.zone)
             return Web.redirect(drink.day == today ? SitePath.today.link : SitePath.day.link(drink.day))
         } refused: { form, refusal in

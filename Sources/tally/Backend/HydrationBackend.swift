@@ -17,7 +17,7 @@ protocol HydrationBackend: Sendable {
     /// The entry whose id is `reference` or starts with it.
     func resolveEntryID(_ reference: String) async throws -> UUID
     func deleteEntry(id: UUID) async throws -> DeletedEntry
-    func editDrink(id: UUID, _ edit: HydrationService.DrinkEdit) async throws -> EntryResult
+    func editDrink(id: UUID, _ change: IntakeChange) async throws -> EntryResult
 
     /// A day; today when `date` is nil.
     func daySummary(on date: LocalDate?) async throws -> DaySummary
@@ -84,8 +84,8 @@ struct LocalHydration: HydrationBackend {
         return try await service.deleted(entry)
     }
 
-    func editDrink(id: UUID, _ edit: HydrationService.DrinkEdit) async throws -> EntryResult {
-        let intake = try await service.editDrink(id: id, edit)
+    func editDrink(id: UUID, _ change: IntakeChange) async throws -> EntryResult {
+        let intake = try await service.editDrink(id: id, change)
         return try await service.result(.intake(intake), created: false)
     }
 

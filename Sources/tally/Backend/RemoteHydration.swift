@@ -66,9 +66,8 @@ struct RemoteHydration: HydrationBackend {
         try await client.send(API.deleteEntry, id)
     }
 
-    func editDrink(id: UUID, _ edit: HydrationService.DrinkEdit) async throws -> EntryResult {
-        try await client.send(API.editDrink, id, body: IntakeChange(volumeMl: edit.volumeMl, kind: edit.kindName, at: edit.at,
-                                                                    note: Patch(edit.note)))
+    func editDrink(id: UUID, _ change: IntakeChange) async throws -> EntryResult {
+        try await client.send(API.editDrink, id, body: change)
     }
 
     // MARK: - Days

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TallyAPI
 import TallyCore
 import TallyRepositories
 import TallyServices
@@ -94,10 +95,9 @@ struct EditCommand: TallyCommand {
 
     func run(in context: CommandContext) async throws {
         let id = try await context.backend.resolveEntryID(entryID)
-        let edit = HydrationService.DrinkEdit(
-            volumeMl: try amount.map(context.milliliters), kindName: kind,
-            at: try at.map(context.instant), note: note.map { Optional($0) })
-        let result = try await context.backend.editDrink(id: id, edit)
+        let change = IntakeChange(volumeMl: try amount.map(context.milliliters), kind: kind, at: try at.map(context.instant),
+                                  note: note.map { .set($0) } ?? .unchanged)
+        let result = try await context.backend.editDrink(id: id, change)
         try emit(result, context) {
             "Changed to \(TextRendering.describe(result.entry, context.unit)).\n" + TextRendering.totalLine(result.day, context.unit)
         }

@@ -79,6 +79,27 @@ struct FieldRefusalTests {
         }
     }
 
+    @Test("A refusal about a field a form does not mark (a category too long) is said at the top of the page")
+    func unmarkedFieldAtTheTop() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR"}"#)
+            let (p1, p2) = (ledger.members[0].id, ledger.members[1].id)
+            let entry = try await client.addExpense(f.adaToken, "/api/v1/ledgers/\(ledger.id)/expenses", #"{"amount": "12.00"}"#)
+            let long = String(repeating: "x", count: 51)
+            let sentence = "A category can be at most 50 characters long (and 200 bytes of UTF-8)."
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let edit = try await browser.post("/spending/\(ledger.id)/entries/\(entry.id)/edit", [
+                "amount": "12", "date": "2025-06-01", "category": long, "payer": String(p1), "split": "equal",
+                "among-\(p1)": "yes", "among-\(p2)": "yes"])
+            #expect(edit.status == .badRequest && edit.text.contains(#"role="alert">\#(sentence)"#), "\(edit.text)")
+            let recurring = try await browser.post("/spending/\(ledger.id)/recurring", [
+                "amount": "800", "every": "month", "start": "2099-01-01", "category": long, "split": "equal",
+                "among-\(p1)": "yes", "among-\(p2)": "yes"])
+            #expect(recurring.status == .badRequest && recurring.text.contains(#"role="alert">\#(sentence)"#), "\(recurring.text)")
+        }
+    }
+
     @Test("A body that cannot be read names where reading stopped")
     func decodingPath() async throws {
         let f = try await ServerFixture()

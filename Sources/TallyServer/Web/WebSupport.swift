@@ -54,6 +54,12 @@ enum Web {
     struct Refusal {
         var error: TallyError
         var field: String? { error.field }
+
+        /// The sentence for the top of the page: nil when one of `marked`, the fields the page
+        /// shows a refusal at, says it there; any other refusal is said at the top.
+        func banner(besides marked: Set<String>) -> String? {
+            field.map(marked.contains) == true ? nil : error.message
+        }
     }
 
     /// Names whose page a response is, without saying who: the service worker keeps the pages of

@@ -44,7 +44,8 @@ struct EntryEditPage {
         let who: HTML = isPayment
             ? "<p class=\"help\">\(name(entry.payer)) paid \(entry.recipient.map(name) ?? ""); to change who, delete it and record a new one.</p>"
             : ""
-        return Layout.page(title, context, error: refusal?.field == nil ? refusal?.error.message : nil, """
+        let marked: Set<String> = isPayment ? ["amount", "description", "date"] : ["amount", "description", "date", "payers", "split"]
+        return Layout.page(title, context, error: refusal?.banner(besides: marked), """
         <h1>\(title)</h1>
         <p>\(entry.description ?? (isPayment ? "A payment" : "An expense")), \(Layout.money(entry.amount)) on \(Written.current.longDay(entry.date)), in \(details.ledger.name).</p>
         \(who)

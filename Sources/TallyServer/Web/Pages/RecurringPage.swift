@@ -15,11 +15,14 @@ struct RecurringPage {
     var values: [String: String] = [:]
     var refusal: Web.Refusal?
 
+    /// The fields whose refusal the form shows at its input; any other is said at the top.
+    static let marked: Set<String> = ["amount", "description", "startDate", "endDate", "payers", "split"]
+
     private var ledger: UUID { details.ledger.id }
     private var currency: Currency { details.ledger.currency }
 
     func render(_ context: PageContext, notice: String? = nil) -> HTML {
-        Layout.page("Recurring expenses", context, notice: notice, error: refusal?.field == nil ? refusal?.error.message : nil, """
+        Layout.page("Recurring expenses", context, notice: notice, error: refusal?.banner(besides: Self.marked), """
         <div class="ledger-head">
         <h1>Recurring expenses</h1>
         <a href="\(SitePath.ledger.link(ledger))" class="button">Back to the ledger</a>

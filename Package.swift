@@ -73,6 +73,7 @@ let package = Package(
             name: "TallyServer",
             dependencies: [
                 "TallyAPI",
+                "TallyRepositories",
                 "TallyServices",
                 "TallyStore",
                 "TallyImport",
@@ -98,6 +99,7 @@ let package = Package(
         .target(
             name: "TallyImport",
             dependencies: [
+                "TallyRepositories",
                 "TallyServices",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -109,6 +111,7 @@ let package = Package(
             name: "tally",
             dependencies: [
                 "TallyAPI",
+                "TallyRepositories",
                 "TallyServices",
                 "TallyStore",
                 "TallyServer",
@@ -135,7 +138,7 @@ let package = Package(
         // Fills a database with years of realistic data for the benchmarks in bench/.
         .executableTarget(
             name: "tally-bench-fill",
-            dependencies: ["TallyServices", "TallyStore"],
+            dependencies: ["TallyRepositories", "TallyServices", "TallyStore"],
             path: "bench/Fill"
         ),
         // Times the exact settle-up plan for 20 balances (bench/spending.sh).
@@ -150,7 +153,7 @@ let package = Package(
         ),
         .testTarget(name: "TallyAPITests", dependencies: ["TallyAPI"]),
         // Fixtures/: a database made by an older Tally, for the migrations (see its README).
-        .testTarget(name: "TallyStoreTests", dependencies: ["TallyServices", "TallyStore", "TallyPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TallyStoreTests", dependencies: ["TallyRepositories", "TallyServices", "TallyStore", "TallyPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], resources: [.copy("Fixtures")]),
         // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).
         .testTarget(name: "TallyImportTests", dependencies: ["TallyImport", "TallyStore", .product(name: "PropertyBased", package: "swift-property-based")],
                     resources: [.copy("Fixtures")]),

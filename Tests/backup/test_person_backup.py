@@ -74,9 +74,9 @@ def test_a_backup_follows_its_schema_and_restores_into_another_account(tmp_path)
         status, report = post(base, "/api/v1/restore?merge=true", backup.read_bytes(), secret)
         assert status == 200 and report["drinksAdded"] + report["removalsAdded"] + report["ledgerEntriesAdded"] == 0, report
         assert report["recurringExpensesAdded"] == 0, report
-        newer = backup.read_bytes().replace(b'"version":1', b'"version":2')
+        newer = backup.read_bytes().replace(b'"version":2', b'"version":3')
         status, problem = post(base, "/api/v1/restore?merge=true", newer, secret)
-        assert status == 400 and "version 2" in problem["detail"], problem
+        assert status == 400 and "version 3" in problem["detail"], problem
 
     for command in [["history", "--month", "2026-05", "--json"], ["kinds", "--json"], ["balance", "--ledger", "Home"],
                     ["recurring", "list", "--ledger", "Home"]]:

@@ -172,7 +172,8 @@ def test_settings_index_without_javascript(server, browser, unique_name, viewpor
     fill(driver, "#frequency", "99")
     driver.execute_script("document.getElementById('frequency').removeAttribute('max')")
     click(driver, button(driver, "Save reminders"))
-    wait(driver, lambda d: d.current_url.endswith("/settings/reminders"))
+    # The answer comes to the same address as the form: wait for the page it brings.
+    wait(driver, lambda d: d.current_url.endswith("/settings/reminders") and d.find_elements(By.CSS_SELECTOR, ".message.error"))
     error = driver.find_element(By.CSS_SELECTOR, ".message.error")
     assert error.text, "no reason on the reminders' page"
     check_page(driver, f"{viewport}-nojs-settings-refused", full=False)

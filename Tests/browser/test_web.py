@@ -360,6 +360,8 @@ def test_flow(server, browser, unique_name, viewport):
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.delete[aria-label^='Delete coffee']"))
     wait_total(driver, "219 ml")
     assert sorted(entries(driver)) == sorted([("Water · 250 ml", "+250 ml"), ("Removed", "−31 ml")])
+    # The Undo comes with the swapped page, which a loaded machine shows a moment after the total.
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "main .message span"))
     assert text(driver, "main .message span").startswith("Deleted coffee · 330 ml at ")
     undo = driver.find_element(By.CSS_SELECTOR, "main .message button")
     assert undo.text == "Undo" and driver.switch_to.active_element == undo, "Undo is not focused after a delete"

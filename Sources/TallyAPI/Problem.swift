@@ -18,11 +18,6 @@ public struct Problem: Codable, Sendable, Equatable {
         self.field = field
     }
 
-    /// The problem of a refusal, with its field.
-    public init(_ error: TallyError, title: String) {
-        self.init(title: title, status: Self.status(of: error.kind), detail: error.message, field: error.field)
-    }
-
     /// The refusal a problem stands for, as the server's own service raised it: its kind from the
     /// status, with its sentence and field; nil for a status that is the server's failure.
     public var error: TallyError? {

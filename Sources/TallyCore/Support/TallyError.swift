@@ -63,14 +63,5 @@ public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `about(_:_:)` for work that waits.
-    public static func about<T>(_ field: String, _ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as TallyError {
-            throw error.about(field)
-        }
-    }
-
     public var description: String { message }
 }

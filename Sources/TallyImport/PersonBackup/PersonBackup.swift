@@ -49,11 +49,11 @@ public struct PersonBackup: Codable, Sendable {
         public var day: LocalDate
         public var volumeMl: Double
         /// For a drink: its kind's id among `kinds` and its name, and the factor it was logged with.
-        @ExplicitNull public var kindID: UUID?
-        @ExplicitNull public var kind: String?
-        @ExplicitNull public var factor: Double?
-        @ExplicitNull public var note: String?
-        @ExplicitNull public var source: IntakeSource?
+        public var kindID: UUID?
+        public var kind: String?
+        public var factor: Double?
+        public var note: String?
+        public var source: IntakeSource?
 
         init(_ entry: DayEntry) {
             switch entry {

@@ -41,6 +41,15 @@ let package = Package(
         // QR codes of invite links, drawn by the server (Debian's libqrencode-dev to build,
         // libqrencode4 at run time).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // Tally's languages: the catalogs of its phrases, CLDR plural rules from the ICU that
+        // Foundation formats with (its toolchain's `_FoundationICU`), and `Written`, the one place
+        // where phrases, numbers and dates become text in the reader's language and locale.
+        .target(
+            name: "TallyLanguages",
+            dependencies: ["TallyCore"],
+            resources: [.copy("Catalogs")],
+            linkerSettings: [.linkedLibrary("_FoundationICU")]
+        ),
         // The API's wire format, for the server and its clients: each route with its method, path,
         // body and answer; the JSON coders; problems; Foundation and TallyCore only.
         .target(name: "TallyAPI", dependencies: ["TallyCore"]),
@@ -73,6 +82,7 @@ let package = Package(
             name: "TallyServer",
             dependencies: [
                 "TallyAPI",
+                "TallyLanguages",
                 "TallyRepositories",
                 "TallyServices",
                 "TallyStore",
@@ -111,6 +121,7 @@ let package = Package(
             name: "tally",
             dependencies: [
                 "TallyAPI",
+                "TallyLanguages",
                 "TallyRepositories",
                 "TallyServices",
                 "TallyStore",
@@ -152,6 +163,7 @@ let package = Package(
             dependencies: ["TallyCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "TallyAPITests", dependencies: ["TallyAPI"]),
+        .testTarget(name: "TallyLanguagesTests", dependencies: ["TallyLanguages"]),
         // Fixtures/: a database made by an older Tally, for the migrations (see its README).
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyRepositories", "TallyServices", "TallyStore", "TallyPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], resources: [.copy("Fixtures")]),
         // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).

@@ -21,7 +21,7 @@ public struct Problem: Codable, Sendable, Equatable {
     /// The refusal a problem stands for, as the server's own service raised it: its kind from the
     /// status, with its sentence and field; nil for a status that is the server's failure.
     public var error: TallyError? {
-        Self.kind(of: status).map { TallyError($0, detail, field: field) }
+        Self.kind(of: status).map { TallyError($0, .verbatim(detail), field: field) }
     }
 
     /// The status that answers an error of this kind: the one place where kinds become statuses.

@@ -78,7 +78,7 @@ public enum IHateMoneyExport {
         do {
             reader = try CSVReader(string: text, hasHeaderRow: true)
         } catch {
-            throw TallyError.invalid("This IHateMoney CSV export cannot be read: \(error).")
+            throw TallyError.invalid("This IHateMoney CSV export cannot be read: \(String(describing: error)).")
         }
         let header = (reader.headerRow ?? []).map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\u{FEFF}")) }
         let missing = columns.filter { !header.contains($0) && $0 != "bill_type" }
@@ -131,16 +131,22 @@ public enum IHateMoneyExport {
         return String(text.dropFirst())
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    private static func describe(_ error: DecodingError) -> Phrase {
         switch error {
         case .keyNotFound(let key, let context):
-            "bill \((context.codingPath.first?.intValue ?? 0) + 1) has no \(key.stringValue)"
+            Phrase("bill \((context.codingPath.first?.intValue ?? 0) + 1) has no \(key.stringValue)")
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            context.codingPath.isEmpty ? "it is not a JSON array of bills"
-                : "\(context.codingPath.map { $0.intValue.map { "bill \($0 + 1)" } ?? $0.stringValue }.joined(separator: ", ")) is not what IHateMoney writes"
+            context.codingPath.isEmpty ? Phrase("it is not a JSON array of bills")
+                : Phrase("\(place(context.codingPath)) is not what IHateMoney writes")
         @unknown default:
-            "\(error)"
+            .verbatim("\(error)")
         }
+    }
+
+    /// Where in the export a value is: "bill 3, amount".
+    private static func place(_ path: [any CodingKey]) -> Phrase {
+        let parts = path.map { key in key.intValue.map { Phrase("bill \($0 + 1)") } ?? .verbatim(key.stringValue) }
+        return Phrase(key: parts.indices.map { "{\($0)}" }.joined(separator: ", "), values: parts.map { .phrase($0) })
     }
 }
 

@@ -52,7 +52,7 @@ public struct IHateMoneyImporter: Sendable {
         for run in keyed.isEmpty ? [keyed[...]] : DayBatches.runs(keyed, size: batchSize) {
             let stored = try await spending.importEntries(
                 into: target, name: name, currency: currency, memberNames: names,
-                note: "Imported \(run.count) bill\(run.count == 1 ? "" : "s") from IHateMoney."
+                note: Phrase(one: "Imported \(run.count) bill from IHateMoney.", other: "Imported \(run.count) bills from IHateMoney.")
             ) { details in
                 try Self.entries(run, weights: weights, in: details, createdAt: now, user: user)
             }
@@ -121,10 +121,10 @@ public struct IHateMoneyImporter: Sendable {
             self.row = row
             do {
                 amount = try Money(exactly: bill.amount, currency: currency)
-                try TransactionAmount.validate(amount, what: "The amount")
+                try TransactionAmount.validate(amount, what: Phrase("The amount"))
                 _ = try LedgerRules.validateDescription(bill.what)
             } catch let error as TallyError {
-                throw TallyError.invalid("Bill \(row) (\(bill.what)): \(error.message)")
+                throw TallyError.invalid("Bill \(row) (\(bill.what)): \(error.phrase)")
             }
             self.bill = bill
             key = [bill.isReimbursement ? "R" : "E", bill.date.description, amount.plain, bill.payerName.lowercased(),
@@ -143,7 +143,9 @@ public struct IHateMoneyImporter: Sendable {
             return existing.ledger.currency
         }
         guard codes.count <= 1 else {
-            throw TallyError.invalid("This export has bills in \(codes.sorted().joined(separator: " and ")); a ledger keeps one currency: import it with --currency to choose one.")
+            let sorted = codes.sorted()
+            let named = sorted.dropFirst().reduce(Phrase.verbatim(sorted[0])) { Phrase("\($0) and \($1)") }
+            throw TallyError.invalid("This export has bills in \(named); a ledger keeps one currency: import it with --currency to choose one.")
         }
         guard let code = codes.first else {
             throw TallyError.invalid("This export names no currency (IHateMoney's XXX): choose the ledger's currency with --currency, such as --currency EUR.")

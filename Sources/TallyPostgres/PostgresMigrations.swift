@@ -62,6 +62,7 @@ enum PostgresMigrations {
             """),
         // SQLite's migration 20.
         Migration(version: 6, name: "token scopes", sql: "ALTER TABLE apiToken ADD COLUMN scope text NOT NULL DEFAULT 'write';"),
+        Migration(version: 7, name: "the account's language", sql: "ALTER TABLE users ADD COLUMN language text;"),
     ]
 
     /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.

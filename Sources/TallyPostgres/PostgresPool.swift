@@ -22,7 +22,7 @@ final class PostgresPool: Sendable {
         var client: PostgresClient
         var running: Task<Void, Never>
         /// Why the database is thought unreachable; nil while it answers.
-        var outage: String?
+        var outage: Phrase?
         var probe: Task<Void, Never>?
         var closed = false
     }
@@ -117,7 +117,7 @@ final class PostgresPool: Sendable {
         } catch {
             // A use that waited on the pool an outage's end replaced: as if during the outage.
             if !(error is TallyError), state.withLockedValue({ $0.client !== client }) {
-                throw Self.unreachable("it was away")
+                throw Self.unreachable(Phrase("it was away"))
             }
             if let reason = Self.connectionFailure(error) {
                 beginOutage(reason)
@@ -157,35 +157,38 @@ final class PostgresPool: Sendable {
 
     // MARK: Outages
 
-    private static func unreachable(_ reason: String) -> TallyError {
+    private static func unreachable(_ reason: Phrase) -> TallyError {
         TallyError(.storageUnavailable, "Tally cannot reach its database just now (\(reason)), so nothing was saved; try again in a few seconds.",
                    retryAfter: 2)
     }
 
-    private static func seconds(_ duration: Duration) -> String {
+    private static func seconds(_ duration: Duration) -> Phrase {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return seconds == 1 ? "1 second" : "\(seconds.formatted(.number.precision(.fractionLength(0...1)))) seconds"
+        if seconds == seconds.rounded(), let whole = Int(exactly: seconds) {
+            return Phrase(one: "\(whole) second", other: "\(whole) seconds")
+        }
+        return Phrase("\(seconds.formatted(.number.precision(.fractionLength(0...1)))) seconds")
     }
 
     /// In a few words, why `error` says the database cannot be reached; nil for any other error.
-    static func connectionFailure(_ error: any Error) -> String? {
+    static func connectionFailure(_ error: any Error) -> Phrase? {
         // The pool's own errors (shut down, or its circuit breaker tripped): PostgresNIO exports
         // their type only from an underscored module, which Tally does not import.
-        if String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") { return "its connections were shut down" }
+        if String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") { return Phrase("its connections were shut down") }
         guard let error = error as? PSQLError else { return nil }
         switch error.code {
-        case .serverClosedConnection, .uncleanShutdown: return "it closed the connection"
+        case .serverClosedConnection, .uncleanShutdown: return Phrase("it closed the connection")
         case .connectionError: return PostgresStore.reason(error)
         case .server:
             // Shutting down, starting up, or restarted after a crash; or no connection (class 08).
             guard let state = error.serverInfo?[.sqlState], state.hasPrefix("57P") || state.hasPrefix("08") else { return nil }
-            return error.serverInfo?[.message] ?? "it is shutting down"
+            return error.serverInfo?[.message].map(Phrase.verbatim) ?? Phrase("it is shutting down")
         default: return nil
         }
     }
 
     /// Uses fail at once from now on, until the probe reaches the database.
-    private func beginOutage(_ reason: String) {
+    private func beginOutage(_ reason: Phrase) {
         let began = state.withLockedValue { state -> Bool in
             guard !state.closed else { return false }
             let began = state.outage == nil
@@ -230,7 +233,7 @@ final class PostgresPool: Sendable {
                 if ended { events.notice("The database answers again: requests go through.") }
                 return
             } catch {
-                beginOutage(Self.connectionFailure(error) ?? "it does not answer")
+                beginOutage(Self.connectionFailure(error) ?? Phrase("it does not answer"))
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }

@@ -91,8 +91,8 @@ extension PostgresStore: AccountRepository {
 
     /// An account from the columns of `accountColumns`: only rows with a password are selected.
     static func account(_ row: PostgresRow) throws -> Account {
-        let (id, name, createdAt, passwordHash, isAdmin, disabledAt) = try row.decode((UUID, String, Date, String, Bool, Date?).self)
-        return Account(user: User(id: id, name: name, createdAt: createdAt), passwordHash: passwordHash, isAdmin: isAdmin,
+        let (id, name, createdAt, language, passwordHash, isAdmin, disabledAt) = try row.decode((UUID, String, Date, String?, String, Bool, Date?).self)
+        return Account(user: User(id: id, name: name, createdAt: createdAt, language: language), passwordHash: passwordHash, isAdmin: isAdmin,
                        disabledAt: disabledAt)
     }
 

@@ -150,7 +150,7 @@ extension PostgresStore {
         case (.real(let number), _):
             bindings.append(String(number))
         default:
-            throw TallyError.invalid("A \(value) cannot go into a \(type) column.")
+            throw TallyError.invalid("A \(String(describing: value)) cannot go into a \(type) column.")
         }
     }
 }

@@ -35,7 +35,7 @@ extension PostgresStore {
             switch target {
             case .new(let new):
                 try await insertLedger(new, connection)
-                try await log(ActivityNote("Created the ledger \(new.name)."), ledger: ledger, user: user, at: at, connection)
+                try await log(ActivityNote(Phrase("Created the ledger \(new.name).")), ledger: ledger, user: user, at: at, connection)
             case .existing:
                 _ = try await details(ledger, of: user, connection)
             }

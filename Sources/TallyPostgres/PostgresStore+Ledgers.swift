@@ -19,7 +19,7 @@ extension PostgresStore: LedgerRepository {
             // The creator owns it (S1).
             details.ownerID = details.member(of: user)?.id
             try await connection.run("UPDATE ledger SET ownerMemberId = \(details.ownerID) WHERE id = \(ledger.id)", logger: logger)
-            try await log(ActivityNote("Created the ledger \(ledger.name)."), ledger: ledger.id, user: user, at: ledger.createdAt, connection)
+            try await log(ActivityNote(Phrase("Created the ledger \(ledger.name).")), ledger: ledger.id, user: user, at: ledger.createdAt, connection)
             return details
         }
     }

@@ -78,9 +78,9 @@ extension PostgresStore: ReminderRepository {
 
     /// From `reminderOwnerColumns`.
     static func reminderOwner(_ row: PostgresRow) throws -> (user: User, settings: HydrationSettings, reminders: ReminderSettings) {
-        let (_, _, _, _, _, _, unit, timeZone, presets, id, name, createdAt) =
-            try row.decode((Bool?, Int?, Int?, Int?, Int?, Bool?, String, String, String?, UUID, String, Date).self)
-        return (User(id: id, name: name, createdAt: createdAt),
+        let (_, _, _, _, _, _, unit, timeZone, presets, id, name, createdAt, language) =
+            try row.decode((Bool?, Int?, Int?, Int?, Int?, Bool?, String, String, String?, UUID, String, Date, String?).self)
+        return (User(id: id, name: name, createdAt: createdAt, language: language),
                 HydrationSettings(unitColumn: unit, timeZone: timeZone, presetsColumn: presets), try reminderSettings(row))
     }
 }

@@ -118,7 +118,7 @@ extension PostgresStore {
 
     /// The user's columns, then when the credential was last seen.
     static func credentialed(_ row: PostgresRow) throws -> Credentialed {
-        let (id, name, createdAt, lastSeenAt) = try row.decode((UUID, String, Date, Date?).self)
-        return Credentialed(user: User(id: id, name: name, createdAt: createdAt), lastSeenAt: lastSeenAt)
+        let (id, name, createdAt, language, lastSeenAt) = try row.decode((UUID, String, Date, String?, Date?).self)
+        return Credentialed(user: User(id: id, name: name, createdAt: createdAt, language: language), lastSeenAt: lastSeenAt)
     }
 }

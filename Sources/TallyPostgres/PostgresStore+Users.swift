@@ -41,6 +41,12 @@ extension PostgresStore: UserRepository {
         }
     }
 
+    public func setLanguage(of user: UUID, to language: String?) async throws {
+        try await write(locking: .user(user)) { [self] connection in
+            try await connection.run("UPDATE users SET language = \(language) WHERE id = \(user)", logger: logger)
+        }
+    }
+
     public func settings(of user: UUID) async throws -> HydrationSettings {
         try await connection { [self] connection in try await settings(user, connection) }
     }
@@ -78,12 +84,12 @@ extension PostgresStore: UserRepository {
     }
 
 
-    /// `users.id, users.name, users.createdAt`, read by `user(_:)` from the row's first three columns.
-    static let userColumns = "users.id, users.name, users.createdAt"
+    /// `users.id, users.name, users.createdAt, users.language`, read by `user(_:)` from the row's first four columns.
+    static let userColumns = "users.id, users.name, users.createdAt, users.language"
 
     static func user(_ row: PostgresRow) throws -> User {
-        let (id, name, createdAt) = try row.decode((UUID, String, Date).self)
-        return User(id: id, name: name, createdAt: createdAt)
+        let (id, name, createdAt, language) = try row.decode((UUID, String, Date, String?).self)
+        return User(id: id, name: name, createdAt: createdAt, language: language)
     }
 
     /// Read by `settings(_:)` from the row's first three columns.

@@ -98,29 +98,34 @@ public final class PostgresStore: StoreAvailability {
     static func translate(_ error: any Error, url: String) -> any Error {
         if let error = error as? TallyError { return error }
         if let error = error as? PSQLError, error.serverInfo == nil {
-            return TallyError.invalid("Cannot reach PostgreSQL at \(redacted(url)) (\(reason(error))): check that it runs and that the address is right.")
+            return TallyError.invalid("Cannot reach PostgreSQL at \(address(url)) (\(reason(error))): check that it runs and that the address is right.")
         }
         if let error = error as? PSQLError, let message = error.serverInfo?[.message] {
             // Refused at the door: a wrong password, a database that does not exist.
             if error.serverInfo?[.sqlState].map({ $0.hasPrefix("28") || $0 == "3D000" }) == true {
-                return TallyError.invalid("PostgreSQL at \(redacted(url)) refused: \(message).")
+                return TallyError.invalid("PostgreSQL at \(address(url)) refused: \(message).")
             }
         }
         return translate(error)
     }
 
-    /// Why no connection was made, in a few words.
-    static func reason(_ error: PSQLError) -> String {
-        func describe(_ io: IOError) -> String { String(cString: strerror(io.errnoCode)).lowercased() }
+    /// The address without its password, as a refusal names it.
+    static func address(_ url: String) -> Phrase {
+        (try? PostgresURL(url).redacted).map(Phrase.verbatim) ?? Phrase("the PostgreSQL database")
+    }
+
+    /// Why no connection was made, in a few words (the system's own, for an I/O error).
+    static func reason(_ error: PSQLError) -> Phrase {
+        func describe(_ io: IOError) -> Phrase { .verbatim(String(cString: strerror(io.errnoCode)).lowercased()) }
         switch error.underlying {
         case let failure as NIOConnectionError:
             if let io = failure.connectionErrors.lazy.compactMap({ $0.error as? IOError }).first { return describe(io) }
-            if failure.dnsAError != nil || failure.dnsAAAAError != nil { return "the host name is unknown" }
-            return "no connection"
+            if failure.dnsAError != nil || failure.dnsAAAAError != nil { return Phrase("the host name is unknown") }
+            return Phrase("no connection")
         case let io as IOError:
             return describe(io)
         default:
-            return "\(error.code)"
+            return .verbatim("\(error.code)")
         }
     }
 }
@@ -197,7 +202,7 @@ extension PostgresStore {
     /// A constraint failure as a conflict, with what PostgreSQL said; other errors as they are.
     static func translate(_ error: any Error) -> any Error {
         guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return error }
-        let message = error.serverInfo?[.message] ?? "a constraint failed"
+        let message = error.serverInfo?[.message].map(Phrase.verbatim) ?? Phrase("a constraint failed")
         switch state {
         case "23505", "23503", "23514", "23502", "23P01":
             return StoreRefusal.clash(message)

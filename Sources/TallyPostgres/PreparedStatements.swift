@@ -80,8 +80,8 @@ struct TokenUserStatement: CredentialStatement {
     var now: Date
 
     func decodeRow(_ row: PostgresRow) throws -> Credentialed {
-        let (id, name, createdAt, lastSeenAt, scope, expiresAt) = try row.decode((UUID, String, Date, Date?, String, Date?).self)
-        return Credentialed(user: User(id: id, name: name, createdAt: createdAt), lastSeenAt: lastSeenAt,
+        let (id, name, createdAt, language, lastSeenAt, scope, expiresAt) = try row.decode((UUID, String, Date, String?, Date?, String, Date?).self)
+        return Credentialed(user: User(id: id, name: name, createdAt: createdAt, language: language), lastSeenAt: lastSeenAt,
                             token: TokenGrant(scope: TokenScope(rawValue: scope) ?? .read, expiresAt: expiresAt))
     }
 }

@@ -192,6 +192,7 @@ public protocol AccountRepository: Sendable {
 /// The refusal of a throttled sign-in in every store: how long to wait, in whole seconds.
 package func signInThrottled(_ wait: TimeInterval) -> TallyError {
     let seconds = Int(wait.rounded(.up))
-    return TallyError(.tooManyRequests, "Too many sign-in attempts; try again in \(seconds) second\(seconds == 1 ? "" : "s").",
+    return TallyError(.tooManyRequests, Phrase(one: "Too many sign-in attempts; try again in \(seconds) second.",
+                                               other: "Too many sign-in attempts; try again in \(seconds) seconds."),
                       retryAfter: seconds)
 }

@@ -30,7 +30,7 @@ public struct LedgerDetails: Equatable, Sendable {
     public var owner: LedgerMember? { LedgerOwnership.owner(marked: ownerID, among: members) }
 
     /// Refuses `user` unless they own the ledger; `action` as in "Only Ada, who owns this ledger, can remove members."
-    public func requireOwner(_ user: UUID, to action: String) throws {
+    public func requireOwner(_ user: UUID, to action: Phrase) throws {
         try LedgerOwnership.requireOwner(owner, user: user, to: action)
     }
 }
@@ -71,11 +71,14 @@ public struct LedgerActivity: Equatable, Sendable {
 
 /// What a change writes to the activity log, in the same transaction as the change.
 public struct ActivityNote: Sendable {
-    public var text: String
+    /// What happened, in English until it is written in the reader's language.
+    public var phrase: Phrase
     public var entryID: UUID?
+    /// The sentence in English, as the log stores it.
+    public var text: String { phrase.description }
 
-    public init(_ text: String, entryID: UUID? = nil) {
-        self.text = text
+    public init(_ phrase: Phrase, entryID: UUID? = nil) {
+        self.phrase = phrase
         self.entryID = entryID
     }
 }

@@ -57,11 +57,12 @@ package enum StoreRefusal {
     }
 
     package static func tooManyDevices(_ others: Int) -> TallyError {
-        .conflict("Notifications are on for \(others) devices of yours, the most Tally sends to; turn them off on one first.")
+        .conflict(Phrase(one: "Notifications are on for \(others) device of yours, the most Tally sends to; turn it off first.",
+                         other: "Notifications are on for \(others) devices of yours, the most Tally sends to; turn them off on one first."))
     }
 
     /// A constraint of the database refused a change, with the database's own words.
-    package static func clash(_ message: String) -> TallyError {
+    package static func clash(_ message: Phrase) -> TallyError {
         .conflict("That change clashes with what is stored: \(message).")
     }
 
@@ -72,7 +73,7 @@ package enum StoreRefusal {
             throw TallyError.conflict("\(gone.name) has expenses or payments in this ledger (deleted ones included), so they stay a member; rename them instead.")
         }
         if let expense = recurring.first(where: { $0.involves(gone.id) }) {
-            throw TallyError.conflict("\(gone.name) pays for or shares the recurring expense \(expense.title): change it or delete it first, or rename \(gone.name) instead.")
+            throw TallyError.conflict("\(gone.name) pays for or shares the recurring expense \(expense.titlePhrase): change it or delete it first, or rename \(gone.name) instead.")
         }
     }
 }

@@ -71,7 +71,7 @@ public struct HydrationService: Sendable {
         let now = clock.now
         return try await store.logIntake(of: user) { settings, kinds in
             let volumeMl = try drink.volume.milliliters(defaultUnit: settings.unit)
-            try EntryVolume.validate(volumeMl, unit: settings.unit, what: "A drink")
+            try EntryVolume.validate(volumeMl, unit: settings.unit, what: Phrase("A drink"))
             let note = try Intake.validate(note: drink.note)
             let at = drink.at ?? now
             try EntryTime.checkNotFuture(at, now: now)
@@ -93,7 +93,7 @@ public struct HydrationService: Sendable {
         let now = clock.now
         return try await store.addRemoval(of: user, { settings in
             let volumeMl = try volume.milliliters(defaultUnit: settings.unit)
-            try EntryVolume.validate(volumeMl, unit: settings.unit, what: "A removal")
+            try EntryVolume.validate(volumeMl, unit: settings.unit, what: Phrase("A removal"))
             let at = at ?? now
             try EntryTime.checkNotFuture(at, now: now)
             return Removal(id: id ?? UUID(), at: at, day: LocalDate(containing: at, in: settings.zone), volumeMl: volumeMl)
@@ -108,7 +108,7 @@ public struct HydrationService: Sendable {
         let note = try change.note.change.map { try Intake.validate(note: $0) }
         if let at = change.at { try EntryTime.checkNotFuture(at, now: clock.now) }
         return try await store.updateIntake(id: id, of: user) { current, dayTotal, settings, kinds in
-            if let volume = change.volumeMl { try EntryVolume.validate(volume, unit: settings.unit, what: "A drink") }
+            if let volume = change.volumeMl { try EntryVolume.validate(volume, unit: settings.unit, what: Phrase("A drink")) }
             let newKind = try change.kind.map { try Self.activeKind(named: $0, among: kinds) }
             var edited = Intake(
                 id: current.id, at: change.at ?? current.at, day: current.day,
@@ -211,7 +211,7 @@ public struct HydrationService: Sendable {
     @discardableResult
     public func renameDrinkKind(_ name: String, to newName: String) async throws -> DrinkKind {
         try await changeKind { kinds in
-            var kind = try Self.ownKind(named: name, among: kinds, changing: "renamed")
+            var kind = try Self.ownKind(named: name, among: kinds, changing: .rename)
             kind.name = try DrinkKind.validate(name: newName, factor: kind.factor)
             return kind
         }
@@ -221,7 +221,7 @@ public struct HydrationService: Sendable {
     @discardableResult
     public func retireDrinkKind(_ name: String) async throws -> DrinkKind {
         try await changeKind { kinds in
-            var kind = try Self.ownKind(named: name, among: kinds, changing: "retired")
+            var kind = try Self.ownKind(named: name, among: kinds, changing: .retire)
             kind.isRetired = true
             return kind
         }
@@ -257,7 +257,7 @@ public struct HydrationService: Sendable {
             guard var kind = kinds.first(where: { $0.id == id }) else {
                 throw TallyError.notFound("There is no drink kind with the id \(id).")
             }
-            if name != nil || retired != nil { try Self.checkOwn(kind, changing: name != nil ? "renamed" : "retired") }
+            if name != nil || retired != nil { try Self.checkOwn(kind, changing: name != nil ? .rename : .retire) }
             kind.name = try DrinkKind.validate(name: name ?? kind.name, factor: factor ?? kind.factor)
             kind.factor = factor ?? kind.factor
             kind.isRetired = retired ?? kind.isRetired
@@ -273,15 +273,21 @@ public struct HydrationService: Sendable {
         }
     }
 
-    private static func ownKind(named name: String, among kinds: [DrinkKind], changing verb: String) throws -> DrinkKind {
+    /// What only a kind the user added may have done to it.
+    private enum KindChange { case rename, retire }
+
+    private static func ownKind(named name: String, among kinds: [DrinkKind], changing change: KindChange) throws -> DrinkKind {
         let kind = try activeKind(named: name, among: kinds)
-        try checkOwn(kind, changing: verb)
+        try checkOwn(kind, changing: change)
         return kind
     }
 
-    private static func checkOwn(_ kind: DrinkKind, changing verb: String) throws {
+    private static func checkOwn(_ kind: DrinkKind, changing change: KindChange) throws {
         guard !kind.isBuiltIn else {
-            throw TallyError.invalid("\(kind.name) is a built-in kind and cannot be \(verb); only kinds you added can.")
+            switch change {
+            case .rename: throw TallyError.invalid("\(kind.name) is a built-in kind and cannot be renamed; only kinds you added can.")
+            case .retire: throw TallyError.invalid("\(kind.name) is a built-in kind and cannot be retired; only kinds you added can.")
+            }
         }
     }
 

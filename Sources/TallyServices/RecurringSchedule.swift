@@ -52,7 +52,7 @@ public struct RecurringSchedule: Sendable {
                 stored.advance(past: date)
                 let entry = try stored.template.entry(id: id, on: date, createdAt: now, members: details.members)
                 let wording = EntryWording(details)
-                return (entry, ActivityNote("Added \(wording.describe(entry)), on its schedule (\(stored.rule.summary)).", entryID: entry.id))
+                return (entry, ActivityNote(Phrase("Added \(wording.describe(entry)), on its schedule (\(stored.rule.summaryPhrase))."), entryID: entry.id))
             }
             if let entry { added.append(entry) }
             expense.advance(past: date)

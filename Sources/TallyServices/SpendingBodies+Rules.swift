@@ -7,7 +7,7 @@ import TallyCore
 
 extension AmountValue {
     /// The amount in `currency`, checked; a refusal names `field`.
-    func money(in currency: Currency, what: String, field: String = "amount") throws -> Money {
+    func money(in currency: Currency, what: Phrase, field: String = "amount") throws -> Money {
         let money = try TallyError.about(field) {
             switch self {
             case .text(let text): try Money(parsing: text, currency: currency)
@@ -25,9 +25,7 @@ extension SplitBody {
         try TallyError.about("split") {
             let parts = self.parts ?? []
             if parts.isEmpty {
-                guard method == .equal else {
-                    throw TallyError.invalid("A split by \(method.rawValue) needs each member's \(method.valueName).")
-                }
+                guard method == .equal else { throw TallyError.invalid(method.valueMissing) }
                 return try .equal(members.map(\.id))
             }
             return try Split(method: method, parts: parts.map { part in
@@ -36,7 +34,7 @@ extension SplitBody {
                 let value: Decimal = switch part.value {
                 case .decimal(let decimal): decimal
                 case .text(let text): try Self.number(text, method: method)
-                case nil: throw TallyError.invalid("A split by \(method.rawValue) needs each member's \(method.valueName).")
+                case nil: throw TallyError.invalid(method.valueMissing)
                 }
                 return SplitPart(member: id, value: value)
             })
@@ -50,7 +48,7 @@ extension SplitBody {
               trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
         else {
-            throw TallyError.invalid("\"\(text)\" is not a number: write the \(method.valueName) with digits, such as 2 or 12.50.")
+            throw TallyError.invalid(method.notANumber(text))
         }
         return value
     }
@@ -74,13 +72,22 @@ extension SpendingService {
 }
 
 extension SplitMethod {
-    /// What each member's value is called in this method.
-    public var valueName: String {
+    /// The refusal for a split that leaves out a member's value (a share count, an amount, a
+    /// percentage). An equal split has no values, so it is never refused for one.
+    var valueMissing: Phrase {
         switch self {
-        case .equal: "member"
-        case .shares: "share count"
-        case .exact: "amount"
-        case .percent: "percentage"
+        case .equal, .shares: Phrase("A split by shares needs each member's share count.")
+        case .exact: Phrase("A split by exact needs each member's amount.")
+        case .percent: Phrase("A split by percent needs each member's percentage.")
+        }
+    }
+
+    /// The refusal for a member's value typed as `text`, which is not a number.
+    func notANumber(_ text: String) -> Phrase {
+        switch self {
+        case .equal, .shares: Phrase("\"\(text)\" is not a number: write the share count with digits, such as 2 or 12.50.")
+        case .exact: Phrase("\"\(text)\" is not a number: write the amount with digits, such as 2 or 12.50.")
+        case .percent: Phrase("\"\(text)\" is not a number: write the percentage with digits, such as 2 or 12.50.")
         }
     }
 }

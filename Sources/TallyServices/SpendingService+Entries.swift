@@ -27,14 +27,14 @@ extension SpendingService {
         let (user, now) = (self.user, clock.now)
         let key = LedgerEntryKey(client: body.id, in: ledger)
         return try await store.addEntry(key, to: ledger, by: user) { details, zone in
-            let amount = try body.amount.money(in: details.ledger.currency, what: "An expense")
+            let amount = try body.amount.money(in: details.ledger.currency, what: SpendingKind.expense.subject)
             let entry = try SpendingEntry(
                 id: key.id, kind: .expense, amount: amount,
                 payers: try Self.payers(one: body.payer, several: body.payers, amount: amount, user: user, in: details),
                 date: body.date ?? LocalDate(containing: now, in: zone),
                 description: body.description, category: body.category,
                 split: try body.split.split(among: details.members), createdAt: now, members: details.members)
-            return (entry, ActivityNote("Added \(EntryWording(details).describe(entry)).", entryID: entry.id))
+            return (entry, ActivityNote(Phrase("Added \(EntryWording(details).describe(entry))."), entryID: entry.id))
         }
     }
 
@@ -47,9 +47,9 @@ extension SpendingService {
             let entry = try SpendingEntry.payment(
                 id: key.id, from: try TallyError.about("from") { try Self.payer(body.from, user: user, in: details) },
                 to: try TallyError.about("to") { try Self.member(body.to, in: details.members) },
-                amount: try body.amount.money(in: details.ledger.currency, what: "A payment"),
+                amount: try body.amount.money(in: details.ledger.currency, what: SpendingKind.payment.subject),
                 date: body.date ?? LocalDate(containing: now, in: zone), note: body.note, createdAt: now, members: details.members)
-            return (entry, ActivityNote("Recorded \(EntryWording(details).describe(entry)).", entryID: entry.id))
+            return (entry, ActivityNote(Phrase("Recorded \(EntryWording(details).describe(entry))."), entryID: entry.id))
         }
     }
 
@@ -60,7 +60,7 @@ extension SpendingService {
         return try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
             try entry.check(seen: seen, describedAs: EntryWording(details).describe(entry))
             let before = entry
-            let amount = try change.amount?.money(in: details.ledger.currency, what: entry.kind == .payment ? "A payment" : "An expense") ?? entry.amount
+            let amount = try change.amount?.money(in: details.ledger.currency, what: entry.kind.subject) ?? entry.amount
             var split = try change.split.map { try $0.split(among: details.members) } ?? entry.split
             if entry.kind == .payment {
                 guard change.split == nil else {
@@ -76,8 +76,8 @@ extension SpendingService {
                 category: change.category.applied(to: entry.category),
                 split: split, createdAt: entry.createdAt, deletedAt: entry.deletedAt, members: details.members)
             let changes = EntryWording(details).changes(from: before, to: entry)
-            guard !changes.isEmpty else { return ActivityNote("Saved \(EntryWording(details).describe(entry)) without changes.", entryID: id) }
-            return ActivityNote("Changed \(EntryWording(details).title(before)): \(changes.joined(separator: "; ")).", entryID: id)
+            guard !changes.isEmpty else { return ActivityNote(Phrase("Saved \(EntryWording(details).describe(entry)) without changes."), entryID: id) }
+            return ActivityNote(Phrase("Changed \(EntryWording(details).title(before)): \(changes.joined(separator: "; "))."), entryID: id)
         }
     }
 
@@ -94,7 +94,7 @@ extension SpendingService {
             guard entry.deletedAt == nil else { throw TallyError.conflict("This entry is already deleted; restore it to bring it back.") }
             try entry.check(seen: seen, describedAs: EntryWording(details).describe(entry))
             entry.deletedAt = now
-            return ActivityNote("Deleted \(EntryWording(details).describe(entry)).", entryID: id)
+            return ActivityNote(Phrase("Deleted \(EntryWording(details).describe(entry))."), entryID: id)
         }
     }
 
@@ -102,7 +102,7 @@ extension SpendingService {
         try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
             guard entry.deletedAt != nil else { throw TallyError.conflict("This entry is not deleted.") }
             entry.deletedAt = nil
-            return ActivityNote("Restored \(EntryWording(details).describe(entry)).", entryID: id)
+            return ActivityNote(Phrase("Restored \(EntryWording(details).describe(entry))."), entryID: id)
         }
     }
 
@@ -133,13 +133,19 @@ extension SpendingService {
         public let balances: LedgerBalances
         public let plan: [Transfer]
 
-        public func name(_ member: MemberID) -> String { EntryWording(details).name(member) }
+        public func name(_ member: MemberID) -> String { namePhrase(member).description }
+
+        /// The member's name, or "a former member" in the reader's language.
+        public func namePhrase(_ member: MemberID) -> Phrase { EntryWording(details).name(member) }
 
         /// "Person 2 owes Person 1 9.99 EUR.", one per transfer of the plan, or that all is settled.
-        public var sentences: [String] {
-            guard !plan.isEmpty else { return ["Everyone is settled up."] }
-            return plan.map { "\(name($0.from)) owes \(name($0.to)) \($0.amount)." }
+        public var phrases: [Phrase] {
+            guard !plan.isEmpty else { return [Phrase("Everyone is settled up.")] }
+            return plan.map { Phrase("\(namePhrase($0.from)) owes \(namePhrase($0.to)) \($0.amount).") }
         }
+
+        /// The phrases in English (the API's answer, the command line).
+        public var sentences: [String] { phrases.map(\.description) }
     }
 
     /// Each member's paid, share and balance, and the fewest transfers that settle them, from

@@ -49,7 +49,7 @@ extension SpendingService {
             guard !bodies.isEmpty else { throw TallyError.invalid("Give at least one payer with what they paid, or leave the payers out.") }
             return try bodies.map {
                 PayerPart(member: try member($0.member, in: details.members),
-                          amount: try $0.paid.money(in: details.ledger.currency, what: "What a payer paid", field: "payers"))
+                          amount: try $0.paid.money(in: details.ledger.currency, what: Phrase("What a payer paid"), field: "payers"))
             }
         }
     }

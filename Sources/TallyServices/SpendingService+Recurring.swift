@@ -25,19 +25,19 @@ extension SpendingService {
                                          field: "startDate")
             }
             guard let first = rule.occurrence(onOrAfter: start) else {
-                throw TallyError.invalid("\(rule.summary.capitalizedFirst) never comes after \(start).", field: "startDate")
+                throw TallyError.invalid("\(rule.summaryPhraseAtStart) never comes after \(start).", field: "startDate")
             }
             if let end = input.endDate, end < first {
                 throw TallyError.invalid("The end date \(end) is before the first occurrence, \(first): pick a later end, or none.", field: "endDate")
             }
-            let amount = try input.amount.money(in: details.ledger.currency, what: "An expense")
+            let amount = try input.amount.money(in: details.ledger.currency, what: SpendingKind.expense.subject)
             let template = try ExpenseTemplate(
                 amount: amount, payers: try Self.payers(one: input.payer, several: input.payers, amount: amount, user: user, in: details),
                 description: input.description, category: input.category,
                 split: try input.split.split(among: details.members), members: details.members)
             let expense = RecurringExpense(id: UUID(), ledger: ledger, template: template, rule: rule, timeZone: timeZone,
                                            nextDate: first, endDate: input.endDate, pausedAt: nil, createdBy: user, createdAt: now)
-            return (expense, ActivityNote("Set up the recurring expense \(RecurringWording(details).describe(expense)), from \(first)."))
+            return (expense, ActivityNote(Phrase("Set up the recurring expense \(RecurringWording(details).describe(expense)), from \(first).")))
         }
         _ = try await schedule.record(expense, now: now)
         return try await store.recurringExpense(expense.id, in: ledger, of: user)
@@ -50,8 +50,11 @@ extension SpendingService {
         let now = clock.now
         let expense = try await store.addRecurringExpense(to: ledger, by: user, at: now) { details, _ in
             let expense = try build(details)
-            let next = expense.status == .ended ? "" : ", next on \(expense.nextDate)"
-            return (expense, ActivityNote("Restored the recurring expense \(RecurringWording(details).describe(expense)) from a backup\(next)."))
+            let described = RecurringWording(details).describe(expense)
+            guard expense.status != .ended else {
+                return (expense, ActivityNote(Phrase("Restored the recurring expense \(described) from a backup.")))
+            }
+            return (expense, ActivityNote(Phrase("Restored the recurring expense \(described) from a backup, next on \(expense.nextDate).")))
         }
         _ = try await schedule.record(expense, now: now)
     }
@@ -75,7 +78,7 @@ extension SpendingService {
             var after = before
             let today = before.today(at: now)
             let template = before.template
-            let amount = try change.amount?.money(in: details.ledger.currency, what: "An expense") ?? template.amount
+            let amount = try change.amount?.money(in: details.ledger.currency, what: SpendingKind.expense.subject) ?? template.amount
             after.template = try ExpenseTemplate(
                 amount: amount,
                 payers: try Self.payers(one: change.payer, several: change.payers, before: template.payers, amount: amount,
@@ -89,7 +92,7 @@ extension SpendingService {
                 }
                 after.rule = rule ?? before.rule
                 guard let next = after.rule.occurrence(onOrAfter: start) else {
-                    throw TallyError.invalid("\(after.rule.summary.capitalizedFirst) never comes after \(start).", field: "startDate")
+                    throw TallyError.invalid("\(after.rule.summaryPhraseAtStart) never comes after \(start).", field: "startDate")
                 }
                 after.nextDate = next
             }
@@ -130,7 +133,7 @@ extension SpendingService {
         _ = try await store.changeRecurringExpense(id, in: ledger, by: user, at: clock.now) { expense, details in
             guard let gone = expense else { throw noRecurringExpense(id) }
             expense = nil
-            return ActivityNote("Deleted the recurring expense \(gone.title); the expenses it recorded stay.")
+            return ActivityNote(Phrase("Deleted the recurring expense \(gone.titlePhrase); the expenses it recorded stay."))
         }
     }
 

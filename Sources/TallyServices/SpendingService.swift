@@ -50,14 +50,14 @@ public struct SpendingService: Sendable {
         return try await store.changeLedger(id, of: user, at: clock.now) { details in
             var notes: [ActivityNote] = []
             if let newName, newName != details.ledger.name {
-                notes.append(ActivityNote("Renamed the ledger from \(details.ledger.name) to \(newName)."))
+                notes.append(ActivityNote(Phrase("Renamed the ledger from \(details.ledger.name) to \(newName).")))
                 details.ledger.name = newName
             }
             if let newCurrency, newCurrency != details.ledger.currency {
                 guard !details.hasEntries else {
                     throw TallyError.conflict("The currency cannot change once the ledger has expenses: start a new ledger for \(newCurrency.code).")
                 }
-                notes.append(ActivityNote("Changed the currency from \(details.ledger.currency.code) to \(newCurrency.code)."))
+                notes.append(ActivityNote(Phrase("Changed the currency from \(details.ledger.currency.code) to \(newCurrency.code).")))
                 details.ledger.currency = newCurrency
             }
             return notes
@@ -69,7 +69,7 @@ public struct SpendingService: Sendable {
             try LedgerRules.checkRoomForMember(count: details.members.count)
             let name = try LedgerRules.validateMemberName(name, among: details.members)
             details.members.append(LedgerMember(id: 0, name: name, userID: nil))
-            return [ActivityNote("Added \(name) as a member.")]
+            return [ActivityNote(Phrase("Added \(name) as a member."))]
         }
     }
 
@@ -79,12 +79,12 @@ public struct SpendingService: Sendable {
         try await store.changeLedger(ledger, of: user, at: clock.now) { [user] details in
             guard let index = details.members.firstIndex(where: { $0.id == member }) else { throw Self.noMember(member) }
             if let account = details.members[index].userID, account != user {
-                try details.requireOwner(user, to: "rename members who joined with their own account")
+                try details.requireOwner(user, to: Phrase("rename members who joined with their own account"))
             }
             let old = details.members[index].name
             let others = details.members.filter { $0.id != member }
             details.members[index].name = try LedgerRules.validateMemberName(name, among: others)
-            return old == details.members[index].name ? [] : [ActivityNote("Renamed \(old) to \(details.members[index].name).")]
+            return old == details.members[index].name ? [] : [ActivityNote(Phrase("Renamed \(old) to \(details.members[index].name)."))]
         }
     }
 
@@ -95,7 +95,7 @@ public struct SpendingService: Sendable {
     public func removeMember(_ member: MemberID, from ledger: UUID) async throws -> LedgerDetails {
         try await store.changeLedger(ledger, of: user, at: clock.now) { [user] details in
             guard let gone = details.members.first(where: { $0.id == member }) else { throw Self.noMember(member) }
-            if gone.userID != user { try details.requireOwner(user, to: "remove members") }
+            if gone.userID != user { try details.requireOwner(user, to: Phrase("remove members")) }
             let wasOwner = gone.id == details.owner?.id
             details.members.removeAll { $0.id == member }
             guard details.members.contains(where: { $0.userID != nil }) else {
@@ -105,16 +105,16 @@ public struct SpendingService: Sendable {
             var notes: [ActivityNote] = []
             if wasOwner, let heir = details.members.first(where: { $0.userID != nil }) {
                 details.ownerID = heir.id
-                notes.append(ActivityNote("Made \(heir.name) the owner."))
+                notes.append(ActivityNote(Phrase("Made \(heir.name) the owner.")))
             }
-            return notes + [ActivityNote("Removed \(gone.name) from the members.")]
+            return notes + [ActivityNote(Phrase("Removed \(gone.name) from the members."))]
         }
     }
 
     /// Hands the ledger to `member`, who must have joined with an account (S1).
     public func transferOwnership(of ledger: UUID, to member: MemberRef) async throws -> LedgerDetails {
         try await store.changeLedger(ledger, of: user, at: clock.now) { [user] details in
-            try details.requireOwner(user, to: "make someone else its owner")
+            try details.requireOwner(user, to: Phrase("make someone else its owner"))
             let id = try member.resolve(in: details.members)
             guard let chosen = details.members.first(where: { $0.id == id }) else { throw Self.noMember(id) }
             guard chosen.userID != nil else {
@@ -122,7 +122,7 @@ public struct SpendingService: Sendable {
             }
             guard chosen.id != details.owner?.id else { return [] }
             details.ownerID = chosen.id
-            return [ActivityNote("Made \(chosen.name) the owner.")]
+            return [ActivityNote(Phrase("Made \(chosen.name) the owner."))]
         }
     }
 
@@ -133,10 +133,11 @@ public struct SpendingService: Sendable {
         let now = clock.now
         let invite = LedgerInvite(codeHash: InviteCode.hash(code), createdAt: now, expiresAt: terms.expiry(from: now), usesLeft: terms.uses)
         var details = try await store.changeLedger(ledger, of: user, at: now) { [user] details in
-            try details.requireOwner(user, to: "open an invite")
+            try details.requireOwner(user, to: Phrase("open an invite"))
             details.invite = invite
-            let people = terms.uses == 1 ? "one person" : "\(terms.uses) people"
-            return [ActivityNote("Opened a new invite for \(people), for \(terms.days) day\(terms.days == 1 ? "" : "s").")]
+            let people = terms.uses == 1 ? Phrase("one person") : Phrase(one: "\(terms.uses) person", other: "\(terms.uses) people")
+            let days = Phrase(one: "\(terms.days) day", other: "\(terms.days) days")
+            return [ActivityNote(Phrase("Opened a new invite for \(people), for \(days)."))]
         }
         details.newInviteCode = code
         return details
@@ -144,10 +145,10 @@ public struct SpendingService: Sendable {
 
     public func revokeInvite(_ ledger: UUID) async throws -> LedgerDetails {
         try await store.changeLedger(ledger, of: user, at: clock.now) { [user] details in
-            try details.requireOwner(user, to: "revoke the invite")
+            try details.requireOwner(user, to: Phrase("revoke the invite"))
             guard details.invite != nil else { return [] }
             details.invite = nil
-            return [ActivityNote("Revoked the invite.")]
+            return [ActivityNote(Phrase("Revoked the invite."))]
         }
     }
 
@@ -172,17 +173,17 @@ public struct SpendingService: Sendable {
                 guard let chosen = free.first(where: { $0.id == id }) else {
                     throw TallyError.conflict("That member is already someone else's: pick one of \(free.map(\.name).joined(separator: ", ")) or join as someone new.")
                 }
-                return (chosen, ActivityNote("Joined as \(chosen.name)."))
+                return (chosen, ActivityNote(Phrase("Joined as \(chosen.name).")))
             }
             if newName == nil, free.count == 1 {
-                return (free[0], ActivityNote("Joined as \(free[0].name)."))
+                return (free[0], ActivityNote(Phrase("Joined as \(free[0].name).")))
             }
             if newName == nil, free.count > 1 {
                 throw TallyError.invalid("Say who you are in \(details.ledger.name): one of \(free.map(\.name).joined(separator: ", ")), or someone new.")
             }
             try LedgerRules.checkRoomForMember(count: details.members.count)
             let name = try LedgerRules.validateMemberName(newName ?? LedgerRules.unusedPersonName(among: details.members), among: details.members)
-            return (LedgerMember(id: 0, name: name, userID: nil), ActivityNote("Joined as the new member \(name)."))
+            return (LedgerMember(id: 0, name: name, userID: nil), ActivityNote(Phrase("Joined as the new member \(name).")))
         }
     }
 
@@ -192,7 +193,7 @@ public struct SpendingService: Sendable {
     /// new ledger called `name` in `currency` whose first member is the user. `entries` gets the
     /// ledger with every member and makes the entries (checking each); nothing is written unless
     /// every one passes.
-    public func importEntries(into ledger: UUID?, name: String, currency: Currency, memberNames: [String], note: String,
+    public func importEntries(into ledger: UUID?, name: String, currency: Currency, memberNames: [String], note: Phrase,
                               _ entries: @escaping @Sendable (LedgerDetails) throws -> [ImportedEntry]) async throws -> (details: LedgerDetails, added: Int, newMembers: [String]) {
         var existing: [LedgerMember] = []
         let target: ImportTarget

@@ -7,7 +7,7 @@ import TallyCore
 final class ServingLock: Sendable {
     private let descriptor: Int32
 
-    private init(_ path: String, _ operation: Int32, refusal: String) throws {
+    private init(_ path: String, _ operation: Int32, refusal: Phrase) throws {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw TallyError.invalid("Cannot open \(path): \(String(cString: strerror(errno))).") }
         guard flock(descriptor, operation | LOCK_NB) == 0 else {
@@ -18,12 +18,12 @@ final class ServingLock: Sendable {
 
     /// Held by a running server: any number of them may share the file.
     static func serving(_ path: String) throws -> ServingLock {
-        try ServingLock(path, LOCK_SH, refusal: "\(path) is being restored: start the server once that is done.")
+        try ServingLock(path, LOCK_SH, refusal: Phrase("\(path) is being restored: start the server once that is done."))
     }
 
     /// Taken before the file is replaced: refused while a server holds it.
     static func replacing(_ path: String) throws -> ServingLock {
-        try ServingLock(path, LOCK_EX, refusal: "A server is running on \(path): stop it first, then restore.")
+        try ServingLock(path, LOCK_EX, refusal: Phrase("A server is running on \(path): stop it first, then restore."))
     }
 
     deinit { Foundation.close(descriptor) }

@@ -82,7 +82,7 @@ struct DrinkCSVTests {
 
     /// "Nothing was imported: 1 line is wrong." and the line's sentence.
     static func oneLineWrong(_ sentence: String) -> TallyError {
-        TallyError.invalid("Nothing was imported: 1 line is wrong.\n" + sentence)
+        TallyError.invalid(.verbatim("Nothing was imported: 1 line is wrong.\n" + sentence))
     }
 
     /// Two entries are the same but for the id of the kind (each person has their own kinds).
@@ -707,7 +707,7 @@ struct DrinkCSVTests {
         let bad = (0..<12).map { "2025-03-30,08:\(10 + $0),lots" }
         let file = "date,time,amount_ml\n2025-03-30,07:00,250\n" + bad.joined(separator: "\n") + "\n"
         let named = (0..<10).map { "Line \($0 + 3), column amount_ml: \"lots\" is not an amount: write a number such as 250 or 212.5." }
-        await #expect(throws: TallyError.invalid((["Nothing was imported: 12 lines are wrong."] + named + ["… and 2 more."]).joined(separator: "\n"))) {
+        await #expect(throws: TallyError.invalid(.verbatim((["Nothing was imported: 12 lines are wrong."] + named + ["… and 2 more."]).joined(separator: "\n")))) {
             try await Self.importing(file, into: ada)
         }
         // Several columns wrong on several lines: one sentence per line, the first wrong column.

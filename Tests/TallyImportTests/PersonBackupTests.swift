@@ -296,7 +296,7 @@ struct PersonBackupTests {
         ]
         let bob = try await CSV.person("bob")
         for (file, message) in cases {
-            await #expect(throws: TallyError.invalid(message)) {
+            await #expect(throws: TallyError.invalid(.verbatim(message))) {
                 try await PersonBackup.read(file).restore(merge: false, hydration: bob, spending: Self.spending(bob))
             }
         }

@@ -359,7 +359,7 @@ struct WebTests {
 
     @Test("The manifest's shortcuts open the quick-add buttons by place, at addresses the router has")
     func manifestShortcuts() throws {
-        let manifest = try JSONSerialization.jsonObject(with: Data(AppShellController.manifest)) as? [String: Any]
+        let manifest = try JSONSerialization.jsonObject(with: Data(WebManifest.bytes(for: .english))) as? [String: Any]
         let shortcuts = try #require(manifest?["shortcuts"] as? [[String: Any]])
         let urls = shortcuts.compactMap { $0["url"] as? String }
         #expect(Array(urls.prefix(3)) == (1...3).map { SitePath.quickAdd.link($0) })

@@ -13,9 +13,9 @@ public enum DailyTotal {
     /// Checks a day's total after a file's entries came in at once (an import): a day whose
     /// removals take more than its drinks is refused, saying by how much; `lines` says where the
     /// removals are in the file ("lines 4, 5").
-    public static func checkImported(_ dayTotal: Double, on day: LocalDate, unit: VolumeUnit, lines: String? = nil) throws {
+    public static func checkImported(_ dayTotal: Double, on day: LocalDate, unit: VolumeUnit, lines: Phrase? = nil) throws {
         guard dayTotal < -tolerance else { return }
-        let removals = "The removals on \(day)" + (lines.map { " (\($0))" } ?? "")
+        let removals = lines.map { Phrase("The removals on \(day) (\($0))") } ?? Phrase("The removals on \(day)")
         throw TallyError.invalid("\(removals) take \(unit.format(-dayTotal)) more than the day's drinks; a day's total never goes below zero.")
     }
 

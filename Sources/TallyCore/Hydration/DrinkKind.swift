@@ -26,7 +26,7 @@ public struct DrinkKind: Equatable, Sendable, Identifiable {
 
     /// Checks a user's kind before it is stored.
     public static func validate(name: String, factor: Double) throws -> String {
-        let trimmed = try UserText.name(name, "A drink kind's name")
+        let trimmed = try UserText.name(name, Phrase("A drink kind's name"))
         guard !trimmed.isEmpty else { throw TallyError.invalid("A drink kind needs a name.") }
         guard UserText.fits(trimmed, maximumLength: maximumNameLength) else {
             throw TallyError.invalid("A drink kind's name can be at most \(maximumNameLength) characters long (and \(UserText.maximumBytes(forLength: maximumNameLength)) bytes of UTF-8).")

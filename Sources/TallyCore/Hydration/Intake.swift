@@ -40,7 +40,7 @@ public struct Intake: Equatable, Sendable, Identifiable {
     public static let maximumNoteLength = 500
 
     public static func validate(note: String?) throws -> String? {
-        guard let note, case let note = try UserText.freeText(note, "A note"), !note.isEmpty else { return nil }
+        guard let note, case let note = try UserText.freeText(note, Phrase("A note")), !note.isEmpty else { return nil }
         guard UserText.fits(note, maximumLength: maximumNoteLength) else {
             throw TallyError.invalid("A note can be at most \(maximumNoteLength) characters long (and \(UserText.maximumBytes(forLength: maximumNoteLength)) bytes of UTF-8).")
         }

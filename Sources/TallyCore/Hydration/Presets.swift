@@ -25,7 +25,7 @@ public struct Presets: Equatable, Sendable {
             throw TallyError.invalid("Give 3 or 4 preset amounts; \(amountsMl.count) were given.")
         }
         for amount in amountsMl {
-            try EntryVolume.validate(amount, unit: unit, what: "A preset")
+            try EntryVolume.validate(amount, unit: unit, what: Phrase("A preset"))
         }
         self.amountsMl = amountsMl
     }

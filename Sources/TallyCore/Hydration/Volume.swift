@@ -71,7 +71,7 @@ public enum EntryVolume {
     public static let maximumMl = 5000.0
 
     /// Checks `ml`, naming the limits in the user's unit when it is out of range.
-    public static func validate(_ ml: Double, unit: VolumeUnit, what: String = "An amount") throws {
+    public static func validate(_ ml: Double, unit: VolumeUnit, what: Phrase = Phrase("An amount")) throws {
         guard ml.isFinite, ml > 0 else {
             throw TallyError.invalid("\(what) must be more than 0 \(unit.rawValue).")
         }

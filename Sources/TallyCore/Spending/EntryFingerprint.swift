@@ -22,7 +22,7 @@ extension SpendingEntry {
 
     /// Refuses a change to an entry that is no longer what the person saw (`seen`, its
     /// fingerprint then); nil: they did not say, as with the API and the command line.
-    public func check(seen: String?, describedAs now: @autoclosure () -> String) throws {
+    public func check(seen: String?, describedAs now: @autoclosure () -> Phrase) throws {
         guard let seen, seen != fingerprint else { return }
         throw TallyError.conflict("This entry was changed after you saw it: it is now \(now()). Look at it again, then change or delete it if you still mean to.")
     }

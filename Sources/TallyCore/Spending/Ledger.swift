@@ -44,7 +44,7 @@ public enum LedgerRules {
     }
 
     private static func ledgerName(_ name: String) throws -> String {
-        let trimmed = try UserText.name(name, "A ledger's name")
+        let trimmed = try UserText.name(name, Phrase("A ledger's name"))
         guard !trimmed.isEmpty, UserText.fits(trimmed, maximumLength: nameLength.upperBound) else {
             throw TallyError.invalid("A ledger's name needs 1 to 100 characters, and at most \(UserText.maximumBytes(forLength: nameLength.upperBound)) bytes of UTF-8 (an accented letter or an emoji takes several).")
         }
@@ -58,7 +58,7 @@ public enum LedgerRules {
     }
 
     private static func memberName(_ name: String, among others: [LedgerMember]) throws -> String {
-        let trimmed = try UserText.name(name, "A member's name")
+        let trimmed = try UserText.name(name, Phrase("A member's name"))
         guard !trimmed.isEmpty, UserText.fits(trimmed, maximumLength: memberNameLength.upperBound) else {
             throw TallyError.invalid("A member's name needs 1 to 50 characters, and at most \(UserText.maximumBytes(forLength: memberNameLength.upperBound)) bytes of UTF-8 (an accented letter or an emoji takes several).")
         }
@@ -90,7 +90,7 @@ public enum LedgerRules {
     }
 
     private static func description(_ text: String?) throws -> String? {
-        guard let text, case let trimmed = try UserText.freeText(text, "A description"), !trimmed.isEmpty
+        guard let text, case let trimmed = try UserText.freeText(text, Phrase("A description")), !trimmed.isEmpty
         else { return nil }
         guard UserText.fits(trimmed, maximumLength: maximumDescriptionLength) else {
             throw TallyError.invalid("A description can be at most \(maximumDescriptionLength) characters long (and \(UserText.maximumBytes(forLength: maximumDescriptionLength)) bytes of UTF-8); this one has \(trimmed.count) characters in \(trimmed.utf8.count) bytes.")
@@ -103,7 +103,7 @@ public enum LedgerRules {
     }
 
     private static func category(_ text: String?) throws -> String? {
-        guard let text, case let trimmed = try UserText.name(text, "A category"), !trimmed.isEmpty else { return nil }
+        guard let text, case let trimmed = try UserText.name(text, Phrase("A category")), !trimmed.isEmpty else { return nil }
         guard UserText.fits(trimmed, maximumLength: maximumCategoryLength) else {
             throw TallyError.invalid("A category can be at most \(maximumCategoryLength) characters long (and \(UserText.maximumBytes(forLength: maximumCategoryLength)) bytes of UTF-8).")
         }
@@ -126,6 +126,14 @@ public enum SpendingKind: String, NamedChoice, Sendable {
     /// A payment from the payer to one member, stored as an expense that member owes in full,
     /// so it moves balances exactly the way an expense does.
     case payment
+
+    /// "An expense" or "A payment": what a refusal about its amount starts with.
+    public var subject: Phrase {
+        switch self {
+        case .expense: Phrase("An expense")
+        case .payment: Phrase("A payment")
+        }
+    }
 }
 
 /// One line of a ledger's history: an expense or a payment, with each member's share worked out.
@@ -155,8 +163,7 @@ public struct SpendingEntry: Hashable, Sendable, Identifiable {
     public init(id: UUID, kind: SpendingKind, amount: Money, payers: [PayerPart], date: LocalDate,
                 description: String?, category: String?, split: Split, createdAt: Date,
                 deletedAt: Date? = nil, members: [LedgerMember]) throws {
-        let what = kind == .payment ? "A payment" : "An expense"
-        try TransactionAmount.validate(amount, what: what)
+        try TransactionAmount.validate(amount, what: kind.subject)
         let payers = try Payers.checked(payers, amount: amount, kind: kind, members: members)
         let known = Set(members.map(\.id))
         if let stranger = split.members.first(where: { !known.contains($0) }) {

@@ -45,10 +45,10 @@ public enum LedgerOwnership {
 
     /// Refuses `user` unless they act as the owner. `action` completes "Only Ada, who owns this
     /// ledger, can …", such as "remove members".
-    public static func requireOwner(_ owner: LedgerMember?, user: UUID, to action: String) throws {
+    public static func requireOwner(_ owner: LedgerMember?, user: UUID, to action: Phrase) throws {
         guard let owner, owner.userID == user else {
-            let who = owner.map { "\($0.name), who owns this ledger," } ?? "the ledger's owner"
-            throw TallyError.conflict("Only \(who) can \(action).")
+            if let owner { throw TallyError.conflict("Only \(owner.name), who owns this ledger, can \(action).") }
+            throw TallyError.conflict("Only the ledger's owner can \(action).")
         }
     }
 }

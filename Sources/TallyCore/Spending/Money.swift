@@ -93,12 +93,11 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     private static func tooManyDecimals(_ text: String, _ currency: Currency) -> TallyError {
-        let allowed = switch currency.minorUnits {
-        case 0: "no decimals"
-        case 1: "1 decimal"
-        default: "\(currency.minorUnits) decimals"
+        guard currency.minorUnits > 0 else {
+            return TallyError.invalid("\"\(text)\" has more decimals than \(currency.code) has: write it with no decimals.")
         }
-        return TallyError.invalid("\"\(text)\" has more decimals than \(currency.code) has: write it with \(allowed).")
+        return TallyError.invalid(Phrase(one: "\"\(text)\" has more decimals than \(currency.code) has: write it with \(currency.minorUnits) decimal.",
+                                         other: "\"\(text)\" has more decimals than \(currency.code) has: write it with \(currency.minorUnits) decimals."))
     }
 
     private static func tooLarge(_ text: String) -> TallyError {
@@ -124,7 +123,7 @@ public enum TransactionAmount {
     public static let maximumUnits: Int64 = 1_000_000
 
     /// Checks an amount of the field `field` (an expense's `amount`, or a payer's part in `payers`).
-    public static func validate(_ amount: Money, what: String = "An amount", field: String = "amount") throws {
+    public static func validate(_ amount: Money, what: Phrase = Phrase("An amount"), field: String = "amount") throws {
         guard amount.minorUnits > 0 else {
             throw TallyError.invalid("\(what) must be more than 0.", field: field)
         }
@@ -134,7 +133,7 @@ public enum TransactionAmount {
     }
 
     /// Parses and checks in one step: what every interface does with a typed amount.
-    public static func parse(_ text: String, currency: Currency, what: String = "An amount", field: String = "amount") throws -> Money {
+    public static func parse(_ text: String, currency: Currency, what: Phrase = Phrase("An amount"), field: String = "amount") throws -> Money {
         let amount = try TallyError.about(field) { try Money(parsing: text, currency: currency) }
         try validate(amount, what: what, field: field)
         return amount

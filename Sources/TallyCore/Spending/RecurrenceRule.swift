@@ -19,13 +19,15 @@ public enum RecurrenceRule: Hashable, Sendable {
     /// Builds a rule, refusing days that never come, and days the frequency does not use (a
     /// weekly expense on "the 15th" is a mistake to point out, not to ignore).
     public init(every frequency: Frequency, weekday: Int? = nil, day: Int? = nil, month: Int? = nil) throws {
-        let unused: [(name: String, value: Int?)] = switch frequency {
-        case .week: [("day", day), ("month", month)]
-        case .month: [("weekday", weekday), ("month", month)]
-        case .year: [("weekday", weekday)]
+        let unused: [(value: Int?, refusal: Phrase)] = switch frequency {
+        case .week: [(day, Phrase("An expense every week has no day: leave it out, or repeat it by another period.")),
+                     (month, Phrase("An expense every week has no month: leave it out, or repeat it by another period."))]
+        case .month: [(weekday, Phrase("An expense every month has no weekday: leave it out, or repeat it by another period.")),
+                      (month, Phrase("An expense every month has no month: leave it out, or repeat it by another period."))]
+        case .year: [(weekday, Phrase("An expense every year has no weekday: leave it out, or repeat it by another period."))]
         }
         if let field = unused.first(where: { $0.value != nil }) {
-            throw TallyError.invalid("An expense every \(frequency.rawValue) has no \(field.name): leave it out, or repeat it by another period.", field: "repeat")
+            throw TallyError.invalid(field.refusal, field: "repeat")
         }
         switch frequency {
         case .week:
@@ -44,7 +46,7 @@ public enum RecurrenceRule: Hashable, Sendable {
             }
             let longest = LocalDate.daysIn(year: 2000, month: month) // a leap year: 29 February counts
             guard let day, (1...longest).contains(day) else {
-                throw TallyError.invalid("A yearly expense needs a day that \(YearMonth(year: 2000, month: month)!.monthName) has: 1 to \(longest).", field: "repeat")
+                throw TallyError.invalid("A yearly expense needs a day that \(YearMonth(year: 2000, month: month)!.monthPhrase) has: 1 to \(longest).", field: "repeat")
             }
             self = .yearly(month: month, day: day)
         }
@@ -102,24 +104,49 @@ public enum RecurrenceRule: Hashable, Sendable {
         LocalDate(year: month.year, month: month.month, day: min(day, month.lastDay.day))!
     }
 
-    /// "every week on Monday", "every month on the 31st", "every year on 29 February".
-    public var summary: String {
+    /// "every week on Monday", "every month on the 31st", "every year on 29 February", in English.
+    public var summary: String { summaryPhrase.description }
+
+    /// The summary as a phrase, written in the reader's language: "every week on Monday".
+    public var summaryPhrase: Phrase {
         switch self {
-        case .weekly(let weekday): "every week on \(LocalDate(year: 2024, month: 1, day: weekday)!.weekdayName)" // 1 January 2024 was a Monday
-        case .monthly(let day): "every month on the \(Self.ordinal(day))"
-        case .yearly(let month, let day): "every year on \(day) \(YearMonth(year: 2000, month: month)!.monthName)"
+        case .weekly(let weekday): Phrase("every week on \(LocalDate(year: 2024, month: 1, day: weekday)!.weekdayPhrase)") // 1 January 2024 was a Monday
+        case .monthly(let day):
+            switch Self.ordinal(day) {
+            case .first: Phrase("every month on the \(day)st")
+            case .second: Phrase("every month on the \(day)nd")
+            case .third: Phrase("every month on the \(day)rd")
+            case .other: Phrase("every month on the \(day)th")
+            }
+        case .yearly(let month, let day): Phrase("every year on \(day) \(YearMonth(year: 2000, month: month)!.monthPhrase)")
         }
     }
 
-    /// 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd, 23rd … 31st.
-    static func ordinal(_ number: Int) -> String {
-        let suffix = switch (number % 10, number % 100) {
-        case (_, 11...13): "th"
-        case (1, _): "st"
-        case (2, _): "nd"
-        case (3, _): "rd"
-        default: "th"
+    /// The summary starting a sentence: "Every week on Monday".
+    public var summaryPhraseAtStart: Phrase {
+        switch self {
+        case .weekly(let weekday): Phrase("Every week on \(LocalDate(year: 2024, month: 1, day: weekday)!.weekdayPhrase)")
+        case .monthly(let day):
+            switch Self.ordinal(day) {
+            case .first: Phrase("Every month on the \(day)st")
+            case .second: Phrase("Every month on the \(day)nd")
+            case .third: Phrase("Every month on the \(day)rd")
+            case .other: Phrase("Every month on the \(day)th")
+            }
+        case .yearly(let month, let day): Phrase("Every year on \(day) \(YearMonth(year: 2000, month: month)!.monthPhrase)")
         }
-        return "\(number)\(suffix)"
+    }
+
+    /// Which English ordinal ending a day takes: 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd, 23rd … 31st.
+    private enum Ordinal { case first, second, third, other }
+
+    private static func ordinal(_ number: Int) -> Ordinal {
+        switch (number % 10, number % 100) {
+        case (_, 11...13): .other
+        case (1, _): .first
+        case (2, _): .second
+        case (3, _): .third
+        default: .other
+        }
     }
 }

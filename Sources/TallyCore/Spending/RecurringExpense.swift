@@ -119,6 +119,11 @@ public struct RecurringExpense: Hashable, Sendable, Identifiable {
         "\(template.description ?? "\(template.amount)") (\(rule.summary))"
     }
 
+    /// The title as a phrase, its schedule written in the reader's language.
+    public var titlePhrase: Phrase {
+        Phrase("\(template.description ?? "\(template.amount)") (\(rule.summaryPhrase))")
+    }
+
     /// The most recurring expenses one ledger may have: all of them are read at once.
     public static let maximumPerLedger = 100
 }

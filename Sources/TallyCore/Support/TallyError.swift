@@ -27,7 +27,10 @@ public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public let kind: Kind
-    public let message: String
+    /// What to tell the person, in English until it is written in their language.
+    public let phrase: Phrase
+    /// The sentence in English (logs, the CLI's JSON, tests).
+    public var message: String { phrase.description }
     /// For `tooManyRequests`, `busy` and the storage kinds: how many seconds to wait before trying again.
     public let retryAfter: Int?
     /// The field of the request the error is about, when it is about one, named as the API's
@@ -35,16 +38,16 @@ public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// page shows the sentence at that input.
     public private(set) var field: String?
 
-    public init(_ kind: Kind, _ message: String, retryAfter: Int? = nil, field: String? = nil) {
+    public init(_ kind: Kind, _ phrase: Phrase, retryAfter: Int? = nil, field: String? = nil) {
         self.kind = kind
-        self.message = message
+        self.phrase = phrase
         self.retryAfter = retryAfter
         self.field = field
     }
 
-    public static func invalid(_ message: String, field: String? = nil) -> TallyError { TallyError(.invalidInput, message, field: field) }
-    public static func notFound(_ message: String) -> TallyError { TallyError(.notFound, message) }
-    public static func conflict(_ message: String, field: String? = nil) -> TallyError { TallyError(.conflict, message, field: field) }
+    public static func invalid(_ phrase: Phrase, field: String? = nil) -> TallyError { TallyError(.invalidInput, phrase, field: field) }
+    public static func notFound(_ phrase: Phrase) -> TallyError { TallyError(.notFound, phrase) }
+    public static func conflict(_ phrase: Phrase, field: String? = nil) -> TallyError { TallyError(.conflict, phrase, field: field) }
 
     /// This error, about `field` unless it already names a field: the check closest to the value
     /// knows best which one it is.
@@ -64,4 +67,10 @@ public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// Two refusals are the same when they say the same, in English, about the same field: how
+    /// their sentence was put together does not matter.
+    public static func == (lhs: TallyError, rhs: TallyError) -> Bool {
+        lhs.kind == rhs.kind && lhs.message == rhs.message && lhs.retryAfter == rhs.retryAfter && lhs.field == rhs.field
+    }
 }

@@ -7,7 +7,7 @@ public enum UserText {
     /// A name (a ledger's, a member's, a drink kind's, a category): trimmed, in Unicode's
     /// composed form (NFC), refused when it holds a control character or an invisible format
     /// character. Names are what people pick each other by, so nothing in them may hide.
-    public static func name(_ text: String, _ what: String) throws -> String {
+    public static func name(_ text: String, _ what: Phrase) throws -> String {
         let name = normalized(text)
         try refuseControlCharacters(in: name, what, allowing: [])
         if name.unicodeScalars.indices.contains(where: { !isAllowedInName(name.unicodeScalars, at: $0) }) {
@@ -21,7 +21,7 @@ public enum UserText {
     /// the zero-width joiners and right-to-left text its marks, but not the bidi embeddings,
     /// overrides and isolates: they reorder the text after them, so what others read is not
     /// what it says (and one left open would spill into the page around it).
-    public static func freeText(_ text: String, _ what: String) throws -> String {
+    public static func freeText(_ text: String, _ what: Phrase) throws -> String {
         let text = normalized(text)
         try refuseControlCharacters(in: text, what, allowing: ["\t", "\n", "\r"])
         if text.unicodeScalars.contains(where: bidiControls.contains) {
@@ -31,7 +31,7 @@ public enum UserText {
     }
 
     /// A name, or with `allowingLineBreaks` free text.
-    public static func trimmed(_ text: String, _ what: String, allowingLineBreaks: Bool = false) throws -> String {
+    public static func trimmed(_ text: String, _ what: Phrase, allowingLineBreaks: Bool = false) throws -> String {
         allowingLineBreaks ? try freeText(text, what) : try name(text, what)
     }
 
@@ -113,7 +113,7 @@ public enum UserText {
 
     /// A NUL would cut the stored text short; the other control characters (escape, bell,
     /// backspace) only hide or garble what other people see.
-    private static func refuseControlCharacters(in text: String, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws {
+    private static func refuseControlCharacters(in text: String, _ what: Phrase, allowing allowed: Set<Unicode.Scalar>) throws {
         if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !allowed.contains($0) }) {
             throw TallyError.invalid("\(what) cannot hold control characters such as NUL or escape; remove them and try again.")
         }

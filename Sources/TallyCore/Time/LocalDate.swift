@@ -110,7 +110,10 @@ extension LocalDate: TextCodable {
     /// `field` says where it was typed, when a form or a command has several dates ("--from").
     public static func parse(_ text: String, field: String? = nil) throws -> LocalDate {
         if let date = LocalDate(text) { return date }
-        throw TallyError.invalid("\(UserText.quoted(text)) is not a date\(field.map { " for \($0)" } ?? ""): write it as YYYY-MM-DD, such as \(example).")
+        if let field {
+            throw TallyError.invalid("\(UserText.quoted(text)) is not a date for \(field): write it as YYYY-MM-DD, such as \(example).")
+        }
+        throw TallyError.invalid("\(UserText.quoted(text)) is not a date: write it as YYYY-MM-DD, such as \(example).")
     }
 }
 

@@ -54,7 +54,7 @@ public struct AppleHealthExport: Sendable {
         case Self.waterType:
             guard let water = Self.water(record.attributes) else { unreadable += 1; return }
             self.water.append(water)
-            try Self.checkCount(self.water.count, "water")
+            try Self.checkCount(self.water.count, .water)
         case Self.sleepType:
             guard let value = record.attributes["value"] else { unreadable += 1; return }
             let isAsleep = value.hasPrefix(Self.asleepPrefix)
@@ -66,15 +66,21 @@ public struct AppleHealthExport: Sendable {
             }
             let interval = DateInterval(start: start.instant, end: end.instant)
             if isAsleep { asleepStages.append(interval) } else { inBed.append(interval) }
-            try Self.checkCount(asleepStages.count + inBed.count, "sleep")
+            try Self.checkCount(asleepStages.count + inBed.count, .sleep)
         default:
             return
         }
     }
 
-    private static func checkCount(_ count: Int, _ kind: String) throws {
+    /// The records an export may hold at most `maximumRecords` of.
+    private enum RecordKind { case water, sleep }
+
+    private static func checkCount(_ count: Int, _ kind: RecordKind) throws {
         guard count <= maximumRecords else {
-            throw TallyError.invalid("This export has more than \(maximumRecords) \(kind) records, more than Tally imports at once.")
+            switch kind {
+            case .water: throw TallyError.invalid("This export has more than \(maximumRecords) water records, more than Tally imports at once.")
+            case .sleep: throw TallyError.invalid("This export has more than \(maximumRecords) sleep records, more than Tally imports at once.")
+            }
         }
     }
 

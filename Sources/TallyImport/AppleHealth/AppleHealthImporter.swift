@@ -69,20 +69,22 @@ public struct AppleHealthImporter: Sendable {
 }
 
 extension AppleHealthImportReport {
-    /// What the import did, in sentences for a person.
-    public var sentences: [String] {
-        var sentences = ["Imported \(Self.counted(drinksAdded, "drink")) and \(Self.counted(sleepRecordsAdded, "sleep record")) from Apple Health."]
+    /// What the import did, in phrases for a person.
+    public var phrases: [Phrase] {
+        let drinks = Phrase(one: "\(drinksAdded) drink", other: "\(drinksAdded) drinks")
+        let sleep = Phrase(one: "\(sleepRecordsAdded) sleep record", other: "\(sleepRecordsAdded) sleep records")
+        var phrases = [Phrase("Imported \(drinks) and \(sleep) from Apple Health.")]
         if drinksAlreadyThere > 0 {
-            sentences.append("\(Self.counted(drinksAlreadyThere, "drink")) \(drinksAlreadyThere == 1 ? "was" : "were") already there from an earlier import.")
+            phrases.append(Phrase(one: "\(drinksAlreadyThere) drink was already there from an earlier import.",
+                                  other: "\(drinksAlreadyThere) drinks were already there from an earlier import."))
         }
         if skipped > 0 {
-            sentences.append("\(Self.counted(skipped, "record")) could not be used: unreadable, over 5000 ml, or in the future.")
+            phrases.append(Phrase(one: "\(skipped) record could not be used: unreadable, over 5000 ml, or in the future.",
+                                  other: "\(skipped) records could not be used: unreadable, over 5000 ml, or in the future."))
         }
-        return sentences
+        return phrases
     }
 
-    /// "1 drink", "2 drinks", "3 entries".
-    package static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
-    }
+    /// The phrases in English (the command line, the API).
+    public var sentences: [String] { phrases.map(\.description) }
 }

@@ -59,10 +59,7 @@ extension DrinkCSV {
             }
             isTallyExport = id != nil && names.contains { $0.lowercased() == "volume_ml" }
             guard let amount, time != nil || date != nil else {
-                throw TallyError.invalid("""
-                    Line 1 must name the columns: at least a time (or a date and a time) and an amount. Tally's own export \
-                    has \(DrinkCSV.columns.joined(separator: ",")); a plain file can have date,time,amount,unit.
-                    """)
+                throw TallyError.invalid("Line 1 must name the columns: at least a time (or a date and a time) and an amount. Tally's own export has \(DrinkCSV.columns.joined(separator: ",")); a plain file can have date,time,amount,unit.")
             }
             self.amount = amount.index
             if let known = amount.unit {
@@ -72,10 +69,7 @@ extension DrinkCSV {
             } else if let unit {
                 amountUnit = .fixed(unit)
             } else {
-                throw TallyError.invalid("""
-                    Line 1 does not say the unit of \(UserText.quoted(names[amount.index])): name the column amount_ml or amount_oz, \
-                    add a unit column, or choose the unit (ml or oz).
-                    """)
+                throw TallyError.invalid("Line 1 does not say the unit of \(UserText.quoted(names[amount.index])): name the column amount_ml or amount_oz, add a unit column, or choose the unit (ml or oz).")
             }
         }
 
@@ -85,20 +79,20 @@ extension DrinkCSV {
                 let text = fields[index].trimmingCharacters(in: .whitespacesAndNewlines)
                 return text.isEmpty ? nil : text
             }
-            func wrong(_ index: Int?, _ problem: String) -> LineError { LineError(column: index.map { UserText.shown(names[$0]) }, problem) }
+            func wrong(_ index: Int?, _ problem: Phrase) -> LineError { LineError(column: index.map { UserText.shown(names[$0]) }, problem) }
 
             let at = try instant(time: cell(time), date: cell(date), zone: zone, wrong: { wrong(time ?? date, $0) })
-            guard at <= now.addingTimeInterval(60) else { throw wrong(time ?? date, "that time is in the future") }
-            guard at >= DrinkCSV.earliest else { throw wrong(time ?? date, "that time is before 1900") }
+            guard at <= now.addingTimeInterval(60) else { throw wrong(time ?? date, Phrase("that time is in the future")) }
+            guard at >= DrinkCSV.earliest else { throw wrong(time ?? date, Phrase("that time is before 1900")) }
             var day: LocalDate?
             if let text = cell(self.day) {
-                guard let given = LocalDate(text) else { throw wrong(self.day, "\(UserText.quoted(text)) is not a day: write it as 2025-03-30") }
+                guard let given = LocalDate(text) else { throw wrong(self.day, Phrase("\(UserText.quoted(text)) is not a day: write it as 2025-03-30")) }
                 // The day a time falls on somewhere (UTC−12 to UTC+14): never another.
                 let utc = TimeZone(identifier: "UTC")!
                 let earliest = LocalDate(containing: at.addingTimeInterval(-12 * 3600), in: utc)
                 let latest = LocalDate(containing: at.addingTimeInterval(14 * 3600), in: utc)
                 guard earliest <= given, given <= latest else {
-                    throw wrong(self.day, "\(given) is not the day of that time in any time zone")
+                    throw wrong(self.day, Phrase("\(given) is not the day of that time in any time zone"))
                 }
                 day = given
             }
@@ -106,25 +100,25 @@ extension DrinkCSV {
             switch cell(self.type)?.lowercased() {
             case nil, "drink", "intake": type = .drink
             case "removal", "remove": type = .removal
-            case let other?: throw wrong(self.type, "\(UserText.quoted(other)) is not a type: write drink or removal")
+            case let other?: throw wrong(self.type, Phrase("\(UserText.quoted(other)) is not a type: write drink or removal"))
             }
             let unit: VolumeUnit
             switch amountUnit {
             case .fixed(let fixed): unit = fixed
             case .perRow(let column):
                 guard let text = cell(column), let typed = VolumeUnit(typed: text) else {
-                    throw wrong(column, "\(UserText.quoted(cell(column) ?? "")) is not a unit: write ml or oz")
+                    throw wrong(column, Phrase("\(UserText.quoted(cell(column) ?? "")) is not a unit: write ml or oz"))
                 }
                 unit = typed
             }
             guard let amountText = cell(amount), let value = Double(amountText.replacingOccurrences(of: ",", with: ".")), value.isFinite else {
-                throw wrong(amount, "\(UserText.quoted(cell(amount) ?? "")) is not an amount: write a number such as 250 or 212.5")
+                throw wrong(amount, Phrase("\(UserText.quoted(cell(amount) ?? "")) is not an amount: write a number such as 250 or 212.5"))
             }
             let volumeMl = unit.toMilliliters(value)
             do {
-                try EntryVolume.validate(volumeMl, unit: unit, what: type == .drink ? "A drink" : "A removal")
+                try EntryVolume.validate(volumeMl, unit: unit, what: type == .drink ? Phrase("A drink") : Phrase("A removal"))
             } catch let error as TallyError {
-                throw wrong(amount, String(error.message.dropLast(error.message.hasSuffix(".") ? 1 : 0)))
+                throw wrong(amount, error.phrase)
             }
             var kindName: String?
             var factor: Double?
@@ -135,23 +129,23 @@ extension DrinkCSV {
                 kindName = cell(kind).map(text)
                 if let text = cell(self.factor) {
                     guard let value = Double(text), value.isFinite, DrinkKind.factorRange.contains(value) else {
-                        throw wrong(self.factor, "\(UserText.quoted(text)) is not a hydration factor: write a number from 0 to 1.5")
+                        throw wrong(self.factor, Phrase("\(UserText.quoted(text)) is not a hydration factor: write a number from 0 to 1.5"))
                     }
                     factor = value
                 }
                 if let text = cell(effective), let factor {
                     guard let value = Double(text), abs(value - volumeMl * factor) <= 0.01 else {
-                        throw wrong(effective, "\(UserText.quoted(text)) is not the volume times the factor (\(DrinkCSV.number(volumeMl * factor)))")
+                        throw wrong(effective, Phrase("\(UserText.quoted(text)) is not the volume times the factor (\(DrinkCSV.number(volumeMl * factor)))"))
                     }
                 }
                 do {
                     note = try Intake.validate(note: cell(self.note).map(text))
                 } catch let error as TallyError {
-                    throw wrong(self.note, String(error.message.dropLast(error.message.hasSuffix(".") ? 1 : 0)))
+                    throw wrong(self.note, error.phrase)
                 }
                 if let text = cell(self.source) {
                     guard let given = IntakeSource(rawValue: text.lowercased()) else {
-                        throw wrong(self.source, "\(UserText.quoted(text)) is not a source: write manual, bottle or import")
+                        throw wrong(self.source, Phrase("\(UserText.quoted(text)) is not a source: write manual, bottle or import"))
                     }
                     source = given
                 }
@@ -159,7 +153,7 @@ extension DrinkCSV {
             var id = DrinkCSV.unnamed
             if let text = cell(self.id) {
                 guard let given = UUID(uuidString: text), given != DrinkCSV.unnamed else {
-                    throw wrong(self.id, "\(UserText.quoted(text)) is not an id: leave it empty, or write a UUID")
+                    throw wrong(self.id, Phrase("\(UserText.quoted(text)) is not an id: leave it empty, or write a UUID"))
                 }
                 id = given
             }
@@ -169,7 +163,7 @@ extension DrinkCSV {
 
         /// An ISO 8601 time with its offset, or a local date and time ("2025-03-30" and "08:15",
         /// "8:15 pm", "08:15:30", or both in one cell) in `zone`.
-        private func instant(time: String?, date: String?, zone: TimeZone, wrong: (String) -> LineError) throws -> Date {
+        private func instant(time: String?, date: String?, zone: TimeZone, wrong: (Phrase) -> LineError) throws -> Date {
             if let time, let instant = InternetTime.instant(time) { return instant }
             if let date, time == nil, let instant = InternetTime.instant(date) { return instant }
             let written = [date, time].compactMap { $0 }.joined(separator: " ")
@@ -178,7 +172,7 @@ extension DrinkCSV {
                   let instant = Calendar.gregorian(zone).date(from: DateComponents(
                       year: day.year, month: day.month, day: day.day, hour: clock.hour, minute: clock.minute, second: clock.second))
             else {
-                throw wrong("\(UserText.quoted(written)) is not a time: write 2025-03-30T08:15:00+02:00, or a date (2025-03-30) and a time (08:15)")
+                throw wrong(Phrase("\(UserText.quoted(written)) is not a time: write 2025-03-30T08:15:00+02:00, or a date (2025-03-30) and a time (08:15)"))
             }
             return instant
         }

@@ -45,7 +45,7 @@ extension DrinkCSV {
         var line = 1 + newlines(in: headerFields)
         let columns = try Columns(header: headerFields, unit: unit)
         var rows: [Row] = []
-        var problems: [String] = []
+        var problems: [Phrase] = []
         var problemCount = 0
         var idLines: [UUID: Int] = [:]
         var occurrences: [String: Int] = [:]
@@ -56,7 +56,9 @@ extension DrinkCSV {
             if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             do {
                 guard fields.count == columns.count else {
-                    throw LineError(column: nil, "it has \(fields.count) field\(fields.count == 1 ? "" : "s") where the header names \(columns.count) (a file cut short, or a comma in an unquoted field)")
+                    throw LineError(column: nil, Phrase(
+                        one: "it has \(fields.count) field where the header names \(columns.count) (a file cut short, or a comma in an unquoted field)",
+                        other: "it has \(fields.count) fields where the header names \(columns.count) (a file cut short, or a comma in an unquoted field)"))
                 }
                 var row = try columns.row(fields, line: rowLine, zone: zone, now: now)
                 if row.id == Self.unnamed {
@@ -65,7 +67,7 @@ extension DrinkCSV {
                     row.id = AppleHealthImporter.nameBasedUUID(namespace: user, name: "csv:\(content)#\(occurrences[content]!)")
                 }
                 if let first = idLines[row.id] {
-                    throw LineError(column: "id", "the id \(row.id.uuidString.lowercased()) is on line \(first) too")
+                    throw LineError(column: "id", Phrase("the id \(row.id.uuidString.lowercased()) is on line \(first) too"))
                 }
                 idLines[row.id] = rowLine
                 rows.append(row)
@@ -76,9 +78,10 @@ extension DrinkCSV {
         }
         if failed(reader) { throw notText }
         guard problemCount == 0 else {
-            var message = ["Nothing was imported: \(problemCount == 1 ? "1 line is" : "\(problemCount) lines are") wrong."] + problems
-            if problemCount > problems.count { message.append("… and \(problemCount - problems.count) more.") }
-            throw TallyError.invalid(message.joined(separator: "\n"))
+            var message = [Phrase(one: "Nothing was imported: \(problemCount) line is wrong.",
+                                  other: "Nothing was imported: \(problemCount) lines are wrong.")] + problems
+            if problemCount > problems.count { message.append(Phrase("… and \(problemCount - problems.count) more.")) }
+            throw TallyError.invalid(.lines(message))
         }
         return rows
     }
@@ -112,15 +115,19 @@ extension DrinkCSV {
     /// What is wrong with a line, and in which column.
     struct LineError: Error {
         var column: String?
-        var problem: String
+        var problem: Phrase
 
-        init(column: String?, _ problem: String) {
+        init(column: String?, _ problem: Phrase) {
             self.column = column
             self.problem = problem
         }
 
-        func sentence(line: Int) -> String {
-            "Line \(line)" + (column.map { ", column \($0)" } ?? "") + ": " + problem + "."
+        func sentence(line: Int) -> Phrase {
+            // A problem that is a refusal's sentence has its full stop already.
+            if problem.key.hasSuffix(".") {
+                return column.map { Phrase("Line \(line), column \($0): \(problem)") } ?? Phrase("Line \(line): \(problem)")
+            }
+            return column.map { Phrase("Line \(line), column \($0): \(problem).") } ?? Phrase("Line \(line): \(problem).")
         }
     }
 }

@@ -50,8 +50,7 @@ public struct DrinkCSVImporter: Sendable {
             do {
                 count = try await store(batch.items)
             } catch let error as TallyError where stored != nil {
-                throw TallyError(error.kind, "The drinks up to \(stored!) were imported; from \(batch.first) on, nothing was. "
-                                 + error.message.replacingOccurrences(of: "Nothing was imported. ", with: ""))
+                throw TallyError(error.kind, "The drinks up to \(stored!) were imported; from \(batch.first) on, nothing was. \(DrinkCSV.withoutNothingImported(error.phrase))")
             }
             added.drinks += count.drinks
             added.removals += count.removals
@@ -72,11 +71,12 @@ public struct DrinkCSVImporter: Sendable {
             } catch {
                 // Refused: the removals of that day, by their lines in the file.
                 let lines = rows.filter { $0.type == .removal && ($0.day ?? LocalDate(containing: $0.at, in: settings.zone)) == day }.map(\.line)
-                let named = "line\(lines.count == 1 ? "" : "s") " + lines.prefix(DrinkCSV.namedErrors).map(String.init).joined(separator: ", ")
+                let listed = lines.prefix(DrinkCSV.namedErrors).map(String.init).joined(separator: ", ")
+                let named = lines.count == 1 ? Phrase("line \(listed)") : Phrase("lines \(listed)")
                 do {
                     try DailyTotal.checkImported(total, on: day, unit: settings.unit, lines: named)
                 } catch let error as TallyError {
-                    throw TallyError.invalid("Nothing was imported. " + error.message)
+                    throw TallyError.invalid("Nothing was imported. \(error.phrase)")
                 }
             }
         })
@@ -107,7 +107,7 @@ public struct DrinkCSVImporter: Sendable {
                 do {
                     kind = DrinkKind(name: try DrinkKind.validate(name: name, factor: factor), factor: factor)
                 } catch let error as TallyError {
-                    throw TallyError.invalid("Nothing was imported: line \(row.line), column kind: \(error.message)")
+                    throw TallyError.invalid("Nothing was imported: line \(row.line), column kind: \(error.phrase)")
                 }
                 byName[UserText.comparisonKey(name)] = kind
                 added.append(kind)
@@ -124,8 +124,19 @@ public struct DrinkCSVImporter: Sendable {
 }
 
 extension DrinkCSVImportReport {
-    /// What the import did, in sentences for a person.
-    public var sentences: [String] {
-        EntryCountSentences.sentences("Imported", drinks: drinksAdded, removals: removalsAdded, alreadyThere: alreadyThere, newKinds: newKinds)
+    /// What the import did, in phrases for a person.
+    public var phrases: [Phrase] {
+        EntryCountSentences.phrases(.imported, drinks: drinksAdded, removals: removalsAdded, alreadyThere: alreadyThere, newKinds: newKinds)
+    }
+
+    /// The phrases in English (the command line, the API).
+    public var sentences: [String] { phrases.map(\.description) }
+}
+
+extension DrinkCSV {
+    /// A refusal's own sentence without the "Nothing was imported." that leads it.
+    static func withoutNothingImported(_ phrase: Phrase) -> Phrase {
+        guard phrase.key == "Nothing was imported. {0}", case .phrase(let inner)? = phrase.values.first else { return phrase }
+        return inner
     }
 }

@@ -16,10 +16,7 @@ extension PersonBackup {
     public func restore(merge: Bool, hydration: HydrationService, spending: SpendingService) async throws -> BackupRestoreReport {
         let checked = try check()
         if !merge, let data = try await existingData(hydration: hydration, spending: spending) {
-            throw TallyError.conflict("""
-                This account has \(data) already: a backup is restored into a new, empty account. \
-                To add the backup's data to this account's, merge it (nothing is added twice).
-                """)
+            throw TallyError.conflict("This account has \(data) already: a backup is restored into a new, empty account. To add the backup's data to this account's, merge it (nothing is added twice).")
         }
         let own = try await hydration.ownEntryIDs(entries.map(\.id))
         let kinds = kindsWithThoseDrinksName
@@ -68,26 +65,26 @@ extension PersonBackup {
     }
 
     func check() throws -> Checked {
-        func refuse(_ what: String, _ error: Error) -> TallyError {
-            TallyError.invalid("The backup's \(what) cannot be restored: \((error as? TallyError)?.message ?? "\(error)")")
+        func refuse(_ what: Phrase, _ error: Error) -> TallyError {
+            TallyError.invalid("The backup's \(what) cannot be restored: \(Self.reason(error))")
         }
-        do { _ = try UserTimeZone.validated(settings.timeZone) } catch { throw refuse("time zone", error) }
-        do { _ = try settings.customPresets.map { try Presets(amountsMl: $0.amountsMl, unit: settings.unit) } } catch { throw refuse("quick-add amounts", error) }
+        do { _ = try UserTimeZone.validated(settings.timeZone) } catch { throw refuse(Phrase("time zone"), error) }
+        do { _ = try settings.customPresets.map { try Presets(amountsMl: $0.amountsMl, unit: settings.unit) } } catch { throw refuse(Phrase("quick-add amounts"), error) }
         if let profile {
-            do { _ = try Profile(age: profile.age, weightKg: profile.weightKg, activity: profile.activity) } catch { throw refuse("profile", error) }
+            do { _ = try Profile(age: profile.age, weightKg: profile.weightKg, activity: profile.activity) } catch { throw refuse(Phrase("profile"), error) }
         }
         for period in goals {
             if let ml = period.goal.targetMl, period.goal.mode == .custom {
-                do { try GoalChoice.validateCustom(ml, unit: settings.unit) } catch { throw refuse("goal from \(period.start)", error) }
+                do { try GoalChoice.validateCustom(ml, unit: settings.unit) } catch { throw refuse(Phrase("goal from \(period.start)"), error) }
             }
         }
         for kind in kinds {
-            do { _ = try DrinkKind.validate(name: kind.name, factor: kind.factor) } catch { throw refuse("drink kind \(UserText.quoted(kind.name))", error) }
+            do { _ = try DrinkKind.validate(name: kind.name, factor: kind.factor) } catch { throw refuse(Phrase("drink kind \(UserText.quoted(kind.name))"), error) }
         }
-        do { _ = try reminders.validated() } catch { throw refuse("reminders", error) }
+        do { _ = try reminders.validated() } catch { throw refuse(Phrase("reminders"), error) }
         do {
             _ = try Bottle.standard.withCapacity(bottle.capacityMl, unit: .ml).withLevel(bottle.levelMl, unit: .ml).withSip(bottle.sipMl, unit: .ml)
-        } catch { throw refuse("bottle", error) }
+        } catch { throw refuse(Phrase("bottle"), error) }
         var seen = Set<UUID>()
         for entry in entries {
             guard seen.insert(entry.id).inserted else { throw TallyError.invalid("The backup holds the entry \(entry.id) twice.") }
@@ -99,13 +96,18 @@ extension PersonBackup {
     }
 
     /// What the account has that a restore would mix with, in words; nil when it has nothing.
-    func existingData(hydration: HydrationService, spending: SpendingService) async throws -> String? {
+    func existingData(hydration: HydrationService, spending: SpendingService) async throws -> Phrase? {
         let store = hydration.store
-        if try await !store.dailyTotals(of: hydration.user, from: nil, through: nil).isEmpty { return "drinks" }
-        if try await store.drinkKinds(of: hydration.user).contains(where: { !$0.isBuiltIn }) { return "drink kinds of its own" }
-        if try await !spending.ledgers().isEmpty { return "ledgers" }
-        if try await !store.sleepRecords(of: hydration.user, endingAfter: .distantPast).isEmpty { return "sleep records" }
+        if try await !store.dailyTotals(of: hydration.user, from: nil, through: nil).isEmpty { return Phrase("drinks") }
+        if try await store.drinkKinds(of: hydration.user).contains(where: { !$0.isBuiltIn }) { return Phrase("drink kinds of its own") }
+        if try await !spending.ledgers().isEmpty { return Phrase("ledgers") }
+        if try await !store.sleepRecords(of: hydration.user, endingAfter: .distantPast).isEmpty { return Phrase("sleep records") }
         return nil
+    }
+
+    /// What stopped a restore: a refusal's own sentence, or the error as it describes itself.
+    static func reason(_ error: Error) -> Phrase {
+        (error as? TallyError)?.phrase ?? .verbatim("\(error)")
     }
 
     /// The backup's kinds among the account's: a kind of the same name (of the same state, where
@@ -182,14 +184,14 @@ extension PersonBackup {
         for run in entries.isEmpty ? [[]] : DayBatches.runs(entries, size: batchSize) {
             let result = try await spending.importEntries(
                 into: target, name: ledger.name, currency: currency, memberNames: names,
-                note: "Restored \(run.count) entr\(run.count == 1 ? "y" : "ies") from a backup."
+                note: Phrase(one: "Restored \(run.count) entry from a backup.", other: "Restored \(run.count) entries from a backup.")
             ) { details in
                 try run.map { entry in
                     do {
                         return ImportedEntry(entry: try entry.spendingEntry(names: backupNames, in: details, currency: currency),
                                              importKey: "backup:\(entry.id.uuidString.lowercased())")
                     } catch let error as TallyError {
-                        throw TallyError.invalid("The backup's ledger \(UserText.quoted(ledger.name)), entry \(entry.id): \(error.message)")
+                        throw TallyError.invalid("The backup's ledger \(UserText.quoted(ledger.name)), entry \(entry.id): \(error.phrase)")
                     }
                 }
             }
@@ -223,7 +225,7 @@ extension PersonBackup {
     static func check(_ document: LedgerExport.Document) throws {
         let ledger = document.ledger
         func refuse(_ error: Error) -> TallyError {
-            TallyError.invalid("The backup's ledger \(UserText.quoted(ledger.name)) cannot be restored: \((error as? TallyError)?.message ?? "\(error)")")
+            TallyError.invalid("The backup's ledger \(UserText.quoted(ledger.name)) cannot be restored: \(Self.reason(error))")
         }
         do {
             let currency = try Currency(code: ledger.currency)
@@ -239,18 +241,19 @@ extension PersonBackup {
                 do {
                     _ = try entry.spendingEntry(names: names, in: details, currency: currency)
                 } catch let error as TallyError {
-                    throw TallyError.invalid("entry \(entry.id): \(error.message)")
+                    throw TallyError.invalid("entry \(entry.id): \(error.phrase)")
                 }
             }
             guard document.recurring.count <= RecurringExpense.maximumPerLedger else {
-                throw TallyError.invalid("it has \(document.recurring.count) recurring expenses, more than the \(RecurringExpense.maximumPerLedger) a ledger may have")
+                throw TallyError.invalid(Phrase(one: "it has \(document.recurring.count) recurring expense, more than the \(RecurringExpense.maximumPerLedger) a ledger may have",
+                                                other: "it has \(document.recurring.count) recurring expenses, more than the \(RecurringExpense.maximumPerLedger) a ledger may have"))
             }
             let restored = RestoredMembers(names: names, details: details)
             for recurring in document.recurring {
                 do {
                     _ = try recurring.recurringExpense(id: recurring.id, members: restored, recorded: [], by: UUID(), now: document.exportedAt)
                 } catch let error as TallyError {
-                    throw TallyError.invalid("recurring expense \(recurring.id): \(error.message)")
+                    throw TallyError.invalid("recurring expense \(recurring.id): \(error.phrase)")
                 }
             }
         } catch {
@@ -308,18 +311,29 @@ extension EntryJSON {
 }
 
 extension BackupRestoreReport {
-    /// What the restore did, in sentences for a person.
-    public var sentences: [String] {
-        var sentences = EntryCountSentences.sentences("Restored", drinks: drinksAdded, removals: removalsAdded,
-                                                      alreadyThere: alreadyThere, newKinds: newKinds)
-        if sleepRecordsAdded > 0 { sentences.append("\(AppleHealthImportReport.counted(sleepRecordsAdded, "sleep record")) added.") }
-        if !ledgers.isEmpty {
-            let recurring = recurringExpensesAdded > 0
-                ? " and \(AppleHealthImportReport.counted(recurringExpensesAdded, "recurring expense"))" : ""
-            sentences.append("Ledgers: \(ledgers.joined(separator: ", ")), with \(AppleHealthImportReport.counted(ledgerEntriesAdded, "entry", plural: "entries"))\(recurring) added.")
+    /// What the restore did, in phrases for a person.
+    public var phrases: [Phrase] {
+        var phrases = EntryCountSentences.phrases(.restored, drinks: drinksAdded, removals: removalsAdded,
+                                                  alreadyThere: alreadyThere, newKinds: newKinds)
+        if sleepRecordsAdded > 0 {
+            phrases.append(Phrase(one: "\(sleepRecordsAdded) sleep record added.", other: "\(sleepRecordsAdded) sleep records added."))
         }
-        sentences.append(settingsRestored ? "Settings, profile, goals, bottle and reminders are the backup's."
-                                          : "Your settings, profile, goals, bottle and reminders stay as they were.")
-        return sentences
+        if !ledgers.isEmpty {
+            let names = ledgers.joined(separator: ", ")
+            if recurringExpensesAdded > 0 {
+                let entries = Phrase(one: "\(ledgerEntriesAdded) entry", other: "\(ledgerEntriesAdded) entries")
+                let recurring = Phrase(one: "\(recurringExpensesAdded) recurring expense", other: "\(recurringExpensesAdded) recurring expenses")
+                phrases.append(Phrase("Ledgers: \(names), with \(entries) and \(recurring) added."))
+            } else {
+                phrases.append(Phrase(one: "Ledgers: \(names), with \(ledgerEntriesAdded) entry added.",
+                                      other: "Ledgers: \(names), with \(ledgerEntriesAdded) entries added."))
+            }
+        }
+        phrases.append(settingsRestored ? Phrase("Settings, profile, goals, bottle and reminders are the backup's.")
+                                        : Phrase("Your settings, profile, goals, bottle and reminders stay as they were."))
+        return phrases
     }
+
+    /// The phrases in English (the command line, the API).
+    public var sentences: [String] { phrases.map(\.description) }
 }

@@ -153,16 +153,16 @@ public struct PersonBackup: Codable, Sendable {
     }
 
     /// Where in the document a decoding error is, for a person.
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
+    static func describe(_ error: DecodingError) -> Phrase {
+        func path(_ context: DecodingError.Context) -> Phrase {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
-            return keys.isEmpty ? "the document" : String(keys.drop(while: { $0 == "." }))
+            return keys.isEmpty ? Phrase("the document") : .verbatim(String(keys.drop(while: { $0 == "." })))
         }
         switch error {
-        case .keyNotFound(let key, let context): return "\(path(context)) has no \"\(key.stringValue)\""
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(path(context)) is not what it should be"
-        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
-        @unknown default: return "it is not a backup Tally knows"
+        case .keyNotFound(let key, let context): return Phrase("\(path(context)) has no \"\(key.stringValue)\"")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return Phrase("\(path(context)) is not what it should be")
+        case .dataCorrupted(let context): return Phrase("\(path(context)): \(context.debugDescription)")
+        @unknown default: return Phrase("it is not a backup Tally knows")
         }
     }
 }

@@ -36,7 +36,7 @@ struct AccountController {
     }
 
     @Sendable func revokeToken(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<NoBody> {
-        try await services.accounts.revokeAPIToken(id: try context.parameters.id("token"), of: context.user)
+        try await services.accounts.revokeAPIToken(id: try context.parameters.id(Phrase("token")), of: context.user)
         return .empty()
     }
 

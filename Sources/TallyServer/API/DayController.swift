@@ -36,8 +36,8 @@ struct DayController {
     }
 
     @Sendable func history(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<HydrationHistory> {
-        let days = try request.query("days", Int.init, form: "a whole number") ?? 7
-        let month = try request.query("month", YearMonth.init, form: "a month like 2025-03")
+        let days = try request.query("days", Int.init, form: Phrase("a whole number")) ?? 7
+        let month = try request.query("month", YearMonth.init, form: Phrase("a month like 2025-03"))
         return JSONBody(try await services.hydration(context).history(days: days, month: month))
     }
 }

@@ -25,13 +25,13 @@ struct EntryController {
     }
 
     @Sendable func drink(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<DayEntry> {
-        let id = try context.parameters.id("drink")
+        let id = try context.parameters.id(Phrase("drink"))
         return JSONBody(try await services.hydration(context).drink(id: id))
     }
 
     @Sendable func editDrink(_ body: IntakeChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryResult> {
         let hydration = services.hydration(context)
-        let id = try context.parameters.id("drink")
+        let id = try context.parameters.id(Phrase("drink"))
         let intake = try await hydration.editDrink(id: id, body)
         return JSONBody(try await hydration.result(.intake(intake), created: false))
     }
@@ -44,7 +44,7 @@ struct EntryController {
 
     /// A day's drinks and removals, oldest first, a page at a time (A4).
     @Sendable func entries(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryPage> {
-        let date = try request.query("date", LocalDate.init, form: "a date like 2025-03-30")
+        let date = try request.query("date", LocalDate.init, form: Phrase("a date like 2025-03-30"))
         let limit = try request.pageLimit(default: 100)
         let offset = try request.pageOffset
         let all = try await services.hydration(context).daySummary(on: date).entries
@@ -55,7 +55,7 @@ struct EntryController {
 
     @Sendable func delete(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<DeletedEntry> {
         let hydration = services.hydration(context)
-        let entry = try await hydration.deleteEntry(id: try context.parameters.id("entry"))
+        let entry = try await hydration.deleteEntry(id: try context.parameters.id(Phrase("entry")))
         return JSONBody(try await hydration.deleted(entry))
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import TallyCore
 
 /// Answers a request for an address the server has, made with a method that address does not
 /// take, with 405 and the methods it does take in `Allow` (RFC 9110 §15.5.6). The router alone
@@ -22,8 +23,8 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         let list = allowed.map(\.rawValue)
-        let detail = "The address \(request.uri.path) takes \(Self.sentence(list)) requests, not \(request.method.rawValue)."
-        var response = ProblemMiddleware<Context>.response(status: .methodNotAllowed, detail: detail)
+        let detail = Phrase("The address \(request.uri.path) takes \(Self.sentence(list)) requests, not \(request.method.rawValue).")
+        var response = ProblemMiddleware<Context>.response(status: .methodNotAllowed, detail: detail.description)
         response.headers[.allow] = list.joined(separator: ", ")
         return response
     }
@@ -52,8 +53,8 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// "GET", "GET or PATCH", "DELETE, GET or PATCH".
-    private static func sentence(_ words: [String]) -> String {
-        guard words.count > 1 else { return words.first ?? "" }
-        return words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
+    private static func sentence(_ words: [String]) -> Phrase {
+        guard words.count > 1 else { return .verbatim(words.first ?? "") }
+        return Phrase("\(words.dropLast().joined(separator: ", ")) or \(words[words.count - 1])")
     }
 }

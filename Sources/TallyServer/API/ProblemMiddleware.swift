@@ -4,15 +4,19 @@ import Logging
 import NIOCore
 import TallyAPI
 import TallyCore
+import TallyLanguages
 
 /// Turns every error of the API into `application/problem+json` with a sentence a person can act
-/// on: the one place where TallyError kinds become HTTP statuses.
+/// on, in the language the client asks for (Accept-Language; field names, codes and titles stay
+/// English): the one place where TallyError kinds become HTTP statuses.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
-            return Self.response(for: error, at: request.uri.path, logger: context.logger)
+            return Written.$current.withValue(Written(acceptLanguage: request.headers[.acceptLanguage])) {
+                Self.response(for: error, at: request.uri.path, logger: context.logger)
+            }
         }
     }
 
@@ -23,7 +27,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         if let error = error as? HTTPError, error.status == .notFound, error.body == nil {
             detail = "There is nothing at \(path); the API's addresses are listed in /openapi.yaml."
         }
-        return response(status: status, detail: detail, retryAfter: (error as? TallyError)?.retryAfter, field: field(of: error))
+        return response(status: status, detail: Written.current.say(detail), retryAfter: (error as? TallyError)?.retryAfter, field: field(of: error))
     }
 
     /// The field of the body an error is about: the refusal's own, or where decoding stopped.
@@ -36,7 +40,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// `describe(_:)`, logging the errors that are the server's fault.
-    static func describe(_ error: any Error, logger: Logger) -> (HTTPResponse.Status, String) {
+    static func describe(_ error: any Error, logger: Logger) -> (HTTPResponse.Status, Phrase) {
         let described = describe(error)
         if described.0 == .internalServerError {
             logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
@@ -62,44 +66,47 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         return status.code == 507 ? "Insufficient Storage" : "Error \(status.code)"
     }
 
-    static func describe(_ error: any Error) -> (HTTPResponse.Status, String) {
+    /// The status and the sentence for `error`: a refusal's own, a body's decoding in words, and
+    /// an HTTPError's message as it was written.
+    static func describe(_ error: any Error) -> (HTTPResponse.Status, Phrase) {
         switch error {
         case let error as TallyError:
             StorageFaults.record(error)
-            return (HTTPResponse.Status(code: Problem.status(of: error.kind)), error.message)
+            return (HTTPResponse.Status(code: Problem.status(of: error.kind)), error.phrase)
         case let error as DecodingError:
-            return (.badRequest, describe(error))
+            return (.badRequest, phrase(of: error))
         case is NIOTooManyBytesError:
             return (.contentTooLarge, "The request body is too large; send at most 64 KiB.")
         case let error as HTTPError:
             switch error.status {
-            case .contentTooLarge: return (error.status, error.body ?? "The request body is too large; send at most 64 KiB.")
-            default: return (error.status, error.body ?? error.status.reasonPhrase)
+            case .contentTooLarge: return (error.status, error.body.map(Phrase.verbatim) ?? "The request body is too large; send at most 64 KiB.")
+            default: return (error.status, error.body.map(Phrase.verbatim) ?? .verbatim(error.status.reasonPhrase))
             }
         default:
             return (.internalServerError, "Something went wrong on the server; try again, and report it if it keeps happening.")
         }
     }
 
-    /// Says which field was wrong and how, in words.
-    static func describe(_ error: DecodingError) -> String {
-        func field(_ path: [any CodingKey]) -> String {
+    /// Which field was wrong and how, as a phrase.
+    static func phrase(of error: DecodingError) -> Phrase {
+        func field(_ path: [any CodingKey]) -> Phrase {
             let name = name(of: path)
-            return name.isEmpty ? "The body" : "The field \(name)"
+            return name.isEmpty ? Phrase("The body") : Phrase("The field \(name)")
         }
         switch error {
         case .typeMismatch(let type, let context):
-            return "\(field(context.codingPath)) must be \(kind(of: type))."
+            return Phrase("\(field(context.codingPath)) must be \(kind(of: type)).")
         case .valueNotFound(let type, let context):
-            return "\(field(context.codingPath)) must be \(kind(of: type)), not null."
+            return Phrase("\(field(context.codingPath)) must be \(kind(of: type)), not null.")
         case .keyNotFound(let key, let context):
-            return "\(field(context.codingPath + [key])) is required."
+            return Phrase("\(field(context.codingPath + [key])) is required.")
         case .dataCorrupted(let context):
-            if context.underlyingError != nil || context.codingPath.isEmpty { return "The body is not valid JSON." }
+            if context.underlyingError != nil || context.codingPath.isEmpty { return Phrase("The body is not valid JSON.") }
+            // The decoder's own words (a type's init(from:) says what it takes).
             let reason = context.debugDescription.hasSuffix(".") ? context.debugDescription : context.debugDescription + "."
-            return "\(field(context.codingPath)) is not valid: \(reason)"
+            return Phrase("\(field(context.codingPath)) is not valid: \(reason)")
         @unknown default:
-            return "The body could not be read."
+            return Phrase("The body could not be read.")
         }
     }
 
@@ -122,15 +129,15 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         return path.isEmpty ? nil : path
     }
 
-    private static func kind(of type: Any.Type) -> String {
+    private static func kind(of type: Any.Type) -> Phrase {
         switch type {
-        case is Double.Type, is Int.Type, is Int64.Type, is Float.Type: return "a number"
-        case is String.Type: return "a string"
-        case is Bool.Type: return "true or false"
+        case is Double.Type, is Int.Type, is Int64.Type, is Float.Type: return Phrase("a number")
+        case is String.Type: return Phrase("a string")
+        case is Bool.Type: return Phrase("true or false")
         default:
             let name = String(describing: type)
-            if name.hasPrefix("Dictionary") { return "an object" }
-            return name.hasPrefix("Array") ? "a list" : "an object"
+            if name.hasPrefix("Dictionary") { return Phrase("an object") }
+            return name.hasPrefix("Array") ? Phrase("a list") : Phrase("an object")
         }
     }
 }

@@ -29,17 +29,17 @@ struct RecurringController {
     }
 
     @Sendable func show(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<RecurringExpenseJSON> {
-        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("recurring expense"))
+        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id(Phrase("recurring expense")))
         return JSONBody(try RecurringExpenseJSON(try await services.spending(context).recurringExpense(id, in: ledger)))
     }
 
     @Sendable func change(_ body: RecurringExpenseChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<RecurringExpenseJSON> {
-        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("recurring expense"))
+        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id(Phrase("recurring expense")))
         return JSONBody(try RecurringExpenseJSON(try await services.spending(context).changeRecurringExpense(id, in: ledger, body)))
     }
 
     @Sendable func delete(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<NoBody> {
-        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("recurring expense"))
+        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id(Phrase("recurring expense")))
         try await services.spending(context).deleteRecurringExpense(id, in: ledger)
         return .empty()
     }

@@ -9,7 +9,7 @@ extension Request {
 
     /// The `limit` query parameter: how many items a page holds (1–500).
     func pageLimit(default value: Int) throws -> Int {
-        let limit = try query("limit", Int.init, form: "a whole number") ?? value
+        let limit = try query("limit", Int.init, form: Phrase("a whole number")) ?? value
         guard Self.pageSizes.contains(limit) else {
             throw TallyError.invalid("The query parameter limit must be between 1 and 500; \(limit) is not.")
         }
@@ -18,11 +18,11 @@ extension Request {
 
     /// The `cursor` query parameter of a page after the first.
     var pageOffset: Int {
-        get throws { try query("cursor", { Int($0).flatMap { $0 >= 0 ? $0 : nil } }, form: "a cursor from an earlier page") ?? 0 }
+        get throws { try query("cursor", { Int($0).flatMap { $0 >= 0 ? $0 : nil } }, form: Phrase("a cursor from an earlier page")) ?? 0 }
     }
 
     /// A query parameter as typed, or a 400 that names it and its form.
-    func query<T>(_ name: String, _ parse: (String) -> T?, form: String) throws -> T? {
+    func query<T>(_ name: String, _ parse: (String) -> T?, form: Phrase) throws -> T? {
         guard let text = uri.queryParameters.get(name) else { return nil }
         guard let value = parse(text) else {
             throw TallyError.invalid("The query parameter \(name) must be \(form); \(UserText.quoted(text)) is not.")
@@ -33,7 +33,7 @@ extension Request {
 
 extension Parameters {
     /// The path's id: an id that is not even a UUID names nothing, so it is a 404.
-    func id(_ what: String, parameter: String = "id") throws -> UUID {
+    func id(_ what: Phrase, parameter: String = "id") throws -> UUID {
         guard let text = get(parameter), let id = UUID(uuidString: text) else {
             throw TallyError.notFound("There is no \(what) with the id \(get(parameter) ?? "").")
         }
@@ -42,7 +42,7 @@ extension Parameters {
 
     /// The ledger named in the path.
     var ledger: UUID {
-        get throws { try id("ledger you are a member of", parameter: "ledger") }
+        get throws { try id(Phrase("ledger you are a member of"), parameter: "ledger") }
     }
 
     /// The ledger member named in the path.

@@ -40,7 +40,7 @@ struct SettingsController {
     }
 
     @Sendable func changeKind(_ body: KindChange, _ request: Request, context: SignedInContext) async throws -> JSONBody<DrinkKind> {
-        let id = try context.parameters.id("drink kind")
+        let id = try context.parameters.id(Phrase("drink kind"))
         return JSONBody(try await services.hydration(context).changeDrinkKind(id: id, name: body.name, factor: body.factor, retired: body.retired))
     }
 

@@ -44,14 +44,14 @@ struct SpendingController {
         let ledger = try context.parameters.ledger
         let limit = try request.pageLimit(default: 50)
         // The cursor is the id of the last entry of the page before.
-        let after = try request.query("cursor", UUID.init(uuidString:), form: "the nextCursor of an earlier page")
-        let deleted = try request.query("deleted", Bool.init, form: "true or false") ?? false
+        let after = try request.query("cursor", UUID.init(uuidString:), form: Phrase("the nextCursor of an earlier page"))
+        let deleted = try request.query("deleted", Bool.init, form: Phrase("true or false")) ?? false
         let filter = try EntryFilter(
             words: request.uri.queryParameters.get("q"),
-            member: try request.query("member", MemberID.init, form: "a member's id, a whole number"),
+            member: try request.query("member", MemberID.init, form: Phrase("a member's id, a whole number")),
             category: request.uri.queryParameters.get("category").flatMap { $0.isEmpty ? nil : $0 },
-            from: try request.query("from", LocalDate.init, form: "a date like 2025-03-30"),
-            through: try request.query("through", LocalDate.init, form: "a date like 2025-03-30"))
+            from: try request.query("from", LocalDate.init, form: Phrase("a date like 2025-03-30")),
+            through: try request.query("through", LocalDate.init, form: Phrase("a date like 2025-03-30")))
         // One more than the page tells whether there is a next page.
         let page = try await services.spending(context).entries(in: ledger, deleted ? .all : .current, matching: filter,
                                                                 limit: limit + 1, after: after)
@@ -60,23 +60,23 @@ struct SpendingController {
     }
 
     @Sendable func entry(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
-        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
+        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id(Phrase("expense or payment")))
         return JSONBody(try EntryJSON(try await services.spending(context).entry(id, in: ledger)))
     }
 
     @Sendable func edit(_ body: EntryChangeBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
-        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
+        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id(Phrase("expense or payment")))
         return JSONBody(try EntryJSON(try await services.spending(context).editEntry(id, in: ledger, body)))
     }
 
     /// Deletes softly: the entry leaves the balances and can be restored (S5).
     @Sendable func delete(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
-        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
+        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id(Phrase("expense or payment")))
         return JSONBody(try EntryJSON(try await services.spending(context).deleteEntry(id, in: ledger)))
     }
 
     @Sendable func restore(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
-        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
+        let (ledger, id) = (try context.parameters.ledger, try context.parameters.id(Phrase("expense or payment")))
         return JSONBody(try EntryJSON(try await services.spending(context).restoreEntry(id, in: ledger)))
     }
 

@@ -19,7 +19,7 @@ struct TransferController {
     @Sendable func export(_ request: Request, context: SignedInContext) async throws -> Response {
         let spending = services.spending(context)
         let ledger = try context.parameters.ledger
-        let format = try request.query("format", { LedgerExport.Format(rawValue: $0.lowercased()) }, form: "csv or json") ?? .csv
+        let format = try request.query("format", { LedgerExport.Format(rawValue: $0.lowercased()) }, form: Phrase("csv or json")) ?? .csv
         return try await Self.download(ledger, format: format, spending: spending)
     }
 
@@ -39,7 +39,7 @@ struct TransferController {
     /// otherwise a new ledger called `name` is created; `currency` for an export without one.
     @Sendable func importIHateMoney(_ request: Request, context: SignedInContext) async throws -> JSONBody<IHateMoneyImportReport> {
         let spending = services.spending(context)
-        let ledger = try request.query("ledger", { UUID(uuidString: $0) }, form: "a ledger's id")
+        let ledger = try request.query("ledger", { UUID(uuidString: $0) }, form: Phrase("a ledger's id"))
         let report = try await services.uploads.run(for: context.user.id) {
             let body = try await request.body.collect(upTo: TallyRequestContext.maxImportSize)
             let bills = try await HealthUpload.read { try IHateMoneyExport.bills(from: Data(body.readableBytesView)) }

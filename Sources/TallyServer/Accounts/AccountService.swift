@@ -48,7 +48,8 @@ public struct AccountService: Sendable {
             try await store.reserveSignInAttempt([ThrottleKey(key, freeAttempts: SignInThrottle.freeSignUpsPerAddress)], now: attempted)
         } catch let error as TallyError where error.kind == .tooManyRequests {
             let seconds = error.retryAfter ?? 1
-            throw TallyError(.tooManyRequests, "Too many sign-ups from your address; try again in \(seconds) second\(seconds == 1 ? "" : "s").",
+            throw TallyError(.tooManyRequests, Phrase(one: "Too many sign-ups from your address; try again in \(seconds) second.",
+                                                      other: "Too many sign-ups from your address; try again in \(seconds) seconds."),
                              retryAfter: seconds)
         }
         if let ledgerCodeHash {
@@ -208,7 +209,7 @@ public struct AccountService: Sendable {
     /// expires. Made with another token (`by`), it may neither outlive it nor do more than it.
     public func createAPIToken(for user: User, name: String, scope: TokenScope = .write, lifetime: TimeInterval? = nil,
                                by maker: TokenGrant? = nil) async throws -> (info: APITokenInfo, secret: String) {
-        let name = try UserText.name(name, "A token's name")
+        let name = try UserText.name(name, Phrase("A token's name"))
         guard !name.isEmpty, UserText.fits(name, maximumLength: 60) else {
             throw TallyError.invalid("A token needs a name of 1 to 60 characters, such as \"laptop\".")
         }
@@ -219,11 +220,12 @@ public struct AccountService: Sendable {
         let expiresAt = lifetime.map(now.addingTimeInterval)
         if let maker {
             guard maker.scope.covers(scope) else {
-                throw TallyError(.forbidden, "This token may \(maker.scope.rawValue) only, so it cannot make a \(scope.rawValue) token.")
+                throw TallyError(.forbidden, Self.cannotMake(scope, with: maker.scope))
             }
             if let end = maker.expiresAt, expiresAt.map({ $0 > end }) ?? true {
                 let days = Int(end.timeIntervalSince(now) / 86_400)
-                throw TallyError.invalid("A token made with a token cannot outlive it: this one ends in \(days) day\(days == 1 ? "" : "s"), so ask for at most that.")
+                throw TallyError.invalid(Phrase(one: "A token made with a token cannot outlive it: this one ends in \(days) day, so ask for at most that.",
+                                                other: "A token made with a token cannot outlive it: this one ends in \(days) days, so ask for at most that."))
             }
         }
         let info = APITokenInfo(id: UUID(), name: name, scope: scope, createdAt: now, expiresAt: expiresAt)
@@ -233,6 +235,17 @@ public struct AccountService: Sendable {
     }
 
     static let tokenLifetime: ClosedRange<TimeInterval> = 86_400...(3650 * 86_400)
+
+    /// The refusal of a token of scope `maker` asked to make a token of `scope`, which it does not
+    /// cover (a write token covers every scope, so it is never refused).
+    static func cannotMake(_ scope: TokenScope, with maker: TokenScope) -> Phrase {
+        switch (maker, scope) {
+        case (.read, .drinks): Phrase("This token may read only, so it cannot make a drinks token.")
+        case (.read, _): Phrase("This token may read only, so it cannot make a write token.")
+        case (.drinks, .read): Phrase("This token may drinks only, so it cannot make a read token.")
+        case (.drinks, _), (.write, _): Phrase("This token may drinks only, so it cannot make a write token.")
+        }
+    }
 
     public func apiTokens(of user: User) async throws -> [APITokenInfo] {
         try await store.apiTokens(of: user.id)

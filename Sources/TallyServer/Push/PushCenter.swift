@@ -40,7 +40,7 @@ extension PushCenter {
             throw TallyError.conflict("No device of yours has notifications turned on: turn them on in Settings first.")
         }
         let sender = try await sender()
-        let sent = await sender.send(PushSender.reminder, to: subscriptions, now: now)
+        let sent = await sender.send(PushSender.reminder(for: user), to: subscriptions, now: now)
         return PushTestResult(sent: sent, devices: subscriptions.count)
     }
 }

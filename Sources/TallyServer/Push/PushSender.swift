@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -21,7 +22,12 @@ struct PushSender: Sendable {
         var url: String
     }
 
-    static let reminder = Notification(title: "Tally", body: "Time for a glass of water.", url: "/")
+    /// The water reminder, in the person's language (the one their account keeps; English else:
+    /// a push has no browser to ask).
+    static func reminder(for user: User) -> Notification {
+        let written = Written(chosen: user.language.flatMap(Language.matching), acceptLanguage: nil)
+        return Notification(title: "Tally", body: written.say("Time for a glass of water."), url: "/")
+    }
 
     /// How many push services are waited for at once: enough that a few dead endpoints (each
     /// held up to the 15 s timeout) cannot delay everyone else's reminders, few enough not to

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -44,16 +45,20 @@ struct ReminderService: Service {
         guard let recipients = try? await store.reminderRecipients(), !recipients.isEmpty,
               let sender = try? await push.sender() else { return 0 }
         var sent = 0
-        var subscriptions: [PushSubscription] = []
+        // By language: each language's reminder once, to every device whose person reads it.
+        var subscriptions: [String: (reminder: PushSender.Notification, to: [PushSubscription])] = [:]
         for recipient in recipients {
             for key in await dueKeys(recipient, from: previous, to: now)
             where (try? await store.claimReminder(key: key, at: now)) == true {
-                subscriptions += recipient.subscriptions
+                let reminder = PushSender.reminder(for: recipient.user)
+                subscriptions[reminder.body, default: (reminder, [])].to += recipient.subscriptions
                 sent += 1
             }
         }
         // All at once, a few at a time: one person's dead push service holds back no one else.
-        await sender.send(PushSender.reminder, to: subscriptions, now: now)
+        for (reminder, devices) in subscriptions.values {
+            await sender.send(reminder, to: devices, now: now)
+        }
         return sent
     }
 

@@ -12,6 +12,10 @@
 
 const SHELL = "tally-shell-v4";
 const PAGES = "tally-pages-v2-"; // + the owner
+// The worker's few sentences in the person's language, left by the page (app.js:
+// leaveWorkerWords), since a worker has no page of its own; English until a page has left them.
+const WORDS = "tally-words";
+const WORDS_FILE = "/worker-words.json";
 const SHELL_FILES = ["/static/app.css", "/static/app.js", "/static/spending.js", "/static/icon.svg", "/static/icon-192.png",
   "/manifest.webmanifest"];
 
@@ -23,7 +27,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     // Earlier versions kept pages without knowing whose they were: they go.
     for (const name of await caches.keys()) {
-      if (name !== SHELL && !name.startsWith(PAGES)) await caches.delete(name);
+      if (name !== SHELL && name !== WORDS && !name.startsWith(PAGES)) await caches.delete(name);
     }
     await self.clients.claim();
   })());
@@ -36,6 +40,19 @@ async function pagesOf(owner) {
   }
   return owner ? caches.open(PAGES + owner) : null;
 }
+
+// { offlineTitle, offlineText, reminder } as the page left them, or {} (none yet, or no cache).
+async function words() {
+  try {
+    const kept = await (await caches.open(WORDS)).match(WORDS_FILE);
+    const found = kept ? await kept.json() : {};
+    return found && typeof found === "object" ? found : {};
+  } catch (_) {
+    return {};
+  }
+}
+
+const escapeHTML = (text) => String(text).replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 async function keptPage(request) {
   for (const name of await caches.keys()) {
@@ -57,8 +74,12 @@ self.addEventListener("fetch", (event) => {
       try {
         response = await fetch(request);
       } catch (error) {
-        return (await keptPage(request)) ?? new Response("<h1>Offline</h1><p>Tally needs the network for this page.</p>",
-          { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+        const kept = await keptPage(request);
+        if (kept) return kept;
+        const said = await words();
+        const title = escapeHTML(said.offlineTitle ?? "Offline");
+        const text = escapeHTML(said.offlineText ?? "Tally needs the network for this page.");
+        return new Response(`<h1>${title}</h1><p>${text}</p>`, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
       }
       // A redirect (opaque here) and a refusal say nothing about who is signed in.
       if (response.ok && (response.headers.get("Content-Type") ?? "").startsWith("text/html")) {
@@ -84,13 +105,17 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
-// A reminder from the server (Web Push): shown as a notification; a tap opens Tally.
+// A reminder from the server (Web Push): shown as a notification; a tap opens Tally. The server
+// sends its words; a message without them says the page's (the name Tally is the same in every
+// language).
 self.addEventListener("push", (event) => {
-  let message = { title: "Tally", body: "Time for a glass of water.", url: "/" };
-  try { message = { ...message, ...event.data.json() }; } catch (_) {}
-  event.waitUntil(self.registration.showNotification(message.title, {
-    body: message.body, icon: "/static/icon-192.png", badge: "/static/icon-192.png", data: { url: message.url },
-  }));
+  event.waitUntil((async () => {
+    let message = { title: "Tally", body: (await words()).reminder ?? "Time for a glass of water.", url: "/" };
+    try { message = { ...message, ...event.data.json() }; } catch (_) {}
+    await self.registration.showNotification(message.title, {
+      body: message.body, icon: "/static/icon-192.png", badge: "/static/icon-192.png", data: { url: message.url },
+    });
+  })());
 });
 
 self.addEventListener("notificationclick", (event) => {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -20,7 +21,7 @@ struct AccountWebController {
     private var accounts: AccountService { services.accounts }
 
     @Sendable func account(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        let notice = request.uri.queryParameters.get("saved").map { _ in "Saved." }
+        let notice = request.uri.queryParameters.get("saved").map { _ in t("Saved.") }
         return try await accountPage(request, context, notice: notice)
     }
 
@@ -31,21 +32,24 @@ struct AccountWebController {
             sessions: try await accounts.sessions(of: user), current: context.session.map { SessionInfo.id(of: AccountService.hash($0)) },
             tokens: try await accounts.apiTokens(of: user), isAdmin: try await accounts.isAdmin(user), newToken: newToken,
             zone: try await services.hydration(for: user).settings().zone)
-        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
+        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error.map { Written.current.say($0.phrase) }), status: Web.status(of: error))
     }
 
     @Sendable func changePassword(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await accountAction(request, context) { form in
             let ended = try await accounts.changePassword(of: context.user, current: form["current"] ?? "", new: form["new"] ?? "",
                                                           keeping: context.session)
-            return "Your password is changed" + (ended == 0 ? "." : "; \(ended) other session\(ended == 1 ? " was" : "s were") signed out.")
+            return ended == 0 ? t("Your password is changed.")
+                : t(one: "Your password is changed; \(ended) other session was signed out.",
+                    other: "Your password is changed; \(ended) other sessions were signed out.")
         }
     }
 
     @Sendable func signOutElsewhere(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await accountAction(request, context) { _ in
             let ended = try await accounts.signOutEverywhere(context.user, except: context.session)
-            return ended == 0 ? "You were signed in nowhere else." : "Signed out of \(ended) other session\(ended == 1 ? "" : "s")."
+            return ended == 0 ? t("You were signed in nowhere else.")
+                : t(one: "Signed out of \(ended) other session.", other: "Signed out of \(ended) other sessions.")
         }
     }
 
@@ -70,14 +74,15 @@ struct AccountWebController {
     @Sendable func revokeToken(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await accountAction(request, context) { _ in
             try await accounts.revokeAPIToken(id: try context.parameters.id("token"), of: context.user)
-            return "The token is revoked: it stopped working."
+            return t("The token is revoked: it stopped working.")
         }
     }
 
     @Sendable func revokeAllTokens(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await accountAction(request, context) { _ in
             let revoked = try await accounts.revokeAPITokens(of: context.user)
-            return revoked == 0 ? "You had no token that worked." : "Revoked \(revoked) token\(revoked == 1 ? "" : "s"): none works any more."
+            return revoked == 0 ? t("You had no token that worked.")
+                : t(one: "Revoked \(revoked) token: none works any more.", other: "Revoked \(revoked) tokens: none works any more.")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -41,7 +42,7 @@ struct AdminWebController {
             mode: try await accounts.signUpMode(), invites: try await accounts.signUpInvites(),
             accounts: try await accounts.accounts(), newInvite: newInvite, origin: context.origin.origin,
             zone: try await services.hydration(for: user).settings().zone)
-        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
+        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error.map { Written.current.say($0.phrase) }), status: Web.status(of: error))
     }
 
     @Sendable func setSignUpMode(_ request: Request, context: TallyRequestContext) async throws -> Response {
@@ -50,7 +51,11 @@ struct AdminWebController {
                 throw TallyError.invalid("Choose open, invite or closed.")
             }
             try await accounts.setSignUpMode(mode)
-            return "Sign-up is now \(mode == .invite ? "by invite" : mode.rawValue)."
+            return switch mode {
+            case .open: t("Sign-up is now open.")
+            case .invite: t("Sign-up is now by invite.")
+            case .closed: t("Sign-up is now closed.")
+            }
         }
     }
 
@@ -71,21 +76,21 @@ struct AdminWebController {
     @Sendable func deleteInvite(_ request: Request, context: TallyRequestContext) async throws -> Response {
         try await adminAction(request, context) { _ in
             try await accounts.deleteSignUpInvite(id: context.parameters.get("id") ?? "")
-            return "The invite is deleted."
+            return t("The invite is deleted.")
         }
     }
 
     @Sendable func disable(_ request: Request, context: TallyRequestContext) async throws -> Response {
         try await adminAction(request, context) { _ in
             let account = try await accounts.setDisabled(context.parameters.get("name") ?? "", true)
-            return "\(account.user.name) is disabled: signed out everywhere, and their tokens stopped working."
+            return t("\(account.user.name) is disabled: signed out everywhere, and their tokens stopped working.")
         }
     }
 
     @Sendable func enable(_ request: Request, context: TallyRequestContext) async throws -> Response {
         try await adminAction(request, context) { _ in
             let account = try await accounts.setDisabled(context.parameters.get("name") ?? "", false)
-            return "\(account.user.name) can sign in again."
+            return t("\(account.user.name) can sign in again.")
         }
     }
 
@@ -93,7 +98,7 @@ struct AdminWebController {
         try await adminAction(request, context) { form in
             let name = context.parameters.get("name") ?? ""
             try await accounts.resetPassword(named: name, to: form["password"] ?? "")
-            return "\(name) has a new password, was signed out everywhere, and their API tokens stopped working."
+            return t("\(name) has a new password, was signed out everywhere, and their API tokens stopped working.")
         }
     }
 
@@ -101,7 +106,7 @@ struct AdminWebController {
         try await adminAction(request, context) { _ in
             let name = context.parameters.get("name") ?? ""
             try await accounts.clearSignInLock(named: name)
-            return "\(name) can sign in again at once, from any address."
+            return t("\(name) can sign in again at once, from any address.")
         }
     }
 

@@ -1,16 +1,19 @@
 import Foundation
 import Hummingbird
+import TallyLanguages
 
 /// What makes the web app installable (A3): its manifest, and the service worker that keeps the
 /// app shell for offline use. The worker is served from the root so that it may look after
 /// every page.
 struct AppShellController {
     func addRoutes(to router: Router<TallyRequestContext>) {
-        router.get(SitePath.manifest.routerPath) { _, _ in Self.file(Self.manifest, type: "application/manifest+json") }
+        router.get(SitePath.manifest.routerPath) { request, _ in
+            let language = request.uri.queryParameters.get("lang").flatMap(Language.matching) ?? .english
+            return Self.file(WebManifest.bytes(for: language), type: "application/manifest+json")
+        }
         router.get(SitePath.serviceWorker.routerPath) { _, _ in Self.file(Self.serviceWorker, type: "text/javascript; charset=utf-8") }
     }
 
-    static let manifest = resource("manifest", "webmanifest")
     static let serviceWorker = resource("sw", "js")
 
     private static func resource(_ name: String, _ type: String) -> [UInt8] {

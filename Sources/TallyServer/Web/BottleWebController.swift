@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -24,7 +25,7 @@ struct BottleWebController {
         let hydration = services.hydration(for: context.user)
         let page = BottlePage(bottle: try await hydration.bottle(), unit: try await hydration.settings().unit,
                               retry: retry?.all ?? [:], refusedField: field)
-        return Web.html(page.render(Web.pageContext(request, context), error: error?.message), status: Web.status(of: error))
+        return Web.html(page.render(Web.pageContext(request, context), error: error?.said), status: Web.status(of: error))
     }
 
     @Sendable func sip(_ request: Request, context: SignedInPageContext) async throws -> Response {
@@ -38,7 +39,7 @@ struct BottleWebController {
             if form["fill"] == "yes" {
                 _ = try await hydration.fillBottle()
             } else {
-                _ = try await hydration.adjustBottle(levelMl: try form.number("levelMl", "the level"))
+                _ = try await hydration.adjustBottle(levelMl: try form.number("levelMl", Phrase("the level")))
             }
         }
     }
@@ -49,10 +50,10 @@ struct BottleWebController {
             // The inputs hold volumes as typed ("750 ml", "25 oz"); the service's refusal names
             // capacityMl or sipMl, and the page shows it at that input.
             let capacity = try TallyError.about("capacityMl") {
-                try VolumeInput.milliliters(from: try form.require("capacity", "what the bottle holds"), defaultUnit: unit)
+                try VolumeInput.milliliters(from: try form.requireNumeral("capacity", Phrase("what the bottle holds")), defaultUnit: unit)
             }
             let sip = try TallyError.about("sipMl") {
-                try VolumeInput.milliliters(from: try form.require("sip", "the sip size"), defaultUnit: unit)
+                try VolumeInput.milliliters(from: try form.requireNumeral("sip", Phrase("the sip size")), defaultUnit: unit)
             }
             _ = try await hydration.adjustBottle(capacityMl: capacity, sipMl: sip)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 

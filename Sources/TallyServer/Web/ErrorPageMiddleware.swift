@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TallyCore
+import TallyLanguages
 
 /// What a request that failed gets: under /api/ a problem+json, elsewhere a page that says what
 /// happened, so that no address answers a bare error or a 500 to input it does not know. An
@@ -18,23 +19,47 @@ struct ErrorPageMiddleware: RouterMiddleware {
             }
             let (status, detail) = ProblemMiddleware<Context>.describe(error, logger: context.logger)
             let page = PageContext(user: nil, csrf: "", path: request.uri.path)
-            return Web.html(status == .notFound ? Self.notFound(page) : Self.failure(page, status: status, detail: detail), status: status)
+            // Outside the web app's WrittenMiddleware: in the browser's language.
+            return Written.$current.withValue(Written(acceptLanguage: request.headers[.acceptLanguage])) {
+                Web.html(status == .notFound ? Self.notFound(page) : Self.failure(page, status: status, detail: t(detail)), status: status)
+            }
         }
     }
 
     static func notFound(_ context: PageContext) -> HTML {
-        Layout.page("Not found", context, """
-        <h1>Not found</h1>
-        <p>There is nothing at this address, or it is not yours to see.</p>
-        <p><a href="\(SitePath.today.link)">Go to Today</a> · <a href="\(SitePath.spending.link)">Spending</a></p>
+        Layout.page(t("Not found"), context, """
+        <h1>\(t("Not found"))</h1>
+        <p>\(t("There is nothing at this address, or it is not yours to see."))</p>
+        <p><a href="\(SitePath.today.link)">\(t("Go to Today"))</a> · <a href="\(SitePath.spending.link)">\(t("Spending"))</a></p>
         """)
     }
 
+    /// `detail` is in the reader's language already.
     static func failure(_ context: PageContext, status: HTTPResponse.Status, detail: String) -> HTML {
-        Layout.page(ProblemMiddleware<Context>.title(of: status), context, """
-        <h1>\(ProblemMiddleware<Context>.title(of: status))</h1>
+        let title = title(of: status)
+        return Layout.page(title, context, """
+        <h1>\(title)</h1>
         <p>\(detail)</p>
-        <p><a href="\(SitePath.today.link)">Go to Today</a></p>
+        <p><a href="\(SitePath.today.link)">\(t("Go to Today"))</a></p>
         """)
+    }
+
+    /// The status's name for a person, in their language.
+    static func title(of status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: t("Bad Request")
+        case 401: t("Unauthorized")
+        case 403: t("Forbidden")
+        case 404: t("Not Found")
+        case 405: t("Method Not Allowed")
+        case 409: t("Conflict")
+        case 413: t("Content Too Large")
+        case 415: t("Unsupported Media Type")
+        case 429: t("Too Many Requests")
+        case 500: t("Internal Server Error")
+        case 503: t("Service Unavailable")
+        case 507: t("Insufficient Storage")
+        default: t("Error \(status.code)")
+        }
     }
 }

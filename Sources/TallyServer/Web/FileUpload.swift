@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MultipartKit
+import TallyLanguages
 
 /// A `multipart/form-data` form with one file, read as it streams in: the file part goes to
 /// `file` on disk, the other (small) fields are kept as text. A plain HTML form can upload a
@@ -19,7 +20,7 @@ struct FileUpload {
                         checkFields: @escaping ([String: String]) throws -> Void) async throws -> FileUpload {
         guard let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data"),
               let boundary = parameter("boundary", in: type) else {
-            throw HTTPError(.unsupportedMediaType, message: "Send the file from the form on the settings page (multipart/form-data).")
+            throw HTTPError(.unsupportedMediaType, message: t("Send the file from the form on the settings page (multipart/form-data)."))
         }
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw HealthUpload.cannotStore() }
         let handle = try FileHandle(forWritingTo: file)
@@ -67,19 +68,20 @@ struct FileUpload {
         for try await chunk in request.body {
             received += Int64(chunk.readableBytes)
             do { try parser.execute(chunk) } catch {
-                throw HTTPError(.badRequest, message: "The upload arrived damaged; try sending it again.")
+                throw HTTPError(.badRequest, message: t("The upload arrived damaged; try sending it again."))
             }
             if let refusal { throw refusal }
             guard upload.fileSize <= maxSize else {
-                throw HTTPError(.contentTooLarge, message: "The file can be at most \(maxSize >= 1 << 30 ? "\(maxSize >> 30) GB" : "\(maxSize >> 20) MB"); this one is bigger.")
+                throw HTTPError(.contentTooLarge, message: maxSize >= 1 << 30 ? t("The file can be at most \(Int(maxSize >> 30)) GB; this one is bigger.")
+                                                                              : t("The file can be at most \(Int(maxSize >> 20)) MB; this one is bigger."))
             }
             guard received - upload.fileSize <= maxFormSize else {
-                throw HTTPError(.contentTooLarge, message: "The form sent more than a file and a few fields; send it from the settings page.")
+                throw HTTPError(.contentTooLarge, message: t("The form sent more than a file and a few fields; send it from the settings page."))
             }
         }
         if fileState == .notYet { try checkFields(upload.fields) }
         guard fileState != .arriving else {
-            throw HTTPError(.badRequest, message: "The upload ended before the whole file arrived; try sending it again.")
+            throw HTTPError(.badRequest, message: t("The upload ended before the whole file arrived; try sending it again."))
         }
         return upload
     }

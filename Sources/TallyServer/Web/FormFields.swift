@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TallyCore
+import TallyLanguages
 
 /// The fields of a submitted HTML form (application/x-www-form-urlencoded).
 struct FormFields {
@@ -28,16 +29,31 @@ struct FormFields {
         values[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
     }
 
-    /// A required field, or an error that names it.
-    func require(_ name: String, _ label: String) throws -> String {
+    /// A required field, or an error that names it: `label` is what the field holds, as in
+    /// "Fill in the amount." (`Phrase("the amount")`).
+    func require(_ name: String, _ label: Phrase) throws -> String {
         guard let value = self[name] else { throw TallyError.invalid("Fill in \(label).") }
         return value
     }
 
-    func number(_ name: String, _ label: String) throws -> Double {
-        let text = try require(name, label)
+    /// A field that holds a number, as the reader's locale writes it, in the plain digits and
+    /// decimal point the parsers read: "1.234,50" typed on a German page is "1234.50", and a plain
+    /// "12.50" stays as it is (`Written.plainNumber`).
+    func numeral(_ name: String) -> String? {
+        self[name].map(Written.current.plainNumber)
+    }
+
+    /// A required number field (`numeral`), or an error that names it.
+    func requireNumeral(_ name: String, _ label: Phrase) throws -> String {
+        Written.current.plainNumber(try require(name, label))
+    }
+
+    func number(_ name: String, _ label: Phrase) throws -> Double {
+        let text = try requireNumeral(name, label)
         guard let value = Double(text), value.isFinite else {
-            throw TallyError.invalid("\(label.prefix(1).uppercased() + label.dropFirst()) must be a number; \"\(text)\" is not.")
+            // The label, as the reader reads it, begins the sentence.
+            let written = Written.current.say(label)
+            throw TallyError.invalid("\(written.prefix(1).uppercased() + written.dropFirst()) must be a number; \"\(text)\" is not.")
         }
         return value
     }

@@ -1,4 +1,7 @@
 import Foundation
+import TallyCore
+import TallyLanguages
+import TallyLanguages
 
 /// Markup whose interpolated values are escaped unless they are HTML themselves, so that a
 /// user's note or kind name can never become markup. Pages are built from these with plain
@@ -54,5 +57,12 @@ struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, Sendable
     /// `attribute` when `condition` holds ("checked", "selected"), else nothing.
     static func flag(_ attribute: String, _ condition: Bool) -> HTML {
         condition ? HTML(unsafe: " " + attribute) : ""
+    }
+
+    /// A sentence with markup among its words, in the reader's language: `HTML.sentence("Drink
+    /// from your {0} →", link)`. The sentence is translated and escaped; each `{n}` is then the
+    /// n-th piece of markup, which the translation may move.
+    static func sentence(_ phrase: Phrase, _ parts: HTML...) -> HTML {
+        HTML(unsafe: Phrase.filling(escape(Written.current.say(phrase)), with: parts.map(\.description)))
     }
 }

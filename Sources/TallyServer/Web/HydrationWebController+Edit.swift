@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import TallyAPI
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -17,8 +18,8 @@ extension HydrationWebController {
         return try await Web.formAction(request, context) { form in
             let settings = try await hydration.settings()
             let unit = form["unit"].flatMap(VolumeUnit.init(rawValue:)) ?? settings.unit
-            let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit)
-            let at = try EntryTime.instant(from: "\(try form.require("date", "the day")) \(try form.require("time", "the time"))",
+            let ml = try VolumeInput.milliliters(from: try form.requireNumeral("amount", Phrase("the amount")), defaultUnit: unit)
+            let at = try EntryTime.instant(from: "\(try form.require("date", Phrase("the day"))) \(try form.require("time", Phrase("the time")))",
                                            now: services.clock.now, zone: settings.zone)
             let drink = try await hydration.editDrink(id: id, IntakeChange(volumeMl: ml, kind: form["kind"], at: at))
             let today = LocalDate(containing: services.clock.now, in: settings.zone)
@@ -38,6 +39,6 @@ extension HydrationWebController {
         let settings = try await hydration.settings()
         let page = DrinkEditPage(drink: drink, kinds: try await hydration.drinkKinds(), unit: settings.unit, zone: settings.zone,
                                  today: LocalDate(containing: services.clock.now, in: settings.zone), retry: retry)
-        return Web.html(page.render(Web.pageContext(request, context), error: error?.message), status: Web.status(of: error))
+        return Web.html(page.render(Web.pageContext(request, context), error: error?.said), status: Web.status(of: error))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -53,19 +54,19 @@ struct HydrationWebController {
                              kinds: kinds, today: today, revision: revision,
                              loggedAt: shown == today ? nil : Self.instant(on: shown, today: today, now: services.clock.now, zone: settings.zone),
                              quickKind: chosen ?? DrinkKind.defaultName)
-        return Web.html(page.render(Web.pageContext(request, context), error: error?.message, custom: custom), status: Web.status(of: error))
+        return Web.html(page.render(Web.pageContext(request, context), error: error?.said, custom: custom), status: Web.status(of: error))
     }
 
     @Sendable func logDrink(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await dayAction(request, context) { form, hydration in
-            _ = try await hydration.logDrink(.init(volumeMl: try form.number("volumeMl", "the amount"), kindName: form["kind"],
+            _ = try await hydration.logDrink(.init(volumeMl: try form.number("volumeMl", Phrase("the amount")), kindName: form["kind"],
                                                    at: try Self.instant(form)))
         }
     }
 
     @Sendable func remove(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await dayAction(request, context) { form, hydration in
-            _ = try await hydration.remove(volumeMl: try form.number("volumeMl", "the amount"), at: try Self.instant(form))
+            _ = try await hydration.remove(volumeMl: try form.number("volumeMl", Phrase("the amount")), at: try Self.instant(form))
         }
     }
 
@@ -101,7 +102,7 @@ struct HydrationWebController {
             // The unit chosen beside the field; one typed with the number ("8oz") wins.
             let settings = try await hydration.settings()
             let unit = form["unit"].flatMap(VolumeUnit.init(rawValue:)) ?? settings.unit
-            let ml = try VolumeInput.milliliters(from: try form.require("amount", "the amount"), defaultUnit: unit)
+            let ml = try VolumeInput.milliliters(from: try form.requireNumeral("amount", Phrase("the amount")), defaultUnit: unit)
             let at = try Self.typedInstant(form, zone: settings.zone, now: services.clock.now)
             let id = form["id"].flatMap(UUID.init(uuidString:))
             if form["mode"] == "remove" {
@@ -146,7 +147,7 @@ struct HydrationWebController {
         } refused: { form, refusal in
             let custom = keepsCustom
                 ? TodayPage.CustomInput(amount: form["amount"] ?? "", remove: form["mode"] == "remove", kind: form["kind"],
-                                        unit: form["unit"].flatMap(VolumeUnit.init(rawValue:)), time: form["time"], error: refusal.error.message)
+                                        unit: form["unit"].flatMap(VolumeUnit.init(rawValue:)), time: form["time"], error: refusal.error.said)
                 : nil
             return try await dayPage(nil, request, context, error: refusal.error, custom: custom)
         }

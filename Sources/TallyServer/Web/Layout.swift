@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -12,26 +13,29 @@ struct PageContext {
 }
 
 enum Layout {
+    /// The page around `main`: its `title`, `notice` and `error` are in the reader's language already.
     static func page(_ title: String, _ context: PageContext, notice: String? = nil, error: String? = nil, _ main: HTML) -> HTML {
-        """
+        let written = Written.current
+        return """
         <!doctype html>
-        <html lang="en">
+        <html lang="\(written.language.tag)" dir="\(written.language.direction)" data-locale="\(written.languageTag)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
         <meta name="color-scheme" content="light dark">
         <meta name="csrf-token" content="\(context.csrf)">
         <meta name="theme-color" content="#0a5bb5">
-        <link rel="manifest" href="\(SitePath.manifest.link)">
+        <link rel="manifest" href="\(WebManifest.link(for: written.language))">
         <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
         <link rel="apple-touch-icon" href="/static/apple-touch-icon.png">
         <title>\(title) · Tally</title>
         <link rel="stylesheet" href="/static/app.css">
+        \(ScriptWords.json(for: written.language).map { HTML(unsafe: #"<script type="application/json" id="tally-words">"# + $0 + "</script>") } ?? "")
         <script src="/static/app.js" defer></script>
         <script src="/static/spending.js" defer></script>
         </head>
-        <body data-locale="\(Written.current.languageTag)">
-        <a class="skip" href="#main">Skip to content</a>
+        <body data-locale="\(written.languageTag)">
+        <a class="skip" href="#main">\(t("Skip to content"))</a>
         \(header(context))
         <p class="offline" id="offline" role="status" hidden></p>
         <main id="main" tabindex="-1">
@@ -48,10 +52,10 @@ enum Layout {
             return #"<header class="bar"><span class="brand">Tally</span></header>"#
         }
         let links: [(String, String, String)] = [
-            (SitePath.today.link, "Today", "M12 3c-3 4.5-6 8-6 11.5a6 6 0 0 0 12 0C18 11 15 7.5 12 3z"),
-            (SitePath.history.link, "History", "M4 20V10M10 20V4M16 20v-7M22 20H2"),
-            (SitePath.spending.link, "Spending", "M3 7h18v12H3zM3 11h18M7 15h3"),
-            (SitePath.settings.link, "Settings", "M4 6h16M4 12h16M4 18h16M8 4v4M16 10v4M10 16v4"),
+            (SitePath.today.link, t("Today"), "M12 3c-3 4.5-6 8-6 11.5a6 6 0 0 0 12 0C18 11 15 7.5 12 3z"),
+            (SitePath.history.link, t("History"), "M4 20V10M10 20V4M16 20v-7M22 20H2"),
+            (SitePath.spending.link, t("Spending"), "M3 7h18v12H3zM3 11h18M7 15h3"),
+            (SitePath.settings.link, t("Settings"), "M4 6h16M4 12h16M4 18h16M8 4v4M16 10v4M10 16v4"),
         ]
         let items = links.map { path, label, icon -> HTML in
             // An invite link (/join/CODE) belongs to Spending.
@@ -65,8 +69,8 @@ enum Layout {
         return """
         <header class="bar">
         <span class="brand">Tally</span>
-        <nav aria-label="Main"><ul>\(items)</ul></nav>
-        <form method="post" action="\(SitePath.signOut.link)" class="signout">\(csrfField(context))<button type="submit" class="link">Sign out</button></form>
+        <nav aria-label="\(t("Main"))"><ul>\(items)</ul></nav>
+        <form method="post" action="\(SitePath.signOut.link)" class="signout">\(csrfField(context))<button type="submit" class="link">\(t("Sign out"))</button></form>
         </header>
         """
     }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import TallyAPI
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -26,7 +27,9 @@ struct LedgerEntriesWebController {
         let deleted = query.get("deleted").flatMap(UUID.init(uuidString:))
         let notice = query.get("imported").flatMap { Int($0) }.map { added in
             let skipped = query.get("skipped").flatMap { Int($0) } ?? 0
-            return "Imported \(added) bill\(added == 1 ? "" : "s")" + (skipped > 0 ? "; \(skipped) were already here." : ".")
+            return skipped > 0
+                ? t(one: "Imported \(added) bill; \(skipped) were already here.", other: "Imported \(added) bills; \(skipped) were already here.")
+                : t(one: "Imported \(added) bill.", other: "Imported \(added) bills.")
         }
         return try await ledgerPage(request, context, justDeleted: deleted, notice: notice)
     }
@@ -57,7 +60,7 @@ struct LedgerEntriesWebController {
             today: today, user: user.id,
             justDeleted: justDeleted.flatMap { id in overview.deleted.first { $0.id == id } },
             retry: retry?.all ?? [:], refusedField: field)
-        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
+        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.said), status: Web.status(of: error))
     }
 
     @Sendable func addExpense(_ request: Request, context: SignedInPageContext) async throws -> Response {
@@ -69,7 +72,7 @@ struct LedgerEntriesWebController {
             _ = try await spending.addExpense(to: ledger, NewExpense(
                 // The form's id, new on every page: a second tap (or a resent form) adds nothing twice.
                 id: form["id"].flatMap(UUID.init(uuidString:)),
-                amount: .text(try form.require("amount", "the amount")), payer: payers.one, payers: payers.several,
+                amount: .text(try form.requireNumeral("amount", Phrase("the amount"))), payer: payers.one, payers: payers.several,
                 date: try TallyError.about("date") { try form["date"].map { try LocalDate.parse($0) } },
                 description: form["description"], category: form["category"], split: split))
         }
@@ -81,7 +84,7 @@ struct LedgerEntriesWebController {
                 throw TallyError.invalid("Choose who paid and who received the payment.")
             }
             _ = try await spending.recordPayment(in: ledger, NewPayment(
-                id: form["id"].flatMap(UUID.init(uuidString:)), from: from, to: to, amount: .text(try form.require("amount", "the amount"))))
+                id: form["id"].flatMap(UUID.init(uuidString:)), from: from, to: to, amount: .text(try form.requireNumeral("amount", Phrase("the amount")))))
         }
     }
 
@@ -100,10 +103,10 @@ struct LedgerEntriesWebController {
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
         let (details, entry) = (try await spending.ledger(ledger), try await spending.entry(id, in: ledger))
         return try await Web.formAction(request, context) { form in
-            let typed = try form.require("amount", "the amount")
+            let typed = try form.requireNumeral("amount", Phrase("the amount"))
             let description = form.all["description"] ?? ""
             let date = try TallyError.about("date") { () throws -> LocalDate in
-                try LocalDate.parse(try form.require("date", "the date"))
+                try LocalDate.parse(try form.require("date", Phrase("the date")))
             }
             let expense = entry.kind == .expense
             let payers = expense ? try PayerToggles.input(form, details) : (one: nil, several: nil)

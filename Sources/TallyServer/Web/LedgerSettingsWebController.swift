@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import TallyCore
 import TallyImport
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -23,7 +24,7 @@ struct LedgerSettingsWebController {
     }
 
     @Sendable func settings(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await page(request, context, notice: request.uri.queryParameters.get("saved").map { _ in "Saved." })
+        try await page(request, context, notice: request.uri.queryParameters.get("saved").map { _ in t("Saved.") })
     }
 
     func page(_ request: Request, _ context: SignedInPageContext, ledger: UUID? = nil, notice: String? = nil,
@@ -36,7 +37,7 @@ struct LedgerSettingsWebController {
         let page = LedgerSettingsPage(
             details: details, activity: try await spending.activity(in: id, limit: 1), user: user.id, now: services.clock.now,
             zone: try await services.hydration(for: user).settings().zone, origin: context.origin.origin)
-        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.message), status: Web.status(of: error))
+        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.said), status: Web.status(of: error))
     }
 
     @Sendable func activity(_ request: Request, context: SignedInPageContext) async throws -> Response {
@@ -55,7 +56,7 @@ struct LedgerSettingsWebController {
 
     @Sendable func addMember(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsAction(request, context) { form, spending, ledger in
-            _ = try await spending.addMember(to: ledger, name: try form.require("name", "the new member's name"))
+            _ = try await spending.addMember(to: ledger, name: try form.require("name", Phrase("the new member's name")))
         }
     }
 
@@ -65,7 +66,7 @@ struct LedgerSettingsWebController {
             if form["action"] == "remove" {
                 _ = try await spending.removeMember(member, from: ledger)
             } else {
-                _ = try await spending.renameMember(member, in: ledger, to: try form.require("name", "the member's name"))
+                _ = try await spending.renameMember(member, in: ledger, to: try form.require("name", Phrase("the member's name")))
             }
         }
     }
@@ -87,18 +88,18 @@ struct LedgerSettingsWebController {
                 _ = try await spending.revokeInvite(ledger)
                 return Web.redirect(Self.saved(ledger))
             }
-            let terms = try LedgerInviteTerms(days: try form["days"].map { try Self.whole($0, "The number of days") },
-                                              uses: try form["uses"].map { try Self.whole($0, "The number of people") })
+            let terms = try LedgerInviteTerms(days: try form["days"].map { try Self.whole($0, Phrase("The number of days")) },
+                                              uses: try form["uses"].map { try Self.whole($0, Phrase("The number of people")) })
             let opened = try await spending.openInvite(ledger, terms: terms)
             return try await page(request, context, ledger: ledger,
-                                          notice: "Invite opened. Send the code or the link now: it is shown only this once.",
+                                          notice: t("Invite opened. Send the code or the link now: it is shown only this once."),
                                           newInviteCode: opened.newInviteCode)
         } refused: { _, refusal in
             try await page(request, context, error: refusal.error)
         }
     }
 
-    private static func whole(_ text: String, _ label: String) throws -> Int {
+    private static func whole(_ text: String, _ label: Phrase) throws -> Int {
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
             throw TallyError.invalid("\(label) must be a whole number; \"\(text)\" is not.")
         }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import TallyCore
 import TallyImport
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -55,8 +56,8 @@ struct LedgersWebController {
             // Who is in it, asked up front: you first, then the others; "Person 1", "Person 2"
             // for names left empty.
             let names = SpendingStartPage.memberNames(you: form["you"] ?? "", others: form["others"] ?? "")
-            return try await spending.createLedger(name: try form.require("name", "the ledger's name"),
-                                                   currency: try form.require("currency", "the currency").uppercased(),
+            return try await spending.createLedger(name: try form.require("name", Phrase("the ledger's name")),
+                                                   currency: try form.require("currency", Phrase("the currency")).uppercased(),
                                                    memberNames: names).ledger.id
         }
     }
@@ -66,13 +67,13 @@ struct LedgersWebController {
     @Sendable func join(_ request: Request, context: SignedInPageContext) async throws -> Response {
         let spending = services.spending(for: context.user)
         return try await Web.formAction(request, context) { form in
-            let code = InviteCode.normalize(try form.require("code", "the invite code"))
+            let code = InviteCode.normalize(try form.require("code", Phrase("the invite code")))
             guard let choice = form["member"] else {
                 return Web.redirect(SitePath.invitation.link(SitePath.encoded(code)))
             }
             let joined: LedgerDetails
             if choice == "new" {
-                joined = try await spending.join(code: code, newName: try form.require("name", "your name, to join as someone new"))
+                joined = try await spending.join(code: code, newName: try form.require("name", Phrase("your name, to join as someone new")))
             } else {
                 guard let member = MemberID(choice) else { throw TallyError.invalid("Choose who you are in the ledger, or someone new.") }
                 joined = try await spending.join(code: code, as: .id(member))
@@ -82,7 +83,7 @@ struct LedgersWebController {
             let code = form["code"] ?? ""
             let page = SpendingStartPage(ledgers: try await spending.ledgers(), code: code,
                                          invitation: .some(try await spending.invitation(code: code)))
-            return Web.html(page.render(Web.pageContext(request, context), error: refusal.error.message), status: Web.status(of: refusal.error))
+            return Web.html(page.render(Web.pageContext(request, context), error: refusal.error.said), status: Web.status(of: refusal.error))
         }
     }
 
@@ -91,7 +92,7 @@ struct LedgersWebController {
     @Sendable func importIHateMoney(_ request: Request, context: SignedInPageContext) async throws -> Response {
         let spending = services.spending(for: context.user)
         return try await Web.formAction(request, context, limit: TallyRequestContext.maxImportSize) { form in
-            let export = Data(try form.require("export", "the export's contents").utf8)
+            let export = Data(try form.require("export", Phrase("the export's contents")).utf8)
             let (target, name, currency) = (Self.importTarget(form), form["name"] ?? "IHateMoney", form["currency"])
             let report = try await services.uploads.run(for: context.user.id) {
                 let bills = try await HealthUpload.read { try IHateMoneyExport.bills(from: export) }
@@ -103,7 +104,7 @@ struct LedgersWebController {
                 return try await LedgerSettingsWebController(services: services).page(request, context, ledger: into, error: refusal.error)
             }
             let page = SpendingStartPage(ledgers: try await spending.ledgers())
-            return Web.html(page.render(Web.pageContext(request, context), error: refusal.error.message), status: Web.status(of: refusal.error))
+            return Web.html(page.render(Web.pageContext(request, context), error: refusal.error.said), status: Web.status(of: refusal.error))
         }
     }
 
@@ -121,7 +122,7 @@ struct LedgersWebController {
             Web.redirect(SitePath.ledger.link(try await action(form, spending)))
         } refused: { form, refusal in
             let page = SpendingStartPage(ledgers: try await spending.ledgers(), code: form["code"])
-            return Web.html(page.render(Web.pageContext(request, context), error: refusal.error.message), status: Web.status(of: refusal.error))
+            return Web.html(page.render(Web.pageContext(request, context), error: refusal.error.said), status: Web.status(of: refusal.error))
         }
     }
 }

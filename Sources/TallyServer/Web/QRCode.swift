@@ -1,5 +1,6 @@
 import CQRencode
 import Foundation
+import TallyLanguages
 
 /// A QR code of a text (an invite link), drawn as SVG by the server: no third-party service
 /// sees the link. libqrencode makes the modules; this draws them as one path, with the quiet

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -59,7 +60,7 @@ struct QuickAddWebController {
             guard let id = form["id"].flatMap(UUID.init(uuidString:)) else {
                 throw TallyError.invalid("This quick add has no drink id; open it again.")
             }
-            let (intake, created) = try await hydration.logDrink(.init(volumeMl: try form.number("volumeMl", "the amount"), id: id))
+            let (intake, created) = try await hydration.logDrink(.init(volumeMl: try form.number("volumeMl", Phrase("the amount")), id: id))
             return Web.redirect(SitePath.quickAdd.link(page.button) + "?\(created ? "logged" : "already")=\(intake.id.uuidString)")
         } refused: { _, refusal in
             guard let page else { return missing(request, context) }
@@ -89,7 +90,7 @@ struct QuickAddWebController {
                         _ hydration: HydrationService, error: TallyError? = nil) async throws -> Response {
         let settings = try await hydration.settings()
         let today = LocalDate(containing: services.clock.now, in: settings.zone)
-        let html = page.render(Web.pageContext(request, context), outcome, day: try await hydration.daySummary(on: today), error: error?.message)
+        let html = page.render(Web.pageContext(request, context), outcome, day: try await hydration.daySummary(on: today), error: error?.said)
         return Web.html(html, status: Web.status(of: error))
     }
 

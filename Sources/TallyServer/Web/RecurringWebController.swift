@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import TallyAPI
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -16,7 +17,7 @@ struct RecurringWebController {
     }
 
     @Sendable func page(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        let notice = request.uri.queryParameters.get("done").map { _ in "Saved." }
+        let notice = request.uri.queryParameters.get("done").map { _ in t("Saved.") }
         return try await page(request, context, notice: notice)
     }
 
@@ -38,13 +39,13 @@ struct RecurringWebController {
         let ledger = try context.parameters.ledger
         return try await Web.formAction(request, context) { form in
             let details = try await spending.ledger(ledger)
-            let amount = try form.require("amount", "the amount")
+            let amount = try form.requireNumeral("amount", Phrase("the amount"))
             // The inputs `start` and `end` are the body's startDate and endDate.
             let start = try TallyError.about("startDate") { () throws -> LocalDate in
-                guard let date = try Self.date(form["start"], "the first day") else { throw TallyError.invalid("Fill in the first day.") }
-                return date
+                guard let text = form["start"] else { throw TallyError.invalid("Fill in the first day.") }
+                return try LocalDate.parse(text, field: "the first day")
             }
-            let end = try TallyError.about("endDate") { try Self.date(form["end"], "the last day") }
+            let end = try TallyError.about("endDate") { try form["end"].map { try LocalDate.parse($0, field: "the last day") } }
             let every = form["every"].flatMap(RecurrenceRule.Frequency.init(rawValue:)) ?? .month
             let payers = try PayerToggles.input(form, details)
             let split = try SplitFields.input(form, details)
@@ -75,9 +76,5 @@ struct RecurringWebController {
         } refused: { _, refusal in
             try await page(request, context, refusal: refusal)
         }
-    }
-
-    private static func date(_ text: String?, _ label: String) throws -> LocalDate? {
-        try text.map { try LocalDate.parse($0, field: label) }
     }
 }

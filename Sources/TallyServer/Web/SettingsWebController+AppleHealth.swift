@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import TallyCore
 import TallyImport
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import TallyCore
 import TallyImport
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -13,7 +14,7 @@ extension SettingsWebController {
 
     /// The settings page's CSV upload.
     @Sendable func importDrinksCSV(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await receive(request, context, maxSize: DrinkCSVUpload.maxSize, empty: "Choose a CSV file of drinks, then Import drinks.") { file, upload in
+        try await receive(request, context, maxSize: DrinkCSVUpload.maxSize, empty: Phrase("Choose a CSV file of drinks, then Import drinks.")) { file, upload in
             let unit = upload.fields["unit"].flatMap(VolumeUnit.init(typed:))
             return YourDataSection.importedLink(try await DrinkCSVUpload.importing(file, into: services.hydration(for: context.user), unit: unit))
         }
@@ -26,7 +27,7 @@ extension SettingsWebController {
 
     /// The settings page's restore, merged when the box is ticked.
     @Sendable func restoreBackup(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await receive(request, context, maxSize: PersonBackupTransfer.maxSize, empty: "Choose the backup file that Tally wrote, then Restore.") { file, upload in
+        try await receive(request, context, maxSize: PersonBackupTransfer.maxSize, empty: Phrase("Choose the backup file that Tally wrote, then Restore.")) { file, upload in
             YourDataSection.restoredLink(try await PersonBackupTransfer.restoring(
                 file, merge: upload.fields["merge"] == "yes", services.hydration(for: context.user), services.spending(for: context.user)))
         }
@@ -35,7 +36,7 @@ extension SettingsWebController {
     /// A "Your data" upload: a plain file form, streamed to a temporary file once its CSRF token
     /// (sent before the file) has been checked, then `use`d; the answer is the page `use` names,
     /// or the settings page with the refusal in the section.
-    private func receive(_ request: Request, _ context: SignedInPageContext, maxSize: Int64, empty: String,
+    private func receive(_ request: Request, _ context: SignedInPageContext, maxSize: Int64, empty: Phrase,
                          _ use: (URL, FileUpload) async throws -> String) async throws -> Response {
         let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }

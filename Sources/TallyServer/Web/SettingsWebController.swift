@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -16,6 +17,7 @@ struct SettingsWebController {
         web.post(SitePath.profile, use: saveProfile)
         web.post(SitePath.goal, use: saveGoal)
         web.post(SitePath.general, use: saveGeneral)
+        web.post(SitePath.language, use: saveLanguage)
         web.post(SitePath.presets, use: savePresets)
         web.post(SitePath.kinds, use: addKind)
         web.post(SitePath.kind, use: changeKind)
@@ -44,9 +46,9 @@ struct SettingsWebController {
                       section: SettingsSection, calendarURL: String? = nil) async throws -> Response {
         let query = request.uri.queryParameters
         let notice = HealthImportSection.forgottenNotice(query) ?? YourDataSection.notice(query)
-            ?? HealthImportSection.notice(query) ?? query.get("saved").map { _ in "Saved." }
+            ?? HealthImportSection.notice(query) ?? query.get("saved").map { _ in t("Saved.") }
         return Web.html(try await page(context, calendarURL: calendarURL)
-                            .render(Web.pageContext(request, context), section, notice: error == nil ? notice : nil, error: error?.message),
+                            .render(Web.pageContext(request, context), section, notice: error == nil ? notice : nil, error: error?.said),
                         status: Web.status(of: error))
     }
 
@@ -58,7 +60,8 @@ struct SettingsWebController {
                                         sleepRecordWindow: view.sleepRecordWindow, followedWindow: view.followedWindow,
                                         newCalendarURL: calendarURL)
         return SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
-                            kinds: try await hydration.drinkKinds(), reminders: reminders)
+                            kinds: try await hydration.drinkKinds(), reminders: reminders,
+                            language: context.user.language.flatMap(Language.matching))
     }
 
     @Sendable func saveProfile(_ request: Request, context: SignedInPageContext) async throws -> Response {
@@ -72,7 +75,7 @@ struct SettingsWebController {
             switch form["mode"] {
             case "custom":
                 let unit = try await hydration.settings().unit
-                let ml = try VolumeInput.milliliters(from: try form.require("amount", "your own amount"), defaultUnit: unit)
+                let ml = try VolumeInput.milliliters(from: try form.require("amount", Phrase("your own amount")), defaultUnit: unit)
                 _ = try await hydration.setGoal(.custom(ml: ml))
             case "none": _ = try await hydration.setGoal(.none)
             default: _ = try await hydration.setGoal(.automatic)
@@ -82,10 +85,18 @@ struct SettingsWebController {
 
     @Sendable func saveGeneral(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsAction(request, context, .unitAndZone) { form, hydration in
-            let zone = try form.require("timeZone", "the time zone")
+            let zone = try form.require("timeZone", Phrase("the time zone"))
             _ = try UserTimeZone.validated(zone)
             if let unit = form["unit"].flatMap(VolumeUnit.init(rawValue:)) { _ = try await hydration.setUnit(unit) }
             _ = try await hydration.setTimeZone(zone)
+        }
+    }
+
+    /// Keeps the language the person chose with their account; the browser's when they choose none.
+    @Sendable func saveLanguage(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await settingsAction(request, context, .language) { form, _ in
+            let chosen = try LanguageSection.chosen(form["language"])
+            try await services.store.setLanguage(of: context.user.id, to: chosen?.tag)
         }
     }
 
@@ -105,8 +116,8 @@ struct SettingsWebController {
 
     @Sendable func addKind(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsAction(request, context, .kinds) { form, hydration in
-            _ = try await hydration.addDrinkKind(name: try form.require("name", "the kind's name"),
-                                                 factor: try form.number("factor", "the factor"))
+            _ = try await hydration.addDrinkKind(name: try form.require("name", Phrase("the kind's name")),
+                                                 factor: try form.number("factor", Phrase("the factor")))
         }
     }
 
@@ -116,7 +127,7 @@ struct SettingsWebController {
             if form["action"] == "retire" {
                 _ = try await hydration.changeDrinkKind(id: id, retired: true)
             } else {
-                _ = try await hydration.changeDrinkKind(id: id, name: try form.require("name", "the new name"))
+                _ = try await hydration.changeDrinkKind(id: id, name: try form.require("name", Phrase("the new name")))
             }
         }
     }
@@ -129,11 +140,11 @@ struct SettingsWebController {
 
     @Sendable func saveReminders(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsAction(request, context, .reminders) { form, hydration in
-            guard let wake = TimeOfDay(try form.require("wake", "when you wake")),
-                  let sleep = TimeOfDay(try form.require("sleep", "when you go to sleep")) else {
+            guard let wake = TimeOfDay(try form.require("wake", Phrase("when you wake"))),
+                  let sleep = TimeOfDay(try form.require("sleep", Phrase("when you go to sleep"))) else {
                 throw TallyError.invalid("Write the times as HH:MM, such as 07:00 and 23:00.")
             }
-            let frequencyText = try form.require("frequency", "how many reminders a day")
+            let frequencyText = try form.require("frequency", Phrase("how many reminders a day"))
             guard let frequency = Int(frequencyText) else {
                 throw TallyError.invalid("Reminders a day must be a whole number; \"\(frequencyText)\" is not.")
             }
@@ -172,9 +183,9 @@ struct SettingsWebController {
 extension FormFields {
     /// The profile the form describes (onboarding, settings): age, weight and activity.
     func profile() throws -> Profile {
-        let ageText = try require("age", "your age")
+        let ageText = try require("age", Phrase("your age"))
         guard let age = Int(ageText) else { throw TallyError.invalid("Age must be a whole number of years; \"\(ageText)\" is not.") }
         let activity = self["activity"].flatMap(ActivityLevel.init(rawValue:)) ?? .moderate
-        return try Profile(age: age, weightKg: try number("weight", "your weight"), activity: activity)
+        return try Profile(age: age, weightKg: try number("weight", Phrase("your weight")), activity: activity)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -34,7 +35,7 @@ struct SignInWebController {
             return signedIn(session, context, to: Self.next(form["next"]) ?? SitePath.today.link)
         } refused: { form, refusal in
             Web.html(AccountPages.signIn(Web.pageContext(request, context), name: form["name"] ?? "", next: Self.next(form["next"]),
-                                         error: refusal.error.message),
+                                         error: Written.current.say(refusal.error.phrase)),
                      status: Web.status(of: refusal.error))
         }
     }
@@ -119,7 +120,7 @@ struct SignInWebController {
             let mode = try await services.accounts.signUpMode()
             return Web.html(AccountPages.signUp(Web.pageContext(request, context), mode: mode, name: form["name"] ?? "",
                                                 invite: form["invite"] ?? "", joining: try await joining(form["join"]),
-                                                chosen: form["member"], memberName: form["memberName"] ?? "", error: refusal.error.message),
+                                                chosen: form["member"], memberName: form["memberName"] ?? "", error: Written.current.say(refusal.error.phrase)),
                             status: Web.status(of: refusal.error))
         }
     }
@@ -143,7 +144,7 @@ struct SignInWebController {
             return Web.redirect(SitePath.today.link)
         } refused: { form, refusal in
             Web.html(AccountPages.onboarding(page, preview: nil, age: form["age"] ?? "", weight: form["weight"] ?? "",
-                                             activity: Self.activity(form), error: refusal.error.message),
+                                             activity: Self.activity(form), error: Written.current.say(refusal.error.phrase)),
                      status: Web.status(of: refusal.error))
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TallyCore
+import TallyLanguages
 
 /// Every address of the web app, written once: the route is registered under its pattern, and
 /// pages link and redirect to it through the same value, with typed values for its parameters.
@@ -61,6 +62,7 @@ enum SitePath {
     static let profile = Pattern<Void>("settings/profile")
     static let goal = Pattern<Void>("settings/goal")
     static let general = Pattern<Void>("settings/general")
+    static let language = Pattern<Void>("settings/language")
     static let presets = Pattern<Void>("settings/presets")
     static let kinds = Pattern<Void>("settings/kinds")
     static let kind = Pattern<UUID>("settings/kinds/:id")

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -20,7 +21,7 @@ enum Web {
     static func checkCSRF(_ context: some WebRequestContext, sent: String?) throws {
         let expected = context.csrfToken
         guard !expected.isEmpty, let sent, Cookies.constantTimeEqual(expected, sent) else {
-            throw HTTPError(.forbidden, message: "This form has expired; go back, reload the page and try again.")
+            throw HTTPError(.forbidden, message: t("This form has expired; go back, reload the page and try again."))
         }
     }
 
@@ -55,10 +56,11 @@ enum Web {
         var error: TallyError
         var field: String? { error.field }
 
-        /// The sentence for the top of the page: nil when one of `marked`, the fields the page
-        /// shows a refusal at, says it there; any other refusal is said at the top.
+        /// The sentence for the top of the page, in the reader's language: nil when one of
+        /// `marked`, the fields the page shows a refusal at, says it there; any other refusal is
+        /// said at the top.
         func banner(besides marked: Set<String>) -> String? {
-            field.map(marked.contains) == true ? nil : error.message
+            field.map(marked.contains) == true ? nil : error.said
         }
     }
 

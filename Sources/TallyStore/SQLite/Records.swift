@@ -19,6 +19,7 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     var passwordHash: String?
     var isAdmin: Bool
     var disabledAt: Date?
+    var language: String?
 
     enum Columns {
         static let name = Column(CodingKeys.name)
@@ -27,7 +28,7 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
     /// The columns by name, never `*`: a statement that a pool's reader prepared before a
     /// migration would keep the old columns of `*` (see `SQLiteStore.init`).
     static var databaseSelection: [any SQLSelectable] {
-        [Column("id"), Column("name"), Column("createdAt"), Column("passwordHash"), Column("isAdmin"), Column("disabledAt")]
+        [Column("id"), Column("name"), Column("createdAt"), Column("passwordHash"), Column("isAdmin"), Column("disabledAt"), Column("language")]
     }
 
     init(_ user: User) {
@@ -35,9 +36,10 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
         name = user.name
         createdAt = user.createdAt
         isAdmin = false
+        language = user.language
     }
 
-    var user: User { User(id: id, name: name, createdAt: createdAt) }
+    var user: User { User(id: id, name: name, createdAt: createdAt, language: language) }
 
     var account: Account? {
         passwordHash.map {
@@ -51,12 +53,12 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
 // absent (NULL columns through a LEFT JOIN) reads as its default.
 
 extension User {
-    /// From `user.id`, `user.name` and `user.createdAt`.
+    /// From `user.id`, `user.name`, `user.createdAt` and `user.language`.
     init(row: Row) {
-        self.init(id: row["id"], name: row["name"], createdAt: row["createdAt"])
+        self.init(id: row["id"], name: row["name"], createdAt: row["createdAt"], language: row["language"])
     }
 
-    static let columns = "user.id, user.name, user.createdAt"
+    static let columns = "user.id, user.name, user.createdAt, user.language"
 }
 
 extension HydrationSettings {

@@ -30,10 +30,10 @@ extension SQLiteStore {
             try Self.ownerOnly(path)
             let target = try DatabaseQueue(path: path)
             try writer.backup(to: target)
-            let integrity = try target.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } ?? "no answer"
+            let integrity = try target.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
             try target.close()
-            guard integrity == "ok" else {
-                throw TallyError.conflict("The copy at \(path) failed its integrity check (\(integrity)); keep the previous backup.")
+            guard let integrity, integrity == "ok" else {
+                throw TallyError.conflict("The copy at \(path) failed its integrity check (\(Self.said(integrity))); keep the previous backup.")
             }
             let bytes = ((try? files.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
             let elapsed = (ContinuousClock.now - started).components
@@ -59,9 +59,9 @@ extension SQLiteStore {
                 guard try db.tableExists("grdb_migrations"), try db.tableExists("user") else {
                     throw TallyError.invalid("\(path) is not a Tally database.")
                 }
-                let integrity = try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer"
+                let integrity = try String.fetchOne(db, sql: "PRAGMA integrity_check")
                 guard integrity == "ok" else {
-                    throw TallyError.invalid("\(path) failed SQLite's integrity check (\(integrity)): it cannot be restored.")
+                    throw TallyError.invalid("\(path) failed SQLite's integrity check (\(Self.said(integrity))): it cannot be restored.")
                 }
                 if try Migrations.migrator.hasBeenSuperseded(db) {
                     throw TallyError.conflict("\(path) was written by a newer version of Tally; update Tally to restore it.")
@@ -70,5 +70,10 @@ extension SQLiteStore {
         } catch let error as DatabaseError {
             throw TallyError.invalid("\(path) is not a Tally database (\(error.message ?? "\(error.resultCode)")).")
         }
+    }
+
+    /// What SQLite's integrity check answered, as a refusal quotes it.
+    private static func said(_ integrity: String?) -> Phrase {
+        integrity.map(Phrase.verbatim) ?? Phrase("no answer")
     }
 }

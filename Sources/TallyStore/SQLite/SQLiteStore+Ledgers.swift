@@ -16,7 +16,7 @@ extension SQLiteStore: LedgerRepository {
             // The creator owns it (S1).
             details.ownerID = details.member(of: user)?.id
             try LedgerRecord(details).update(db)
-            try Self.log(ActivityNote("Created the ledger \(ledger.name)."), ledger: ledger.id, user: user, at: ledger.createdAt, db)
+            try Self.log(ActivityNote(Phrase("Created the ledger \(ledger.name).")), ledger: ledger.id, user: user, at: ledger.createdAt, db)
             return details
         }
     }
@@ -101,7 +101,7 @@ extension SQLiteStore: LedgerRepository {
             switch target {
             case .new(let new):
                 try LedgerRecord(LedgerDetails(ledger: new, members: [], ownerID: nil, invite: nil, hasEntries: false)).insert(db)
-                try Self.log(ActivityNote("Created the ledger \(new.name)."), ledger: new.id, user: user, at: at, db)
+                try Self.log(ActivityNote(Phrase("Created the ledger \(new.name).")), ledger: new.id, user: user, at: at, db)
                 ledger = new.id
             case .existing(let id):
                 _ = try Self.details(id, of: user, db)

@@ -30,6 +30,10 @@ extension SQLiteStore: UserRepository {
         try await read { db in try UserRecord.fetchOne(db, key: id)?.user }
     }
 
+    public func setLanguage(of user: UUID, to language: String?) async throws {
+        try await write { db in try db.execute(sql: "UPDATE user SET language = ? WHERE id = ?", arguments: [language, user]) }
+    }
+
     public func settings(of user: UUID) async throws -> HydrationSettings {
         try await read { db in try Self.settings(user, db) }
     }

@@ -131,7 +131,7 @@ public struct SQLiteStore: Sendable {
                 return try body(db)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw StoreRefusal.clash(error.message ?? "a constraint failed")
+            throw StoreRefusal.clash(error.message.map(Phrase.verbatim) ?? Phrase("a constraint failed"))
         } catch let error as DatabaseError {
             throw Self.storageFault(error) ?? error
         }

@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 configuration.publicAddress = try PublicAddress(url: publicURL ?? environment["TALLY_PUBLIC_URL"], trustedProxies: proxies)
             } catch let error as PublicAddressError {
-                throw TallyError.invalid(error.description)
+                throw TallyError.invalid(.verbatim(error.description))
             }
             // Only the browser tests' push service lives on loopback: never set this on a server.
             if environment["TALLY_TEST_PUSH_TO_LOOPBACK"] == "1" { configuration.pushEndpoints = .loopbackForTests }

@@ -3,6 +3,64 @@
 // vibration where the device has them.
 "use strict";
 
+// Tally's words in the page's language: the page carries the translations of the phrases its
+// scripts say (#tally-words, keyed by the English phrase, as the server's catalogs are), and
+// these put the values in, numbers in the page's locale. A phrase the page lacks stays English.
+const WORDS = (() => {
+  try { return JSON.parse(document.getElementById("tally-words")?.textContent || "{}"); } catch (_) { return {}; }
+})();
+const LOCALE = document.documentElement.dataset.locale || document.documentElement.lang || "en";
+const PLURALS = new Intl.PluralRules(LOCALE);
+function fill(template, values) {
+  return template.replace(/\{(\d+)\}/g, (whole, index) => (index < values.length ? String(values[index]) : whole));
+}
+// `tr("Deleted {0}.", what)`: the phrase in the page's language, with its values.
+function tr(key, ...values) {
+  const entry = WORDS[key];
+  return fill(typeof entry === "string" ? entry : key, values);
+}
+// `trCount(n, "{0} drink sent.", "{0} drinks sent.")`: the form the language uses for n; {0} is n, written
+// in the page's locale, and further values are {1}…
+function trCount(count, one, other, ...values) {
+  const entry = WORDS[other];
+  const category = PLURALS.select(count);
+  const template = entry && typeof entry === "object" ? (entry[category] ?? entry.other ?? other) : (category === "one" ? one : other);
+  return fill(template, [new Intl.NumberFormat(LOCALE).format(count), ...values]);
+}
+// A number that is not a count (a volume, a percentage) as the server writes volumes: the
+// locale's decimal sign, no grouping ("2450", "8.5"; "8,5" in German).
+function plainNumber(value) {
+  return new Intl.NumberFormat(LOCALE, { useGrouping: false, maximumFractionDigits: 4 }).format(value);
+}
+
+// A number as the page's locale writes it, in the plain digits and decimal point the server's
+// parsers read, as the server reads a form (Written.plainNumber): "1.234,56" on a German page is
+// "1234.56"; a plain "12.50" stays as it is; Arabic-Indic digits become ASCII.
+const NUMBER_MARKS = (() => {
+  const parts = new Intl.NumberFormat(LOCALE).formatToParts(12345.6);
+  const decimal = (parts.find((part) => part.type === "decimal")?.value ?? ".").replace("\u066B", ".");
+  const group = (parts.find((part) => part.type === "group")?.value ?? ",").replace(/[\u00A0\u202F]/g, " ").replace("\u066C", "\u2019");
+  return { decimal, groups: new Set([" ", "\u2019", "'", group]) };
+})();
+function plainNumber(typed) {
+  const text = String(typed).trim()
+    .replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x0660))
+    .replace(/[\u06F0-\u06F9]/g, (digit) => String(digit.charCodeAt(0) - 0x06F0))
+    .replace(/\u066B/g, ".").replace(/\u066C/g, "\u2019").replace(/[\u00A0\u202F]/g, " ");
+  const cut = text.lastIndexOf(NUMBER_MARKS.decimal);
+  const whole = cut >= 0 ? text.slice(0, cut) : text;
+  const groups = [[]];
+  for (const character of whole) {
+    if (NUMBER_MARKS.groups.has(character)) groups.push([]);
+    else groups[groups.length - 1].push(character);
+  }
+  const words = groups.map((group) => group.join(""));
+  const grouped = words.length > 1 && words[0].length >= 1 && words[0].length <= 3
+    && words.slice(1).every((word) => word.length === 3) && words.every((word) => /^[0-9]+$/.test(word));
+  if (!grouped) return text;
+  return words.join("") + (cut >= 0 ? "." + text.slice(cut + 1) : "");
+}
+
 const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content ?? "";
 
 async function api(method, path, body) {
@@ -13,7 +71,7 @@ async function api(method, path, body) {
     credentials: "same-origin",
   });
   if (!response.ok) {
-    let detail = "Something went wrong; try again.";
+    let detail = tr("Something went wrong; try again.");
     try { detail = (await response.json()).detail ?? detail; } catch (_) {}
     throw new Error(detail);
   }
@@ -141,7 +199,7 @@ function followMode(form) {
     if (element) element.hidden = removing;
   }
   const submit = form.querySelector('button[type="submit"]');
-  if (submit) submit.textContent = removing ? "Remove it" : "Log it";
+  if (submit) submit.textContent = removing ? tr("Remove it") : tr("Log it");
 }
 
 function enhanceCustomDialog(root) {
@@ -152,19 +210,19 @@ function enhanceCustomDialog(root) {
   dialog.setAttribute("aria-labelledby", "custom-title");
   const title = document.createElement("h2");
   title.id = "custom-title";
-  title.textContent = "Custom amount";
+  title.textContent = tr("Custom amount");
   dialog.append(title);
   dialog.append(form);
   const cancel = document.createElement("button");
   cancel.type = "button";
   cancel.className = "secondary";
-  cancel.textContent = "Cancel";
+  cancel.textContent = tr("Cancel");
   cancel.addEventListener("click", () => dialog.close());
   form.append(cancel);
   const open = document.createElement("button");
   open.type = "button";
   open.className = "secondary custom-open";
-  open.textContent = "Custom amount…";
+  open.textContent = tr("Custom amount…");
   open.addEventListener("click", () => { dialog.showModal(); form.elements.amount.focus(); });
   details.replaceWith(open, dialog);
   form.elements.amount.addEventListener("input", () => checkAmount(form));
@@ -246,10 +304,12 @@ const outbox = {
     }
     // Only drinks are counted as drinks, and only on a day's page (a ledger's chart has a
     // ".today" bar too).
-    if (drinks > 0 && document.querySelector("section.today")) await refresh(drinks === 1 ? "1 drink sent." : `${drinks} drinks sent.`);
+    if (drinks > 0 && document.querySelector("section.today")) await refresh(trCount(drinks, "{0} drink sent.", "{0} drinks sent."));
     if (sent + refused > 0 && document.querySelector(".live[data-changes]")) {
       await live.update();
-      if (refused > 0) say(`${refused === 1 ? "A change" : `${refused} changes`} made offline could not be made: the reason is at the entry.`, true);
+      if (refused > 0) {
+        say(trCount(refused, "A change made offline could not be made: the reason is at the entry.", "{0} changes made offline could not be made: the reason is at the entry."), true);
+      }
     }
   },
   idOf(item) { return item.form ? item.id : item.body.id; },
@@ -276,13 +336,18 @@ function showConnection() {
   if (!banner) return;
   const items = outbox.mine().filter((item) => !item.refused);
   const waiting = items.length;
-  const what = items.every((item) => !item.form) ? ["drink", "drinks"] : ["change", "changes"];
-  const drinks = waiting === 1 ? `1 ${what[0]} waits` : `${waiting} ${what[1]} wait`;
-  if (!navigator.onLine) {
-    const later = document.querySelector("form[data-offline]") ? " Expenses you add are kept and sent later." : " Drinks you log are kept and sent later.";
-    banner.textContent = "You are offline." + (waiting ? ` ${drinks} to be sent.` : later);
+  const drinks = items.every((item) => !item.form);
+  if (!navigator.onLine && !waiting) {
+    banner.textContent = document.querySelector("form[data-offline]")
+      ? tr("You are offline. Expenses you add are kept and sent later.") : tr("You are offline. Drinks you log are kept and sent later.");
+  } else if (!navigator.onLine) {
+    banner.textContent = drinks
+      ? trCount(waiting, "You are offline. {0} drink waits to be sent.", "You are offline. {0} drinks wait to be sent.")
+      : trCount(waiting, "You are offline. {0} change waits to be sent.", "You are offline. {0} changes wait to be sent.");
   } else if (waiting) {
-    banner.textContent = `Sending: ${drinks}.`;
+    banner.textContent = drinks
+      ? trCount(waiting, "Sending: {0} drink waits.", "Sending: {0} drinks wait.")
+      : trCount(waiting, "Sending: {0} change waits.", "Sending: {0} changes wait.");
   }
   banner.hidden = navigator.onLine && waiting === 0;
 }
@@ -302,7 +367,7 @@ function enhanceForms(root) {
       if (drink && !navigator.onLine) {
         await outbox.add({ method, path, body });
         form.closest("dialog")?.close();
-        say("Kept on this device: it is sent when you are online.", false);
+        say(tr("Kept on this device: it is sent when you are online."), false);
         return;
       }
       try {
@@ -313,17 +378,22 @@ function enhanceForms(root) {
         const places = unit?.dataset.unit === "oz" ? 10 : 1;
         const shown = body?.volumeMl && unit ? Math.round((body.volumeMl / Number(unit.dataset.mlPerUnit)) * places) / places : null;
         const label = unit?.dataset.unit ?? "";
-        if (shown !== null) celebrate((path.endsWith("removals") ? "−" : "+") + shown + " " + label);
-        await refresh(kind === "delete" ? "Deleted." : null);
-        if (kind === "delete" && gone) offerUndo(`Deleted ${form.dataset.what}.`, () => logAgain(gone), true);
-        else if (body?.id) offerUndo(`${path.endsWith("removals") ? "Removed" : "Added"}${shown !== null ? ` ${shown} ${label}` : ""}.`,
-          () => api("DELETE", "/api/v1/entries/" + body.id));
+        const removed = path.endsWith("removals");
+        const volume = shown !== null ? plainNumber(shown) + " " + label : null;
+        if (volume !== null) celebrate((removed ? "−" : "+") + volume);
+        await refresh(kind === "delete" ? tr("Deleted.") : null);
+        if (kind === "delete" && gone) offerUndo(tr("Deleted {0}.", form.dataset.what), () => logAgain(gone), true);
+        else if (body?.id) {
+          const done = volume === null ? (removed ? tr("Removed.") : tr("Added."))
+            : removed ? tr("Removed {0}.", volume) : tr("Added {0}.", volume);
+          offerUndo(done, () => api("DELETE", "/api/v1/entries/" + body.id));
+        }
       } catch (error) {
         // The network went away on the way: keep the drink for later, with its id.
         if (drink && error instanceof TypeError) {
           await outbox.add({ method, path, body });
           form.closest("dialog")?.close();
-          say("Kept on this device: it is sent when you are online.", false);
+          say(tr("Kept on this device: it is sent when you are online."), false);
           return;
         }
         // The custom amount keeps its dialog open, with the server's reason next to the field.
@@ -346,7 +416,7 @@ async function sendTimed(form) {
   const kept = async () => {
     await outbox.add(item);
     form.closest("dialog")?.close();
-    say("Kept on this device: it is sent when you are online.", false);
+    say(tr("Kept on this device: it is sent when you are online."), false);
   };
   if (!navigator.onLine) return kept();
   try {
@@ -360,7 +430,8 @@ async function sendTimed(form) {
   }
   form.closest("dialog")?.close();
   await refresh(null);
-  offerUndo(`${form.elements.mode.value === "remove" ? "Removed" : "Added"} at ${form.elements.time.value}.`,
+  const time = form.elements.time.value;
+  offerUndo(form.elements.mode.value === "remove" ? tr("Removed at {0}.", time) : tr("Added at {0}.", time),
     () => api("DELETE", "/api/v1/entries/" + item.id));
 }
 
@@ -373,12 +444,12 @@ function offerUndo(text, undo, focus) {
   words.textContent = text;
   const button = document.createElement("button");
   button.type = "button";
-  button.textContent = "Undo";
+  button.textContent = tr("Undo");
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
       await undo();
-      await refresh("Undone.");
+      await refresh(tr("Undone."));
     } catch (error) {
       say(error.message, true);
     }
@@ -409,13 +480,15 @@ function enhanceGoalPreview(root) {
       try {
         const goal = await api("POST", "/api/v1/goal/calculate", body);
         output.replaceChildren();
-        for (const text of [`Base ${Math.round(goal.baseMl)} ml (${goal.mlPerKg} ml per kg)`, `+ activity ${goal.bonusMl} ml`]) {
+        const base = tr("Base {0} ml ({1} ml per kg)", plainNumber(Math.round(goal.baseMl)), plainNumber(goal.mlPerKg));
+        for (const text of [base, tr("+ activity {0} ml", plainNumber(goal.bonusMl))]) {
           const span = document.createElement("span");
           span.textContent = text;
           output.append(span);
         }
         const total = document.createElement("strong");
-        total.textContent = `= ${Math.round(goal.goalMl)} ml a day` + (goal.clamped ? " (kept within 1500–4500 ml)" : "");
+        const perDay = plainNumber(Math.round(goal.goalMl));
+        total.textContent = goal.clamped ? tr("= {0} ml a day (kept within 1500–4500 ml)", perDay) : tr("= {0} ml a day", perDay);
         output.append(total);
       } catch (error) {
         output.textContent = error.message;
@@ -472,15 +545,19 @@ function enhanceSplit(root) {
         const sum = values.reduce((total, value) => total + value, 0);
         if (method === "percent") {
           const rest = Math.round((100 - sum) * 10000) / 10000;
-          text = rest === 0 ? "The percentages add up to 100\u00a0%." : rest > 0 ? `${rest}\u00a0% left to share.` : `${-rest}\u00a0% too many.`;
+          // (A no-break space before each "%".)
+          text = rest === 0 ? tr("The percentages add up to 100 %.")
+            : rest > 0 ? tr("{0} % left to share.", plainNumber(rest)) : tr("{0} % too many.", plainNumber(-rest));
         } else if (!(amount > 0)) {
-          text = "Type the amount to see how it is shared.";
+          text = tr("Type the amount to see how it is shared.");
         } else if (method === "exact") {
           const rest = amount - Math.round(sum * scale);
-          text = rest === 0 ? "The amounts add up." : rest > 0 ? `${money(rest)} left to share.` : `${money(-rest)} too much.`;
+          text = rest === 0 ? tr("The amounts add up.") : rest > 0 ? tr("{0} left to share.", money(rest)) : tr("{0} too much.", money(-rest));
         } else if (sum > 0) {
           const name = (input) => input.closest("li").querySelector("label").textContent;
-          text = parts.map((input, index) => `${name(input)} about ${money(Math.round(amount * values[index] / sum))}`).join(", ") + ".";
+          const shares = parts.map((input, index) => tr("{0} about {1}", name(input), money(Math.round(amount * values[index] / sum))));
+          // "Alex about €5.00, Sam about €3.00.": the locale's list of measures ("a, b, c" in English).
+          text = new Intl.ListFormat(LOCALE, { type: "unit", style: "short" }).format(shares) + ".";
         }
       }
       left.textContent = text;
@@ -503,10 +580,10 @@ function enhancePayers(root) {
       // A part that is not a number has nothing to add up (the server says why when it is sent).
       if (several && !values.some((value) => Number.isNaN(value) || value < 0)) {
         if (!(amount > 0)) {
-          text = parts.length > 0 ? "Type the amount to see what is left." : "";
+          text = parts.length > 0 ? tr("Type the amount to see what is left.") : "";
         } else {
           const rest = amount - values.reduce((total, value) => total + Math.round(value * scale), 0);
-          text = rest === 0 ? "The parts add up." : rest > 0 ? `${money(rest)} left to pay.` : `${money(-rest)} too much.`;
+          text = rest === 0 ? tr("The parts add up.") : rest > 0 ? tr("{0} left to pay.", money(rest)) : tr("{0} too much.", money(-rest));
         }
       }
       left.textContent = text;
@@ -573,7 +650,7 @@ function enhanceSwapForms(root) {
       } catch (error) {
         // The connection went on the way: a ledger's form waits for it, with its id.
         if (form.dataset.offline) keepForLater(form, body);
-        else say("The server did not answer; check the connection and try again.", true);
+        else say(tr("The server did not answer; check the connection and try again."), true);
       } finally {
         delete form.dataset.pending;
       }
@@ -608,7 +685,7 @@ function enhanceMoreEntries(root) {
         const first = added[0]?.querySelector("summary, button");
         if (first) focusInView(first);
       } catch (error) {
-        say("The server did not answer; check the connection and try again.", true);
+        say(tr("The server did not answer; check the connection and try again."), true);
       } finally {
         delete link.dataset.pending;
       }
@@ -656,22 +733,23 @@ function enhancePush(root) {
   box.querySelector("[data-push-on]").addEventListener("click", async () => {
     try {
       if ((await Notification.requestPermission()) !== "granted") {
-        say("Notifications are blocked for this site: allow them in the browser's settings.", true, status);
+        say(tr("Notifications are blocked for this site: allow them in the browser's settings."), true, status);
         return;
       }
       const registration = await navigator.serviceWorker.ready;
       const { publicKey } = await api("GET", "/api/v1/push/key");
       const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
       await api("POST", "/api/v1/push/subscriptions", subscription.toJSON());
-      say("Notifications are on for this device.", false, status);
+      say(tr("Notifications are on for this device."), false, status);
     } catch (error) {
-      say(error.message || "This browser could not turn notifications on.", true, status);
+      say(error.message || tr("This browser could not turn notifications on."), true, status);
     }
   });
   box.querySelector("[data-push-test]").addEventListener("click", async () => {
     try {
       const { sent, devices } = await api("POST", "/api/v1/push/test");
-      say(`Sent to ${sent} of ${devices} device${devices === 1 ? "" : "s"}.`, sent === 0, status);
+      const sentCount = new Intl.NumberFormat(LOCALE).format(sent);
+      say(trCount(devices, "Sent to {1} of {0} device.", "Sent to {1} of {0} devices.", sentCount), sent === 0, status);
     } catch (error) {
       say(error.message, true, status);
     }
@@ -687,7 +765,7 @@ function enhanceSignOut(root) {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       if (!navigator.onLine) {
-        say("You are offline: signing out needs the connection.", true);
+        say(tr("You are offline: signing out needs the connection."), true);
         return;
       }
       await outbox.flush();
@@ -744,7 +822,7 @@ function enhanceUploads(root) {
         if (progress) progress.hidden = true;
         if (!page) {
           // Not a page (a proxy's answer, say): what the server said, or that it failed.
-          say(request.status === 413 ? "The file is too big to send." : "The upload failed; try again.", true);
+          say(request.status === 413 ? tr("The file is too big to send.") : tr("The upload failed; try again."), true);
           return;
         }
         const main = document.querySelector("main");
@@ -759,7 +837,7 @@ function enhanceUploads(root) {
       request.addEventListener("error", () => {
         delete form.dataset.pending;
         if (progress) progress.hidden = true;
-        say("The server did not answer; check the connection and try again.", true);
+        say(tr("The server did not answer; check the connection and try again."), true);
       });
       form.dataset.pending = "yes";
       request.send(new FormData(form));
@@ -838,18 +916,32 @@ function enhanceInviteShare(root) {
       copy.addEventListener("click", async () => {
         try {
           await navigator.clipboard.writeText(link);
-          said.textContent = "Link copied.";
+          said.textContent = tr("Link copied.");
         } catch {
-          said.textContent = "Could not copy: select the link above instead.";
+          said.textContent = tr("Could not copy: select the link above instead.");
         }
       });
     }
     const share = box.querySelector("[data-share-invite]");
     if (share && navigator.share) {
       share.hidden = false;
-      share.addEventListener("click", () => navigator.share({ title: document.title, text: "Join me on Tally", url: link }).catch(() => {}));
+      share.addEventListener("click", () => navigator.share({ title: document.title, text: tr("Join me on Tally"), url: link }).catch(() => {}));
     }
   }
+}
+
+// The service worker has no page to say things in: its few sentences (a reminder that came
+// without words, the page it shows offline when none was kept) are left for it here, in the
+// page's language, in a cache it reads (sw.js: WORDS). They are nobody's data: signing out
+// leaves them.
+async function leaveWorkerWords() {
+  if (!("caches" in window)) return;
+  const words = { offlineTitle: tr("Offline"), offlineText: tr("Tally needs the network for this page."),
+    reminder: tr("Time for a glass of water.") };
+  try {
+    const cache = await caches.open("tally-words");
+    await cache.put("/worker-words.json", new Response(JSON.stringify(words), { headers: { "Content-Type": "application/json" } }));
+  } catch (_) {} // no Cache Storage (an insecure origin): the worker says them in English
 }
 
 const enhancers = [enhancePush, enhanceLevelSliders, enhanceFileFields, enhanceCustomDialog, enhanceForms, enhanceSwapForms,
@@ -864,6 +956,7 @@ window.addEventListener("offline", showConnection);
 
 document.addEventListener("DOMContentLoaded", () => {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+  leaveWorkerWords();
   // A page for nobody (signed out) forgets who was signed in; a page where drinks or expenses
   // can be added asks, so that what is added after the connection goes knows whose it is.
   if (!document.querySelector('form[action="/signout"]')) localStorage.removeItem(me.key);

@@ -22,7 +22,7 @@ function shareOut(total, weights) {
 
 // "12.50" as minor units with `decimals` places, or NaN.
 function minorUnits(text, decimals) {
-  const match = /^([0-9]+)(?:[.,]([0-9]*))?$/.exec(String(text).trim());
+  const match = /^([0-9]+)(?:[.,]([0-9]*))?$/.exec(plainNumber(text));
   if (!match || (match[2] ?? "").length > decimals) return NaN;
   return Number(match[1]) * 10 ** decimals + Number((match[2] ?? "").padEnd(decimals, "0") || 0);
 }
@@ -62,7 +62,7 @@ function plainAmount(units, ledger) {
 function effectOf(fields, ledger) {
   const get = (name) => fields.find(([key]) => key === name)?.[1];
   const amount = minorUnits(get("amount") ?? "", ledger.decimals);
-  if (!(amount > 0)) return { error: "Type an amount such as 12.50." };
+  if (!(amount > 0)) return { error: tr("Type an amount such as 12.50.") };
   if (get("to")) {
     return { payers: new Map([[Number(get("from")), amount]]), amount, kind: "payment", shares: new Map([[Number(get("to")), amount]]) };
   }
@@ -86,25 +86,27 @@ function payersOf(get, amount, ledger) {
     if (typed === "") continue;
     const units = minorUnits(typed, ledger.decimals);
     if (Number.isNaN(units)) return { error: notAnAmount(typed, ledger) };
-    if (!(units > 0)) return { error: `What ${name(id)} paid must be more than 0.` };
+    if (!(units > 0)) return { error: tr("What {0} paid must be more than 0.", name(id)) };
     payers.set(id, units);
   }
-  if (payers.size === 0) return { error: "Give what each member paid, or choose the one who paid it all." };
+  if (payers.size === 0) return { error: tr("Give what each member paid, or choose the one who paid it all.") };
   const sum = [...payers.values()].reduce((a, b) => a + b, 0);
   if (sum !== amount) {
-    return { error: `What the payers paid adds up to ${plainAmount(sum, ledger)}, not ${plainAmount(amount, ledger)}: change it by ${plainAmount(amount - sum, ledger)} so it matches the expense.` };
+    return { error: tr("What the payers paid adds up to {0}, not {1}: change it by {2} so it matches the expense.",
+      plainAmount(sum, ledger), plainAmount(amount, ledger), plainAmount(amount - sum, ledger)) };
   }
   return payers;
 }
 
-// Why typed text is not an amount, as the server says it (Money(parsing:)).
+// Why typed text is not an amount, as the server says it (Money(parsing:)). The plural one has
+// its count first ({0}), as trCount has it; the server's sentence has it last.
 function notAnAmount(typed, ledger) {
   if (/^[0-9]*[.,][0-9]+$/.test(typed)) {
-    const allowed = ledger.decimals === 0 ? "no decimals" : ledger.decimals === 1 ? "1 decimal" : `${ledger.decimals} decimals`;
-    return `"${typed}" has more decimals than ${ledger.currency} has: write it with ${allowed}.`;
+    if (ledger.decimals === 0) return tr('"{0}" has more decimals than {1} has: write it with no decimals.', typed, ledger.currency);
+    return trCount(ledger.decimals, '"{1}" has more decimals than {2} has: write it with {0} decimal.', '"{1}" has more decimals than {2} has: write it with {0} decimals.', typed, ledger.currency);
   }
-  if (typed.startsWith("-")) return `An amount must be more than 0; "${typed}" is negative.`;
-  return `"${typed}" is not an amount: write digits with at most one decimal point, such as 12.50.`;
+  if (typed.startsWith("-")) return tr('An amount must be more than 0; "{0}" is negative.', typed);
+  return tr('"{0}" is not an amount: write digits with at most one decimal point, such as 12.50.', typed);
 }
 
 // Who owes what of an expense, shared the way the server shares: a Map(member → units), or { error }.
@@ -117,24 +119,27 @@ function sharesOf(get, amount, ledger) {
     weights = members.map(() => 1);
   } else {
     members = ids.filter((id) => (get("part-" + id) ?? "").trim() !== "");
-    const numbers = members.map((id) => Number(get("part-" + id).trim().replace(",", ".")));
-    if (numbers.some((value) => !(value >= 0))) return { error: "Each member's part must be a number." };
+    const numbers = members.map((id) => Number(plainNumber(get("part-" + id)).replace(",", ".")));
+    if (numbers.some((value) => !(value >= 0))) return { error: tr("Each member's part must be a number.") };
     if (method === "exact") {
       const units = members.map((id) => minorUnits(get("part-" + id), ledger.decimals));
       const sum = units.reduce((a, b) => a + b, 0);
-      if (units.some(Number.isNaN)) return { error: `Each exact amount must be a number with at most ${ledger.decimals} decimals.` };
+      if (units.some(Number.isNaN)) {
+        return { error: trCount(ledger.decimals, "Each exact amount must be a number with at most {0} decimal.", "Each exact amount must be a number with at most {0} decimals.") };
+      }
       if (sum !== amount) {
-        return { error: `The exact amounts add up to ${plainAmount(sum, ledger)}, not ${plainAmount(amount, ledger)}: change them by ${plainAmount(amount - sum, ledger)} so they match the expense.` };
+        return { error: tr("The exact amounts add up to {0}, not {1}: change them by {2} so they match the expense.",
+          plainAmount(sum, ledger), plainAmount(amount, ledger), plainAmount(amount - sum, ledger)) };
       }
       return new Map(members.map((id, index) => [id, units[index]]));
     }
     const total = Math.round(numbers.reduce((a, b) => a + b, 0) * 10000);
     if (method === "percent" && total !== 1000000) {
-      return { error: `The percentages add up to ${total / 10000}%, not 100%: change them by ${(1000000 - total) / 10000} so they add up.` };
+      return { error: tr("The percentages add up to {0}%, not 100%: change them by {1} so they add up.", total / 10000, (1000000 - total) / 10000) };
     }
     weights = numbers.map((value) => Math.round(value * 10000));
   }
-  if (members.length === 0 || weights.some((weight) => !(weight > 0))) return { error: "Choose who shares the expense." };
+  if (members.length === 0 || weights.some((weight) => !(weight > 0))) return { error: tr("Choose who shares the expense.") };
   const parts = shareOut(amount, weights);
   return new Map(members.map((id, index) => [id, parts[index]]));
 }
@@ -160,7 +165,7 @@ async function keepForLater(form, body) {
     if (entry?.dataset.waiting) { outbox.drop(entry.dataset.waiting); showWaiting(document); return; }
     await outbox.add({ form: true, kind, ledger: ledger.path, action: form.action, fields, id: "delete:" + entry.dataset.entry,
       entry: entry.dataset.entry });
-    say("Deleted on this device: it is sent when you are online.", false);
+    say(tr("Deleted on this device: it is sent when you are online."), false);
   } else {
     const effect = effectOf(fields, ledger);
     // Who paid is checked first, as the server does; a refusal shows at one fieldset, the other's goes.
@@ -176,7 +181,7 @@ async function keepForLater(form, body) {
     for (const name of ["amount", "description"]) if (form.elements[name]) form.elements[name].value = "";
     for (const paid of payers?.querySelectorAll("input.paid") ?? []) paid.value = "";
     payers?.dispatchEvent(new Event("input"));
-    say("Kept on this device: it is sent when you are online.", false);
+    say(tr("Kept on this device: it is sent when you are online."), false);
   }
   showWaiting(document);
 }
@@ -203,7 +208,7 @@ function showWaiting(root) {
     item.classList.remove("deleting", "refused");
     for (const added of item.querySelectorAll(".waiting, .waiting-actions")) added.remove();
   }
-  const name = (id) => ledger.members.find((member) => member.id === id)?.name ?? "a former member";
+  const name = (id) => ledger.members.find((member) => member.id === id)?.name ?? tr("a former member");
   const effects = [];
   for (const item of mine) {
     if (item.kind === "delete") {
@@ -211,8 +216,9 @@ function showWaiting(root) {
       if (!shown) continue;
       shown.classList.add("deleting");
       shown.classList.toggle("refused", Boolean(item.refused));
-      shown.querySelector(".what").append(waitingLine(item, "Deleted here; waits to be sent."));
-      shown.append(dropButton(item, item.refused ? "Dismiss" : "Keep it", shown.querySelector("strong").textContent));
+      shown.querySelector(".what").append(waitingLine(item, tr("Deleted here; waits to be sent.")));
+      const what = shown.querySelector("strong").textContent;
+      shown.append(item.refused ? dropButton(item, tr("Dismiss"), tr("Dismiss: {0}", what)) : dropButton(item, tr("Keep it"), tr("Keep it: {0}", what)));
       if (!item.refused) effects.push({ ...effectOfEntry(shown), sign: -1 });
       continue;
     }
@@ -246,7 +252,8 @@ function showWaiting(root) {
   if (effects.length > 0) {
     const note = document.createElement("p");
     note.className = "help waiting-note";
-    note.textContent = `Includes ${effects.length === 1 ? "1 change" : `${effects.length} changes`} waiting to be sent; who pays whom is worked out again once they are.`;
+    note.textContent = trCount(effects.length, "Includes {0} change waiting to be sent; who pays whom is worked out again once they are.",
+      "Includes {0} changes waiting to be sent; who pays whom is worked out again once they are.");
     ledger.summary.querySelector("table").before(note);
   }
 }
@@ -254,7 +261,7 @@ function showWaiting(root) {
 function waitingLine(item, text) {
   const line = document.createElement("span");
   line.className = item.refused ? "waiting field-error" : "waiting help";
-  line.textContent = item.refused ? `Not sent: ${item.refused}` : text;
+  line.textContent = item.refused ? tr("Not sent: {0}", item.refused) : text;
   return line;
 }
 
@@ -269,34 +276,39 @@ function waitingEntry(item, effect, ledger, name) {
   // A form the page can no longer work out (a member removed since) still says who it named.
   const payers = effect.payers ? [...effect.payers]
     : get("payer") === "several" ? null : [[Number(get("payer") ?? get("from")), 0]];
-  title.textContent = effect.kind === "payment" ? `${name(payers[0][0])} paid ${name([...effect.shares.keys()][0])}`
-    : get("description")?.trim() || "Expense";
+  title.textContent = effect.kind === "payment" ? tr("{0} paid {1}", name(payers[0][0]), name([...effect.shares.keys()][0]))
+    : get("description")?.trim() || tr("Expense");
   const detail = document.createElement("span");
   detail.className = "help";
-  detail.textContent = `${get("date") || item.date || ""} · paid by ${payers ? paidBy(payers, ledger, name) : "several"}`;
-  what.append(title, detail, waitingLine(item, "Waiting to be sent."));
+  const date = get("date") || item.date || "";
+  detail.textContent = payers ? tr("{0} · paid by {1}", date, paidBy(payers, ledger, name)) : tr("{0} · paid by several", date);
+  what.append(title, detail, waitingLine(item, tr("Waiting to be sent.")));
   const amount = document.createElement("span");
   amount.className = "amount";
   amount.textContent = effect.error ? get("amount") : moneyText(effect.amount, ledger);
-  entry.append(what, amount, dropButton(item, item.refused ? "Dismiss" : "Cancel", `${title.textContent}, ${amount.textContent}`));
+  entry.append(what, amount, item.refused
+    ? dropButton(item, tr("Dismiss"), tr("Dismiss: {0}, {1}", title.textContent, amount.textContent))
+    : dropButton(item, tr("Cancel"), tr("Cancel: {0}, {1}", title.textContent, amount.textContent)));
   return entry;
 }
 
-// "Alex" for one payer; "Alex 30.00 and Sam 20.00" for several, as the history says it.
+// "Alex" for one payer; "Alex 30.00 and Sam 20.00" for several, as the history says it (commas
+// before the last of three or more).
 function paidBy(payers, ledger, name) {
   if (payers.length === 1) return name(payers[0][0]);
   const each = payers.map(([id, units]) => `${name(id)} ${plainAmount(units, ledger)}`);
-  return `${each.slice(0, -1).join(", ")} and ${each.at(-1)}`;
+  return tr("{0} and {1}", each.slice(0, -1).join(", "), each.at(-1));
 }
 
-// Takes a waiting form out of the outbox: it will not be sent.
-function dropButton(item, label, what) {
+// Takes a waiting form out of the outbox: it will not be sent. `label` is the button's word,
+// `described` the same with what it is about, for a screen reader.
+function dropButton(item, label, described) {
   const actions = document.createElement("span");
   actions.className = "actions waiting-actions";
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = label;
-  button.setAttribute("aria-label", `${label}: ${what}`);
+  button.setAttribute("aria-label", described);
   button.addEventListener("click", () => { outbox.drop(item.id); showWaiting(document); });
   actions.append(button);
   return actions;

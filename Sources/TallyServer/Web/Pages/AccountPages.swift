@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -15,18 +16,18 @@ enum AccountPages {
     static func signIn(_ context: PageContext, name: String = "", next: String? = nil, error: String? = nil) -> HTML {
         let code = next.map { String($0.dropFirst("/join/".count)) }
         let newHere: HTML = code.map { "\(SitePath.signUp.link)?join=\($0)" }.map {
-            "<p>New here? <a href=\"\($0)\">Create an account and join</a>.</p>"
-        } ?? "<p>New here? <a href=\"\(SitePath.signUp.link)\">Create an account</a>.</p>"
-        return Layout.page("Sign in", context, error: error, """
-        <h1>Sign in</h1>
-        \(next == nil ? "" : HTML("<p>Sign in to join the ledger you were invited to.</p>"))
+            "<p>\(HTML.sentence("New here? {0}.", "<a href=\"\($0)\">\(t("Create an account and join"))</a>"))</p>"
+        } ?? "<p>\(HTML.sentence("New here? {0}.", "<a href=\"\(SitePath.signUp.link)\">\(t("Create an account"))</a>"))</p>"
+        return Layout.page(t("Sign in"), context, error: error, """
+        <h1>\(t("Sign in"))</h1>
+        \(next == nil ? "" : HTML("<p>\(t("Sign in to join the ledger you were invited to."))</p>"))
         <form method="post" action="\(SitePath.signIn.link)" class="stack">
         \(Layout.csrfField(context))\(next.map { HTML("<input type=\"hidden\" name=\"next\" value=\"\($0)\">") } ?? "")
-        <label for="name">User name</label>
+        <label for="name">\(t("User name"))</label>
         <input id="name" name="name" autocomplete="username" required value="\(name)" autocapitalize="none">
-        <label for="password">Password</label>
+        <label for="password">\(t("Password"))</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required>
-        <button type="submit" class="primary">Sign in</button>
+        <button type="submit" class="primary">\(t("Sign in"))</button>
         </form>
         \(newHere)
         """)
@@ -38,27 +39,27 @@ enum AccountPages {
                        chosen: String? = nil, memberName: String = "", error: String? = nil) -> HTML {
         if let joining { return join(context, joining, mode: mode, name: name, chosen: chosen, memberName: memberName, error: error) }
         guard mode != .closed else {
-            return Layout.page("Create an account", context, error: error, """
-            <h1>Create an account</h1>
-            <p>This server does not take new accounts: ask its admin to create one for you.</p>
-            <p>Have an account? <a href="\(SitePath.signIn.link)">Sign in</a>.</p>
+            return Layout.page(t("Create an account"), context, error: error, """
+            <h1>\(t("Create an account"))</h1>
+            <p>\(t("This server does not take new accounts: ask its admin to create one for you."))</p>
+            <p>\(haveAnAccount(SitePath.signIn.link, t("Sign in")))</p>
             """)
         }
         let inviteField: HTML = mode == .invite ? """
-        <label for="invite">Invite code</label>
+        <label for="invite">\(t("Invite code"))</label>
         <input id="invite" name="invite" required autocomplete="off" autocapitalize="none" spellcheck="false" value="\(invite)"
                aria-describedby="invite-help">
-        <p id="invite-help" class="help">This server takes new accounts by invite: the code is in the link you were given.</p>
+        <p id="invite-help" class="help">\(t("This server takes new accounts by invite: the code is in the link you were given."))</p>
         """ : ""
-        return Layout.page("Create an account", context, error: error, """
-        <h1>Create an account</h1>
+        return Layout.page(t("Create an account"), context, error: error, """
+        <h1>\(t("Create an account"))</h1>
         <form method="post" action="\(SitePath.signUp.link)" class="stack">
         \(Layout.csrfField(context))
         \(inviteField)
         \(accountFields(name: name))
-        <button type="submit" class="primary">Create account</button>
+        <button type="submit" class="primary">\(t("Create account"))</button>
         </form>
-        <p>Have an account? <a href="\(SitePath.signIn.link)">Sign in</a>.</p>
+        <p>\(haveAnAccount(SitePath.signIn.link, t("Sign in")))</p>
         """)
     }
 
@@ -68,20 +69,23 @@ enum AccountPages {
                              memberName: String, error: String?) -> HTML {
         let signIn = "\(SitePath.signIn.link)?next=\(SitePath.invitation.link(joining.code))"
         guard let details = joining.ledger else {
-            return Layout.page("Join a ledger", context, error: error, """
-            <h1>Join a ledger</h1>
-            <p id="invitation">This invite link is not valid any more (revoked, expired or used up): ask for a new one.</p>
-            <p>Have an account? <a href="\(SitePath.signIn.link)">Sign in</a>.</p>
+            return Layout.page(t("Join a ledger"), context, error: error, """
+            <h1>\(t("Join a ledger"))</h1>
+            <p id="invitation">\(t("This invite link is not valid any more (revoked, expired or used up): ask for a new one."))</p>
+            <p>\(haveAnAccount(SitePath.signIn.link, t("Sign in")))</p>
             """)
         }
         let ledger = details.ledger.name
         let names = details.members.map(\.name).joined(separator: ", ")
-        let invited: HTML = "<p id=\"invitation\">You are invited to <strong>\(ledger)</strong> (\(details.ledger.currency.code)), kept by \(names).</p>"
+        let sentence = HTML.sentence("You are invited to {0} ({1}), kept by {2}.",
+                                     "<strong>\(ledger)</strong>", "\(details.ledger.currency.code)", "\(names)")
+        let invited: HTML = "<p id=\"invitation\">\(sentence)</p>"
         guard mode != .closed else {
-            return Layout.page("Join \(ledger)", context, error: error, """
-            <h1>Join \(ledger)</h1>
+            let signInToJoin: HTML = "<a href=\"\(signIn)\">\(t("sign in to join"))</a>"
+            return Layout.page(t("Join \(ledger)"), context, error: error, """
+            <h1>\(t("Join \(ledger)"))</h1>
             \(invited)
-            <p>This server does not take new accounts: <a href="\(signIn)">sign in to join</a>, or ask its admin for an account.</p>
+            <p>\(HTML.sentence("This server does not take new accounts: {0}, or ask its admin for an account.", signInToJoin))</p>
             """)
         }
         let free = details.members.filter { $0.userID == nil }
@@ -92,38 +96,43 @@ enum AccountPages {
             <label for="join-as-\(member.id)">\(member.name)</label></li>
             """
         }
-        return Layout.page("Join \(ledger)", context, error: error, """
-        <h1>Join \(ledger)</h1>
+        return Layout.page(t("Join \(ledger)"), context, error: error, """
+        <h1>\(t("Join \(ledger)"))</h1>
         \(invited)
-        <p>Create an account to join: a name and a password, and who you are in \(ledger).</p>
+        <p>\(t("Create an account to join: a name and a password, and who you are in \(ledger)."))</p>
         <form method="post" action="\(SitePath.signUp.link)" class="stack">
         \(Layout.csrfField(context))
         <input type="hidden" name="join" value="\(joining.code)">
-        <fieldset><legend>Who are you in \(ledger)?</legend>
+        <fieldset><legend>\(t("Who are you in \(ledger)?"))</legend>
         <ul class="among join-as">\(options)
         <li><input type="radio" name="member" id="join-as-new" value="new" required\(HTML.flag("checked", pick == "new"))>\
-        <label for="join-as-new">Someone new</label></li>
+        <label for="join-as-new">\(t("Someone new"))</label></li>
         </ul>
         </fieldset>
-        <label for="member-name">Your name in the ledger, if you are someone new <span class="help">(your user name if left empty)</span></label>
+        <label for="member-name">\(t("Your name in the ledger, if you are someone new")) <span class="help">\(t("(your user name if left empty)"))</span></label>
         <input id="member-name" name="memberName" maxlength="\(LedgerRules.memberNameLength.upperBound)" autocomplete="off" value="\(memberName)">
         \(accountFields(name: name))
-        <button type="submit" class="primary">Create account and join</button>
+        <button type="submit" class="primary">\(t("Create account and join"))</button>
         </form>
-        <p>Have an account? <a href="\(signIn)">Sign in to join</a>.</p>
+        <p>\(haveAnAccount(signIn, t("Sign in to join")))</p>
         """)
+    }
+
+    /// "Have an account? Sign in.", with `words` the link to `signIn`.
+    private static func haveAnAccount(_ signIn: String, _ words: String) -> HTML {
+        HTML.sentence("Have an account? {0}.", "<a href=\"\(signIn)\">\(words)</a>")
     }
 
     /// The new account's name, password and (filled in by the script) time zone.
     private static func accountFields(name: String) -> HTML {
         """
-        <label for="name">User name</label>
+        <label for="name">\(t("User name"))</label>
         <input id="name" name="name" autocomplete="username" required minlength="3" maxlength="32"
                pattern="[A-Za-z0-9._-]{3,32}" aria-describedby="name-help" value="\(name)" autocapitalize="none">
-        <p id="name-help" class="help">3 to 32 letters, digits, dots, dashes or underscores.</p>
-        <label for="password">Password</label>
+        <p id="name-help" class="help">\(t("3 to 32 letters, digits, dots, dashes or underscores."))</p>
+        <label for="password">\(t("Password"))</label>
         <input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="password-help">
-        <p id="password-help" class="help">At least 8 characters.</p>
+        <p id="password-help" class="help">\(t("At least 8 characters."))</p>
         <input type="hidden" name="timeZone" value="" data-time-zone>
         """
     }
@@ -131,19 +140,19 @@ enum AccountPages {
     /// First run: age, weight and activity give a goal with its breakdown; can be skipped (H12).
     static func onboarding(_ context: PageContext, preview: GoalBreakdown?, age: String = "", weight: String = "",
                            activity: ActivityLevel = .moderate, error: String? = nil) -> HTML {
-        Layout.page("Welcome", context, error: error, """
-        <h1>Your daily goal</h1>
-        <p>Tally suggests a goal from your age, weight and activity. You can change it any time, or skip this.</p>
+        Layout.page(t("Welcome"), context, error: error, """
+        <h1>\(t("Your daily goal"))</h1>
+        <p>\(t("Tally suggests a goal from your age, weight and activity. You can change it any time, or skip this."))</p>
         <form method="post" action="\(SitePath.onboarding.link)" class="stack" data-goal-preview>
         \(Layout.csrfField(context))
         \(SettingsPages.profileFields(age: age, weight: weight, activity: activity))
         <output class="breakdown" id="goal-preview" for="age weight activity" aria-live="polite">\(preview.map { SettingsPages.breakdown($0) } ?? "")</output>
         <div class="row">
-        <button type="submit" class="primary" name="action" value="save">Use this goal</button>
-        <button type="submit" class="secondary" name="action" value="preview">Show the goal</button>
+        <button type="submit" class="primary" name="action" value="save">\(t("Use this goal"))</button>
+        <button type="submit" class="secondary" name="action" value="preview">\(t("Show the goal"))</button>
         </div>
         </form>
-        <p><a href="\(SitePath.today.link)">Skip for now</a> (the goal stays at 2500 ml).</p>
+        <p>\(HTML.sentence("{0} (the goal stays at {1}).", "<a href=\"\(SitePath.today.link)\">\(t("Skip for now"))</a>", "\(Layout.volume(2500, .ml))"))</p>
         """)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -16,16 +17,16 @@ struct BottlePage {
     func render(_ context: PageContext, error: String? = nil) -> HTML {
         let left = Layout.volume(bottle.levelMl, unit)
         let sip = Layout.volume(bottle.sipMl, unit)
-        return Layout.page("Bottle", context, error: error, """
-        <h1>Bottle</h1>
+        return Layout.page(t("Bottle"), context, error: error, """
+        <h1>\(t("Bottle"))</h1>
         <form method="post" action="\(SitePath.bottleSip.link)" data-swap class="bottle-form">
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
-        <button type="submit" class="bottle-tap" aria-label="\(bottle.isEmpty ? "The bottle is empty: refill it below" : "Sip \(sip) from the bottle (\(left) left)")"\(HTML.flag("aria-disabled=\"true\"", bottle.isEmpty))>
+        <button type="submit" class="bottle-tap" aria-label="\(bottle.isEmpty ? t("The bottle is empty: refill it below") : t("Sip \(sip) from the bottle (\(left) left)"))"\(HTML.flag("aria-disabled=\"true\"", bottle.isEmpty))>
         \(drawing)
-        <span class="tap-label">\(bottle.isEmpty ? "Empty: refill it below" : "Tap to sip \(sip)")</span>
+        <span class="tap-label">\(bottle.isEmpty ? t("Empty: refill it below") : t("Tap to sip \(sip)"))</span>
         </button>
         </form>
-        <p class="left" id="left"><span class="big">\(left)</span> <span class="of">left of \(Layout.volume(bottle.capacityMl, unit))</span></p>
+        <p class="left" id="left"><span class="big">\(left)</span> <span class="of">\(t("left of \(Layout.volume(bottle.capacityMl, unit))"))</span></p>
         \(levelForm(context))
         \(settingsForm(context, error: error))
         """)
@@ -55,18 +56,18 @@ struct BottlePage {
     private func levelForm(_ context: PageContext) -> HTML {
         """
         <section aria-labelledby="level-title">
-        <h2 id="level-title">Refilled or spilled?</h2>
+        <h2 id="level-title">\(t("Refilled or spilled?"))</h2>
         <form method="post" action="\(SitePath.bottleLevel.link)" data-swap class="stack">
         \(Layout.csrfField(context))
-        <label for="level">Level now</label>
+        <label for="level">\(t("Level now"))</label>
         <input type="range" id="level" name="levelMl" min="0" max="\(number(bottle.capacityMl))" step="any" value="\(number(bottle.levelMl))"
           data-unit="\(unit.rawValue)" data-ml-per-unit="\(number(unit.toMilliliters(1)))" aria-describedby="level-value">
         <output id="level-value" for="level">\(Layout.volume(bottle.levelMl, unit))</output>
         <div class="row">
-        <button type="submit">Set the level</button>
-        <button type="submit" name="fill" value="yes" class="primary">Fill it up</button>
+        <button type="submit">\(t("Set the level"))</button>
+        <button type="submit" name="fill" value="yes" class="primary">\(t("Fill it up"))</button>
         </div>
-        <p class="help">Setting the level is not drinking: nothing is logged.</p>
+        <p class="help">\(t("Setting the level is not drinking: nothing is logged."))</p>
         </form>
         </section>
         """
@@ -81,16 +82,16 @@ struct BottlePage {
         }
         return """
         <section aria-labelledby="bottle-settings-title">
-        <h2 id="bottle-settings-title">Your bottle</h2>
+        <h2 id="bottle-settings-title">\(t("Your bottle"))</h2>
         <form method="post" action="\(SitePath.bottleSettings.link)" class="grid">
         \(Layout.csrfField(context))
-        <label for="capacity">Holds (\(unit.rawValue))</label>
+        <label for="capacity">\(t("Holds (\(unit.rawValue))"))</label>
         <input id="capacity" name="capacity" inputmode="decimal" required value="\(retry["capacity"] ?? Layout.inputValue(bottle.capacityMl, unit))" aria-describedby="capacity-error"\(marked("capacityMl"))>
         <p class="field-error" id="capacity-error">\(reason("capacityMl"))</p>
-        <label for="sip-size">A sip (\(unit.rawValue))</label>
+        <label for="sip-size">\(t("A sip (\(unit.rawValue))"))</label>
         <input id="sip-size" name="sip" inputmode="decimal" required value="\(retry["sip"] ?? Layout.inputValue(bottle.sipMl, unit))" aria-describedby="sip-error"\(marked("sipMl"))>
         <p class="field-error" id="sip-error">\(reason("sipMl"))</p>
-        <button type="submit">Save</button>
+        <button type="submit">\(t("Save"))</button>
         </form>
         </section>
         """

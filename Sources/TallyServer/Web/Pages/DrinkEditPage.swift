@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -21,24 +22,24 @@ struct DrinkEditPage {
         }
         let day = LocalDate(containing: drink.at, in: zone)
         let back = day == today ? SitePath.today.link : SitePath.day.link(day)
-        return Layout.page("Change a drink", context, error: error, """
+        return Layout.page(t("Change a drink"), context, error: error, """
         <p class="back"><a href="\(back)">\(Written.current.day(day, today: today))</a></p>
-        <h1>Change a drink</h1>
+        <h1>\(t("Change a drink"))</h1>
         <form method="post" action="\(SitePath.editEntry.link(drink.id))" class="stack">
         \(Layout.csrfField(context))
         <div class="amount-unit">
-        <div><label for="amount">Amount</label>
+        <div><label for="amount">\(t("Amount"))</label>
         <input id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required
                value="\(retry["amount"] ?? Layout.inputValue(drink.volumeMl, unit))"></div>
-        <div><label for="unit">Unit</label><select id="unit" name="unit">\(Layout.unitOptions(retry["unit"].flatMap(VolumeUnit.init(rawValue:)) ?? unit))</select></div>
+        <div><label for="unit">\(t("Unit"))</label><select id="unit" name="unit">\(Layout.unitOptions(retry["unit"].flatMap(VolumeUnit.init(rawValue:)) ?? unit))</select></div>
         </div>
-        <label for="kind">Drink</label>
+        <label for="kind">\(t("Drink"))</label>
         <select id="kind" name="kind">\(options)</select>
         <div class="row dates">
-        <span><label for="date">Day</label><input id="date" name="date" type="date" required value="\(retry["date"] ?? day.description)"></span>
-        <span><label for="time">Time</label><input id="time" name="time" type="time" required value="\(retry["time"] ?? TimeOfDay(of: drink.at, in: zone).description)"></span>
+        <span><label for="date">\(t("Day"))</label><input id="date" name="date" type="date" required value="\(retry["date"] ?? day.description)"></span>
+        <span><label for="time">\(t("Time"))</label><input id="time" name="time" type="time" required value="\(retry["time"] ?? TimeOfDay(of: drink.at, in: zone).description)"></span>
         </div>
-        <button type="submit" class="primary">Save</button>
+        <button type="submit" class="primary">\(t("Save"))</button>
         </form>
         """)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -26,46 +27,49 @@ struct EntryEditPage {
     private var currency: Currency { details.ledger.currency }
 
     func render(_ context: PageContext) -> HTML {
-        let name = { (member: MemberID) in details.members.first { $0.id == member }?.name ?? "a former member" }
-        let title = isPayment ? "Edit the payment" : "Edit the expense"
+        let name = { (member: MemberID) in details.members.first { $0.id == member }?.name ?? t("a former member") }
+        let title = isPayment ? t("Edit the payment") : t("Edit the expense")
         func refused(_ field: String) -> (message: String, invalid: HTML) {
             guard let refusal, refusal.field == field else { return ("", "") }
-            return (refusal.error.message, HTML(unsafe: #" aria-invalid="true""#))
+            return (refusal.error.said, HTML(unsafe: #" aria-invalid="true""#))
         }
         let amount = refused("amount"), description = refused("description"), date = refused("date")
         let expenseFields: HTML = isPayment ? "" : PayerToggles(
             members: details.members, chosen: values["payer"].flatMap(MemberID.init),
             several: .init(values: values, currency: currency, refusal: refused("payers"))).render()
         let categoryField: HTML = isPayment ? "" : """
-            <label for="category">Category <span class="help">(optional)</span></label>
+            <label for="category">\(HTML.sentence("Category {0}", LedgerPage.optionalMark))</label>
             <input id="category" name="category" maxlength="50" value="\(values["category"] ?? "")">
             \(SplitFields(members: details.members, currency: currency, values: values, refusal: refused("split")).render())
             """
         let who: HTML = isPayment
-            ? "<p class=\"help\">\(name(entry.payer)) paid \(entry.recipient.map(name) ?? ""); to change who, delete it and record a new one.</p>"
+            ? "<p class=\"help\">\(t("\(name(entry.payer)) paid \(entry.recipient.map(name) ?? ""); to change who, delete it and record a new one."))</p>"
             : ""
+        let (amountText, day, ledgerName) = (Layout.money(entry.amount), Written.current.longDay(entry.date), details.ledger.name)
+        let summary = entry.description.map { t("\($0), \(amountText) on \(day), in \(ledgerName).") }
+            ?? (isPayment ? t("A payment, \(amountText) on \(day), in \(ledgerName).") : t("An expense, \(amountText) on \(day), in \(ledgerName)."))
         let marked: Set<String> = isPayment ? ["amount", "description", "date"] : ["amount", "description", "date", "payers", "split"]
         return Layout.page(title, context, error: refusal?.banner(besides: marked), """
         <h1>\(title)</h1>
-        <p>\(entry.description ?? (isPayment ? "A payment" : "An expense")), \(Layout.money(entry.amount)) on \(Written.current.longDay(entry.date)), in \(details.ledger.name).</p>
+        <p>\(summary)</p>
         \(who)
         <form method="post" action="\(SitePath.editLedgerEntry.link(details.ledger.id, entry.id))" class="stack card quick" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)">
-        <label for="amount">Amount (\(currency.code))</label>
+        <label for="amount">\(t("Amount (\(currency.code))"))</label>
         <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required \
         value="\(values["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)>
         <p class="field-error" id="amount-error">\(amount.message)</p>
         \(expenseFields)
-        <label for="description">\(isPayment ? "Note" : "What for") <span class="help">(optional)</span></label>
+        <label for="description">\(isPayment ? HTML.sentence("Note {0}", LedgerPage.optionalMark) : HTML.sentence("What for {0}", LedgerPage.optionalMark))</label>
         <input id="description" name="description" maxlength="200" value="\(values["description"] ?? "")" autocomplete="off" \
         aria-describedby="description-error"\(description.invalid)>
         <p class="field-error" id="description-error">\(description.message)</p>
-        <label for="date">Date</label>
+        <label for="date">\(t("Date"))</label>
         <input id="date" name="date" type="date" value="\(values["date"] ?? "")" aria-describedby="date-error"\(date.invalid)>
         <p class="field-error" id="date-error">\(date.message)</p>
         \(categoryField)
-        <div class="row"><button type="submit" class="primary">Save</button>\
-        <a href="\(SitePath.ledger.link(details.ledger.id))#history-title" class="button">Cancel</a></div>
+        <div class="row"><button type="submit" class="primary">\(t("Save"))</button>\
+        <a href="\(SitePath.ledger.link(details.ledger.id))#history-title" class="button">\(t("Cancel"))</a></div>
         </form>
         """)
     }

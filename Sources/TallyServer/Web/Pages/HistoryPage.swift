@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -9,16 +10,15 @@ struct HistoryPage {
     var unit: VolumeUnit
 
     func render(_ context: PageContext) -> HTML {
-        Layout.page("History", context, """
-        <h1>History</h1>
+        Layout.page(t("History"), context, """
+        <h1>\(t("History"))</h1>
         <section aria-labelledby="week-title">
-        <h2 id="week-title">Last \(history.days.count) days</h2>
+        <h2 id="week-title">\(t(one: "Last \(history.days.count) day", other: "Last \(history.days.count) days"))</h2>
         \(chart)
         </section>
         <section aria-labelledby="streak-title" class="streaks">
-        <h2 id="streak-title">Streaks</h2>
-        <p><span class="big">\(history.streaks.current)</span> \(history.streaks.current == 1 ? "day" : "days") in a row ·
-        longest <strong>\(history.streaks.longest)</strong></p>
+        <h2 id="streak-title">\(t("Streaks"))</h2>
+        <p>\(streaks)</p>
         </section>
         <section aria-labelledby="month-title">
         \(calendar)
@@ -28,14 +28,24 @@ struct HistoryPage {
 
     private var chart: HTML { WeekChart(days: history.days, unit: unit).render() }
 
+    /// "3 days in a row · longest 5", the numbers large; a sentence with markup has no plural
+    /// forms, so the singular is a sentence of its own.
+    private var streaks: HTML {
+        let current = HTML("<span class=\"big\">\(history.streaks.current)</span>")
+        let longest = HTML("<strong>\(history.streaks.longest)</strong>")
+        return history.streaks.current == 1
+            ? HTML.sentence("{0} day in a row ·\nlongest {1}", current, longest)
+            : HTML.sentence("{0} days in a row ·\nlongest {1}", current, longest)
+    }
+
     private var calendar: HTML {
         let month = history.calendar
         let blanks = Array(repeating: HTML("<td></td>"), count: month.firstWeekday - 1)
         let cells = blanks + month.days.map { day -> HTML in
             let progress = day.progress
             let state = day.isFuture ? "future" : progress.goalMet ? "met" : progress.totalMl > 0 ? "some" : "none"
-            let label = Written.current.dayOfMonth(progress.date)
-                + (day.isFuture ? "" : progress.goalMet ? ", goal met" : ", goal not met")
+            let date = Written.current.dayOfMonth(progress.date)
+            let label = day.isFuture ? date : progress.goalMet ? t("\(date), goal met") : t("\(date), goal not met")
             let current = day.isToday ? HTML(unsafe: #" aria-current="date""#) : ""
             return """
             <td class="\(state)"\(current)><a href="\(SitePath.day.link(progress.date))" aria-label="\(label)">\(progress.date.day)</a></td>
@@ -52,15 +62,15 @@ struct HistoryPage {
         }
         return """
         <div class="month-nav">
-        <a href="\(SitePath.history.link)?month=\(month.previous)" aria-label="Previous month">‹</a>
+        <a href="\(SitePath.history.link)?month=\(month.previous)" aria-label="\(t("Previous month"))">‹</a>
         <h2 id="month-title">\(title)</h2>
-        <a href="\(SitePath.history.link)?month=\(month.next)" aria-label="Next month">›</a>
+        <a href="\(SitePath.history.link)?month=\(month.next)" aria-label="\(t("Next month"))">›</a>
         </div>
         <table class="calendar" aria-labelledby="month-title">
         <thead><tr>\(weekdays)</tr></thead>
         <tbody>\(rows)</tbody>
         </table>
-        <p class="legend"><span class="dot met"></span> goal met <span class="dot some"></span> some water</p>
+        <p class="legend"><span class="dot met"></span> \(t("goal met")) <span class="dot some"></span> \(t("some water"))</p>
         """
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -31,11 +32,11 @@ struct LedgerPage {
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
         Layout.page(details.ledger.name, context, error: error, """
-        <p class="back"><a href="\(SitePath.spending.link)?all=1">All ledgers</a></p>
+        <p class="back"><a href="\(SitePath.spending.link)?all=1">\(t("All ledgers"))</a></p>
         <div class="ledger-head">
         <h1>\(details.ledger.name)</h1>
-        <nav class="row ledger-links" aria-label="\(details.ledger.name)"><a href="\(SitePath.recurringExpenses.link(ledger))">Recurring</a>
-        <a href="\(SitePath.ledgerSettings.link(ledger))">Members &amp; settings</a></nav>
+        <nav class="row ledger-links" aria-label="\(details.ledger.name)"><a href="\(SitePath.recurringExpenses.link(ledger))">\(t("Recurring"))</a>
+        <a href="\(SitePath.ledgerSettings.link(ledger))">\(t("Members & settings"))</a></nav>
         </div>
         <div class="ledger-columns">
         <div class="ledger-add">
@@ -75,7 +76,10 @@ struct LedgerPage {
         let you = details.member(of: user)?.id
         let payer = retry["payer"].flatMap(MemberID.init) ?? you ?? details.members.first?.id
         let decimals = currency.minorUnits
-        let pattern = decimals == 0 ? "[0-9]+" : "[0-9]+([.,][0-9]{1,\(decimals)})?"
+        // Digits as the reader's locale groups them ("1.234,56", "1 234,56", Arabic-Indic digits) or plain ("1234.56").
+        let digit = "[0-9\u{0660}-\u{0669}]"
+        let fraction = decimals == 0 ? "" : "([.,\u{066B}]\(digit){1,\(decimals)})?"
+        let pattern = "\(digit){1,3}([.,'\u{2019}\u{066C}\u{00A0}\u{202F} ]\(digit){3})*\(fraction)|\(digit)+\(fraction)"
         let example = Money(minorUnits: 1250, currency: currency).plain
         func refusal(_ field: String) -> (message: String, invalid: HTML) {
             guard let error, refusedField == field else { return ("", "") }
@@ -85,36 +89,41 @@ struct LedgerPage {
         let payers = PayerToggles(members: details.members, chosen: payer, you: you,
                                   several: .init(values: retry, currency: currency, refusal: refusal("payers")))
         let open = !date.message.isEmpty || !split.message.isEmpty
+        let invalidAmount = t(one: "Type an amount such as \(example), with at most \(decimals) decimal, more than 0 and at most \(TransactionAmount.maximumUnits).",
+                              other: "Type an amount such as \(example), with at most \(decimals) decimals, more than 0 and at most \(TransactionAmount.maximumUnits).")
         return """
         <section class="card quick" aria-labelledby="add-title">
-        <h2 id="add-title">Add an expense</h2>
+        <h2 id="add-title">\(t("Add an expense"))</h2>
         <form method="post" action="\(SitePath.expenses.link(ledger))" data-swap data-offline="expense" class="stack" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
-        <label for="amount">Amount (\(currency.code))</label>
+        <label for="amount">\(t("Amount (\(currency.code))"))</label>
         <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required
           pattern="\(pattern)" data-max="\(TransactionAmount.maximumUnits)" value="\(retry["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)
-          data-invalid="Type an amount such as \(example), with at most \(decimals) decimal\(decimals == 1 ? "" : "s"), more than 0 and at most \(TransactionAmount.maximumUnits).">
+          data-invalid="\(invalidAmount)">
         <p class="field-error" id="amount-error" aria-live="polite">\(amount.message)</p>
-        <label for="description">What for <span class="help">(optional)</span></label>
+        <label for="description">\(HTML.sentence("What for {0}", Self.optionalMark))</label>
         <input id="description" name="description" maxlength="200" value="\(retry["description"] ?? "")" autocomplete="off"
           aria-describedby="description-error"\(description.invalid)>
         <p class="field-error" id="description-error">\(description.message)</p>
         \(payers.render())
         <details class="more"\(HTML.flag("open", open))>
-        <summary>Date, category and who shares it</summary>
-        <label for="date">Date</label>
+        <summary>\(t("Date, category and who shares it"))</summary>
+        <label for="date">\(t("Date"))</label>
         <input id="date" name="date" type="date" value="\(retry["date"] ?? today.description)" aria-describedby="date-error"\(date.invalid)>
         <p class="field-error" id="date-error">\(date.message)</p>
-        <label for="category">Category <span class="help">(optional)</span></label>
+        <label for="category">\(HTML.sentence("Category {0}", Self.optionalMark))</label>
         <input id="category" name="category" maxlength="50" value="\(retry["category"] ?? "")" list="categories" autocomplete="off">
         <datalist id="categories">\(overview.recentCategories.map { category -> HTML in "<option value=\"\(category)\"></option>" })</datalist>
         \(SplitFields(members: details.members, currency: currency, values: retry, refusal: split).render())
         </details>
-        <button type="submit" class="primary add">Add expense</button>
+        <button type="submit" class="primary add">\(t("Add expense"))</button>
         </form>
         </section>
         """
     }
+
+    /// The "(optional)" after a field's label.
+    static var optionalMark: HTML { "<span class=\"help\">\(t("(optional)"))</span>" }
 
     /// Who owes whom, in words first, then each member's figures.
     private var balance: HTML {
@@ -129,13 +138,13 @@ struct LedgerPage {
         let sentences = owes.map { HTML("<p class=\"owes\">\($0)</p>") }
         return """
         <section class="card summary" aria-labelledby="balance-title" data-currency="\(currency.code)" data-decimals="\(currency.minorUnits)">
-        <h2 id="balance-title">Balance</h2>
+        <h2 id="balance-title">\(t("Balance"))</h2>
         \(sentences)
         <table class="balances">
-        <thead><tr><th scope="col">Member</th><th scope="col">Paid</th><th scope="col">Balance</th></tr></thead>
+        <thead><tr><th scope="col">\(t("Member"))</th><th scope="col">\(t("Paid"))</th><th scope="col">\(t("Balance"))</th></tr></thead>
         <tbody>\(rows)</tbody>
         </table>
-        <p class="help">Balance: paid minus share, plus payments sent, minus payments received. Positive means the others owe them.</p>
+        <p class="help">\(t("Balance: paid minus share, plus payments sent, minus payments received. Positive means the others owe them."))</p>
         </section>
         """
     }
@@ -144,24 +153,56 @@ struct LedgerPage {
     /// "You are settled up.", then what the others owe one another.
     var owes: [String] {
         let you = details.member(of: user)?.id
-        guard let you else { return summary.plan.isEmpty ? ["Everyone is settled up."] : summary.plan.map(sentence) }
+        guard let you else { return summary.plan.isEmpty ? [t("Everyone is settled up.")] : summary.plan.map(sentence) }
         let yours = summary.plan.filter { $0.from == you || $0.to == you }
         let others = summary.plan.filter { $0.from != you && $0.to != you }
-        return (yours.isEmpty ? ["You are settled up."] : yours.map(sentence)) + others.map(sentence)
+        return (yours.isEmpty ? [t("You are settled up.")] : yours.map(sentence)) + others.map(sentence)
     }
 
-    private func sentence(_ transfer: Transfer) -> String { fromYourSide(transfer, (you: "owe", others: "owes")) + "." }
+    private func sentence(_ transfer: Transfer) -> String {
+        let amount = Layout.money(transfer.amount)
+        switch fromYourSide(transfer) {
+        case .youPay(let to): return t("You owe \(to) \(amount).")
+        case .paysYou(let from): return t("\(from) owes you \(amount).")
+        case .between(let from, let to): return t("\(from) owes \(to) \(amount).")
+        }
+    }
 
     /// "You pay Ada $25.33", "Ben pays you $12.00", "Ben pays Ada $5.00".
-    private func payment(_ transfer: Transfer) -> String { fromYourSide(transfer, (you: "pay", others: "pays")) }
+    private func payment(_ transfer: Transfer) -> String {
+        let amount = Layout.money(transfer.amount)
+        switch fromYourSide(transfer) {
+        case .youPay(let to): return t("You pay \(to) \(amount)")
+        case .paysYou(let from): return t("\(from) pays you \(amount)")
+        case .between(let from, let to): return t("\(from) pays \(to) \(amount)")
+        }
+    }
 
-    /// A transfer said from the reader's side, with `verb` as said of "you" and of someone else.
-    private func fromYourSide(_ transfer: Transfer, _ verb: (you: String, others: String)) -> String {
+    /// What the button that records a payment of the plan says to a screen reader:
+    /// "Record that you pay Ada $25.33".
+    private func recordLabel(_ transfer: Transfer) -> String {
+        let amount = Layout.money(transfer.amount)
+        switch fromYourSide(transfer) {
+        case .youPay(let to): return t("Record that you pay \(to) \(amount)")
+        case .paysYou(let from): return t("Record that \(from) pays you \(amount)")
+        case .between(let from, let to): return t("Record that \(from) pays \(to) \(amount)")
+        }
+    }
+
+    /// A transfer from the reader's side: they pay, they are paid, or it is between two others.
+    private enum Side {
+        case youPay(to: String)
+        case paysYou(from: String)
+        case between(from: String, to: String)
+    }
+
+    /// A transfer said from the reader's side, with the names of the others in it.
+    private func fromYourSide(_ transfer: Transfer) -> Side {
         let you = details.member(of: user)?.id
-        let (from, to, amount) = (summary.name(transfer.from), summary.name(transfer.to), Layout.money(transfer.amount))
-        if transfer.from == you { return "You \(verb.you) \(to) \(amount)" }
-        if transfer.to == you { return "\(from) \(verb.others) you \(amount)" }
-        return "\(from) \(verb.others) \(to) \(amount)"
+        let (from, to) = (summary.name(transfer.from), summary.name(transfer.to))
+        if transfer.from == you { return .youPay(to: to) }
+        if transfer.to == you { return .paysYou(from: from) }
+        return .between(from: from, to: to)
     }
 
     /// Any payment besides the plan's: who paid whom, and how much (part of a debt, or between
@@ -173,22 +214,22 @@ struct LedgerPage {
         let to = retry["to"].flatMap(MemberID.init) ?? details.members.first { $0.id != from }?.id
         func options(_ chosen: MemberID?) -> HTML {
             let items = details.members.map { member -> HTML in
-                "<option value=\"\(member.id)\"\(HTML.flag("selected", member.id == chosen))>\(member.name)\(member.id == you ? " (you)" : "")</option>"
+                "<option value=\"\(member.id)\"\(HTML.flag("selected", member.id == chosen))>\(member.id == you ? t("\(member.name) (you)") : member.name)</option>"
             }
             return "\(items)"
         }
         return """
         <details class="more any-payment">
-        <summary>Record a payment</summary>
+        <summary>\(t("Record a payment"))</summary>
         <form method="post" action="\(SitePath.payments.link(ledger))" data-swap data-offline="payment" class="stack" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
         <div class="amount-unit">
-        <div><label for="pay-from">From</label><select id="pay-from" name="from">\(options(from))</select></div>
-        <div><label for="pay-to">To</label><select id="pay-to" name="to">\(options(to))</select></div>
+        <div><label for="pay-from">\(t("From"))</label><select id="pay-from" name="from">\(options(from))</select></div>
+        <div><label for="pay-to">\(t("To"))</label><select id="pay-to" name="to">\(options(to))</select></div>
         </div>
-        <label for="pay-amount">Amount (\(currency.code))</label>
+        <label for="pay-amount">\(t("Amount (\(currency.code))"))</label>
         <input id="pay-amount" name="amount" inputmode="decimal" autocomplete="off" required>
-        <button type="submit">Record payment</button>
+        <button type="submit">\(t("Record payment"))</button>
         </form>
         </details>
         """
@@ -197,6 +238,9 @@ struct LedgerPage {
     /// The fewest payments that settle everyone up, each recordable in one tap (S4).
     private func plan(_ context: PageContext) -> HTML {
         guard !summary.plan.isEmpty else { return "" }
+        let count = summary.plan.count
+        let settles = count == 1 ? t("One payment settles everything.")
+            : t(one: "\(count) payment settles everything.", other: "\(count) payments settle everything.")
         let items = summary.plan.map { transfer -> HTML in
             let text = payment(transfer)
             return """
@@ -205,14 +249,14 @@ struct LedgerPage {
             \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
             <input type="hidden" name="from" value="\(transfer.from)"><input type="hidden" name="to" value="\(transfer.to)">
             <input type="hidden" name="amount" value="\(transfer.amount.plain)">
-            <button type="submit" class="primary" aria-label="Record that \(text.hasPrefix("You ") ? "you" + text.dropFirst(3) : text)">Record this payment</button>
+            <button type="submit" class="primary" aria-label="\(recordLabel(transfer))">\(t("Record this payment"))</button>
             </form></li>
             """
         }
         return """
         <section aria-labelledby="plan-title">
-        <h2 id="plan-title">Settle up</h2>
-        <p class="help">\(summary.plan.count == 1 ? "One payment settles" : "\(summary.plan.count) payments settle") everything.</p>
+        <h2 id="plan-title">\(t("Settle up"))</h2>
+        <p class="help">\(settles)</p>
         <ul class="plan">\(items)</ul>
         </section>
         """
@@ -220,11 +264,13 @@ struct LedgerPage {
 
     private func describe(_ entry: SpendingEntry) -> (title: String, detail: String) {
         if let recipient = entry.recipient {
-            return ("\(summary.name(entry.payer)) paid \(summary.name(recipient))", entry.description ?? "Payment")
+            return (t("\(summary.name(entry.payer)) paid \(summary.name(recipient))"), entry.description ?? t("Payment"))
         }
-        let shared = entry.split.members.count == details.members.count ? "" : " · shared by "
-            + entry.split.members.map(summary.name).joined(separator: ", ")
-        return (entry.description ?? "Expense", "paid by \(Payers.wording(entry.payers, name: summary.name))\(shared)")
+        let title = entry.description ?? t("Expense")
+        let payers = Payers.wording(entry.payers, name: summary.name)
+        guard entry.split.members.count != details.members.count else { return (title, t("paid by \(payers)")) }
+        let sharers = entry.split.members.map(summary.name).joined(separator: ", ")
+        return (title, t("paid by \(payers) · shared by \(sharers)"))
     }
 
     /// Find entries by words, member, category and dates: a form that works without the
@@ -235,23 +281,23 @@ struct LedgerPage {
         }
         let categories = overview.recentCategories.map { category -> HTML in "<option value=\"\(category)\"></option>" }
         let clear: HTML = search.isActive
-            ? "<a href=\"\(SitePath.ledger.link(ledger))#history-title\" class=\"button\">Show all</a>" : ""
+            ? "<a href=\"\(SitePath.ledger.link(ledger))#history-title\" class=\"button\">\(t("Show all"))</a>" : ""
         return """
         <details class="more search"\(HTML.flag("open", search.isActive))>
-        <summary>Find entries</summary>
+        <summary>\(t("Find entries"))</summary>
         <form method="get" action="\(SitePath.ledger.link(ledger))#history-title" class="stack" role="search">
-        <label for="search-words">Words in the description</label>
+        <label for="search-words">\(t("Words in the description"))</label>
         <input id="search-words" name="q" type="search" maxlength="\(EntryFilter.maximumWords)" value="\(search.words)">
-        <label for="search-member">Who paid, received or shares</label>
-        <select id="search-member" name="member"><option value="">Anyone</option>\(members)</select>
-        <label for="search-category">Category</label>
+        <label for="search-member">\(t("Who paid, received or shares"))</label>
+        <select id="search-member" name="member"><option value="">\(t("Anyone"))</option>\(members)</select>
+        <label for="search-category">\(t("Category"))</label>
         <input id="search-category" name="category" maxlength="50" value="\(search.category)" list="search-categories">
         <datalist id="search-categories">\(categories)</datalist>
         <div class="row dates">
-        <span><label for="search-from">From</label><input id="search-from" name="from" type="date" value="\(search.from?.description ?? "")"></span>
-        <span><label for="search-through">Through</label><input id="search-through" name="through" type="date" value="\(search.through?.description ?? "")"></span>
+        <span><label for="search-from">\(t("From"))</label><input id="search-from" name="from" type="date" value="\(search.from?.description ?? "")"></span>
+        <span><label for="search-through">\(t("Through"))</label><input id="search-through" name="through" type="date" value="\(search.through?.description ?? "")"></span>
         </div>
-        <div class="row"><button type="submit" class="primary">Find</button>\(clear)</div>
+        <div class="row"><button type="submit" class="primary">\(t("Find"))</button>\(clear)</div>
         </form>
         </details>
         """
@@ -259,10 +305,10 @@ struct LedgerPage {
 
     private func history(_ context: PageContext) -> HTML {
         let entries = overview.entries
-        let title: HTML = search.isActive ? "Found" : "History"
+        let title = search.isActive ? t("Found") : t("History")
         guard !entries.isEmpty else {
-            let empty = search.isActive ? (after == nil ? "No entry matches this search." : "No older entry matches.")
-                : after == nil ? "Nothing yet: add the first expense above." : "Nothing older."
+            let empty = search.isActive ? (after == nil ? t("No entry matches this search.") : t("No older entry matches."))
+                : after == nil ? t("Nothing yet: add the first expense above.") : t("Nothing older.")
             return """
             <section aria-labelledby="history-title">
             <h2 id="history-title">\(title)</h2>
@@ -289,18 +335,18 @@ struct LedgerPage {
             <div class="entry-more">
             \(sharesLine(entry, shares))
             <span class="actions"><a href="\(SitePath.editLedgerEntry.link(ledger, entry.id))" class="button edit" \
-            aria-label="Edit \(title), \(amount), \(day)">Edit</a>
-            <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-offline="delete" data-confirm="Delete \(title), \(amount)?">
-            \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)"><button type="submit" class="delete" aria-label="Delete \(title), \(amount), \(day)">Delete</button>
+            aria-label="\(t("Edit \(title), \(amount), \(day)"))">\(t("Edit"))</a>
+            <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-offline="delete" data-confirm="\(t("Delete \(title), \(amount)?"))">
+            \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)"><button type="submit" class="delete" aria-label="\(t("Delete \(title), \(amount), \(day)"))">\(t("Delete"))</button>
             </form></span></div></details></li>
             """
         }
         // Without the script "Show more" opens the next page; with it, the next page's entries
         // join this list.
         let more: HTML = overview.hasMore
-            ? "<p class=\"more-entries\"><a href=\"\(SitePath.ledger.link(ledger))\(search.query(after: entries.last!.id))#history-title\" class=\"button\" data-more-entries>Show more</a></p>"
+            ? "<p class=\"more-entries\"><a href=\"\(SitePath.ledger.link(ledger))\(search.query(after: entries.last!.id))#history-title\" class=\"button\" data-more-entries>\(t("Show more"))</a></p>"
             : ""
-        let newest: HTML = after == nil ? "" : "<p><a href=\"\(SitePath.ledger.link(ledger))\(search.query())#history-title\">Back to the newest</a></p>"
+        let newest: HTML = after == nil ? "" : "<p><a href=\"\(SitePath.ledger.link(ledger))\(search.query())#history-title\">\(t("Back to the newest"))</a></p>"
         return """
         <section aria-labelledby="history-title">
         <h2 id="history-title">\(title)</h2>
@@ -317,22 +363,22 @@ struct LedgerPage {
         let paid = entry.payers.filter { $0.member == you }.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
         let share = shares.first { $0.member == you }?.share.minorUnits ?? 0
         if entry.recipient != nil {
-            if paid > 0 { return ("you paid", "owed") }
-            return share > 0 ? ("you received", "owes") : nil
+            if paid > 0 { return (t("you paid"), "owed") }
+            return share > 0 ? (t("you received"), "owes") : nil
         }
-        if paid == 0, share == 0 { return ("not involved", "") }
+        if paid == 0, share == 0 { return (t("not involved"), "") }
         let net = paid - share
-        if net > 0 { return ("you lent \(money(net))", "owed") }
-        if net < 0 { return ("you borrowed \(money(-net))", "owes") }
+        if net > 0 { return (t("you lent \(money(net))"), "owed") }
+        if net < 0 { return (t("you borrowed \(money(-net))"), "owes") }
         return nil
     }
 
     /// Each member's share of an expense, in the row's details ("Ada €5.00 · Ben €5.00").
     private func sharesLine(_ entry: SpendingEntry, _ shares: [(member: MemberID, share: Money)]) -> HTML {
         guard entry.recipient == nil else { return "" }
-        let parts = shares.map { "\(summary.name($0.member)) \(money($0.share.minorUnits))" }
-        let category = entry.category.map { " · \($0)" } ?? ""
-        return "<p class=\"help shares\">Shares: \(parts.joined(separator: " · "))\(category)</p>"
+        let parts = shares.map { "\(summary.name($0.member)) \(money($0.share.minorUnits))" }.joined(separator: " · ")
+        let line = entry.category.map { t("Shares: \(parts) · \($0)") } ?? t("Shares: \(parts)")
+        return "<p class=\"help shares\">\(line)</p>"
     }
 
     /// What an entry does to the balances, for the page to take it back when it is deleted
@@ -346,11 +392,14 @@ struct LedgerPage {
         """
     }
 
-    private func restoreForm(_ entry: SpendingEntry, _ context: PageContext, label: String) -> HTML {
+    /// The button that brings a deleted entry back: "Undo" in the notice, else "Restore".
+    private func restoreForm(_ entry: SpendingEntry, _ context: PageContext, undo: Bool) -> HTML {
         let (title, _) = describe(entry)
+        let amount = Layout.money(entry.amount)
+        let (label, aria) = undo ? (t("Undo"), t("Undo \(title), \(amount)")) : (t("Restore"), t("Restore \(title), \(amount)"))
         return """
         <form method="post" action="\(SitePath.restoreLedgerEntry.link(ledger, entry.id))" data-swap>
-        \(Layout.csrfField(context))<button type="submit" aria-label="\(label) \(title), \(Layout.money(entry.amount))">\(label)</button>
+        \(Layout.csrfField(context))<button type="submit" aria-label="\(aria)">\(label)</button>
         </form>
         """
     }
@@ -358,8 +407,8 @@ struct LedgerPage {
     private func undoNotice(_ context: PageContext) -> HTML? {
         guard let entry = justDeleted, entry.deletedAt != nil else { return nil }
         return """
-        <div class="message notice undo" role="status"><span>Deleted \(describe(entry).title), \(Layout.money(entry.amount)).</span>
-        \(restoreForm(entry, context, label: "Undo"))</div>
+        <div class="message notice undo" role="status"><span>\(t("Deleted \(describe(entry).title), \(Layout.money(entry.amount))."))</span>
+        \(restoreForm(entry, context, undo: true))</div>
         """
     }
 
@@ -368,12 +417,12 @@ struct LedgerPage {
         let items = overview.deleted.map { entry -> HTML in
             """
             <li><time datetime="\(entry.date)">\(Written.current.day(entry.date, today: today))</time><span class="what">\(describe(entry).title)</span>
-            <span class="amount">\(Layout.money(entry.amount))</span>\(restoreForm(entry, context, label: "Restore"))</li>
+            <span class="amount">\(Layout.money(entry.amount))</span>\(restoreForm(entry, context, undo: false))</li>
             """
         }
         return """
         <details class="deleted">
-        <summary>Recently deleted (\(overview.deletedCount))</summary>
+        <summary>\(t("Recently deleted (\(overview.deletedCount))"))</summary>
         <ul class="entries">\(items)</ul>
         </details>
         """
@@ -381,14 +430,15 @@ struct LedgerPage {
 
     /// The page a delete without JavaScript asks for confirmation on.
     static func confirmDelete(_ context: PageContext, ledger: LedgerDetails, entry: SpendingEntry) -> HTML {
-        let what = entry.description ?? (entry.kind == .payment ? "this payment" : "this expense")
-        return Layout.page("Delete?", context, """
-        <h1>Delete \(what)?</h1>
-        <p>\(Layout.money(entry.amount)) on \(Written.current.longDay(entry.date)). It leaves the balance at once; you can restore it afterwards.</p>
+        let question = entry.description.map { t("Delete \($0)?") }
+            ?? (entry.kind == .payment ? t("Delete this payment?") : t("Delete this expense?"))
+        return Layout.page(t("Delete?"), context, """
+        <h1>\(question)</h1>
+        <p>\(t("\(Layout.money(entry.amount)) on \(Written.current.longDay(entry.date)). It leaves the balance at once; you can restore it afterwards."))</p>
         <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger.ledger.id, entry.id))" class="row">
         \(Layout.csrfField(context))<input type="hidden" name="confirm" value="yes">
-        <button type="submit" class="danger">Delete</button>
-        <a href="\(SitePath.ledger.link(ledger.ledger.id))" class="button">Keep it</a>
+        <button type="submit" class="danger">\(t("Delete"))</button>
+        <a href="\(SitePath.ledger.link(ledger.ledger.id))" class="button">\(t("Keep it"))</a>
         </form>
         """)
     }

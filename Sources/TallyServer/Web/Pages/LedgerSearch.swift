@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -17,7 +18,7 @@ struct LedgerSearch: Equatable {
     /// From the page's address: an empty field is no condition. A field that cannot be read
     /// is refused with a sentence that names it.
     init(_ query: (String) -> String?) throws {
-        func date(_ name: String, _ label: String) throws -> LocalDate? {
+        func date(_ name: String, _ label: Phrase) throws -> LocalDate? {
             guard let text = query(name)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
             return try LocalDate.parse(text, field: "“\(label)” in the search")
         }
@@ -27,8 +28,8 @@ struct LedgerSearch: Equatable {
             self.member = member
         }
         category = query("category") ?? ""
-        from = try date("from", "From")
-        through = try date("through", "Through")
+        from = try date("from", Phrase("From"))
+        through = try date("through", Phrase("Through"))
         _ = try filter
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -41,15 +42,15 @@ struct PayerToggles {
         var toggles = members.map { member -> HTML in
             """
             <input type="radio" name="payer" id="payer-\(member.id)" value="\(member.id)"\(HTML.flag("checked", !severalChosen && member.id == chosen))>\
-            <label for="payer-\(member.id)">\(member.name)\(member.id == you ? " (you)" : "")</label>
+            <label for="payer-\(member.id)">\(member.id == you ? t("\(member.name) (you)") : member.name)</label>
             """
         }
         guard let several else {
-            return "<fieldset class=\"payers\"><legend>Paid by</legend><div class=\"toggles\">\(toggles)</div></fieldset>"
+            return "<fieldset class=\"payers\"><legend>\(t("Paid by"))</legend><div class=\"toggles\">\(toggles)</div></fieldset>"
         }
         toggles.append("""
             <input type="radio" name="payer" id="payer-several" value="\(Self.severalValue)"\(HTML.flag("checked", severalChosen))>\
-            <label for="payer-several">Several</label>
+            <label for="payer-several">\(t("Several"))</label>
             """)
         let amounts = members.map { member -> HTML in
             """
@@ -61,9 +62,9 @@ struct PayerToggles {
         return """
         <fieldset class="payers" data-payers data-currency="\(several.currency.code)" data-decimals="\(several.currency.minorUnits)" \
         aria-describedby="payers-left payers-error"\(several.refusal.invalid)>
-        <legend>Paid by</legend>
-        <fieldset class="toggles"><legend class="visually-hidden">Who paid</legend>\(toggles)</fieldset>
-        <p class="help" id="payers-help">Several: give what each member paid (in \(several.currency.code)); leave a member empty if they paid nothing.</p>
+        <legend>\(t("Paid by"))</legend>
+        <fieldset class="toggles"><legend class="visually-hidden">\(t("Who paid"))</legend>\(toggles)</fieldset>
+        <p class="help" id="payers-help">\(t("Several: give what each member paid (in \(several.currency.code)); leave a member empty if they paid nothing."))</p>
         <ul class="paid-list">\(amounts)</ul>
         <p class="left" id="payers-left" aria-live="polite"></p>
         <p class="field-error" id="payers-error">\(several.refusal.message)</p>
@@ -76,7 +77,7 @@ struct PayerToggles {
     static func input(_ form: FormFields, _ details: LedgerDetails) throws -> (one: MemberID?, several: [PayerBody]?) {
         guard form["payer"] == severalValue else { return (form["payer"].flatMap(MemberID.init), nil) }
         let parts = details.members.compactMap { member in
-            form["paid-\(member.id)"].map { PayerBody(member: member.id, paid: .text($0)) }
+            form.numeral("paid-\(member.id)").map { PayerBody(member: member.id, paid: .text($0)) }
         }
         guard !parts.isEmpty else {
             throw TallyError.invalid("Give what each member paid, or choose the one who paid it all.", field: "payers")

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -26,40 +27,41 @@ struct QuickAddPage {
         switch outcome {
         case .ask(let id, let sendsItself):
             body = """
-            <h1 id="quick-title">Log \(amount) of water?</h1>
-            <p>Your quick-add button \(button).</p>
+            <h1 id="quick-title">\(t("Log \(amount) of water?"))</h1>
+            <p>\(t("Your quick-add button \(button)."))</p>
             <form method="post" action="\(SitePath.quickAdd.link(button))"\(HTML.flag("data-auto-submit", sendsItself))>
             \(Layout.csrfField(context))
             <input type="hidden" name="id" value="\(id.uuidString)">
             <input type="hidden" name="volumeMl" value="\(amountMl)">
-            <button type="submit" class="primary">Log \(amount)</button>
+            <button type="submit" class="primary">\(t("Log \(amount)"))</button>
             </form>
-            <p class="help">Opened from the home screen, this is done for you. Reloading this page logs nothing.</p>
+            <p class="help">\(t("Opened from the home screen, this is done for you. Reloading this page logs nothing."))</p>
             """
         case .logged(let intake, let again):
             let time = Written.current.time(intake.at, in: zone)
-            let what = "\(Layout.volume(intake.volumeMl, unit)) of \(intake.kindName)"
+            let (volume, kind) = (Layout.volume(intake.volumeMl, unit), intake.kindName)
             body = again
-                ? "<h1 id=\"quick-title\">Already logged</h1><p class=\"message notice\" role=\"status\" id=\"quick-result\">Already logged: \(what) at \(time). Nothing was added.</p>"
-                : "<h1 id=\"quick-title\">Logged \(Layout.volume(intake.volumeMl, unit))</h1><p class=\"message notice\" role=\"status\" id=\"quick-result\">Logged \(what) at \(time).</p>"
+                ? "<h1 id=\"quick-title\">\(t("Already logged"))</h1><p class=\"message notice\" role=\"status\" id=\"quick-result\">\(t("Already logged: \(volume) of \(kind) at \(time). Nothing was added."))</p>"
+                : "<h1 id=\"quick-title\">\(t("Logged \(volume)"))</h1><p class=\"message notice\" role=\"status\" id=\"quick-result\">\(t("Logged \(volume) of \(kind) at \(time)."))</p>"
         }
-        let total = day.goalMl.map { "Today: \(Layout.volume(day.totalMl, unit)) of \(Layout.volume($0, unit))." }
-            ?? "Today: \(Layout.volume(day.totalMl, unit))."
-        return Layout.page("Quick add", context, error: error, """
+        let total = day.goalMl.map { t("Today: \(Layout.volume(day.totalMl, unit)) of \(Layout.volume($0, unit)).") }
+            ?? t("Today: \(Layout.volume(day.totalMl, unit)).")
+        return Layout.page(t("Quick add"), context, error: error, """
         <section class="quick" aria-labelledby="quick-title">
         \(body)
         <p id="quick-total">\(total)</p>
-        <p><a href="\(SitePath.today.link)">Open today</a></p>
+        <p><a href="\(SitePath.today.link)">\(t("Open today"))</a></p>
         </section>
         """)
     }
 
     /// A button the person does not have (the 4th is optional).
     static func missing(_ context: PageContext, button: String) -> HTML {
-        Layout.page("Quick add", context, """
-        <h1>No quick-add button \(button)</h1>
-        <p>You have no quick-add button \(button). <a href="\(SettingsSection.presets.link)">Choose your buttons</a>, \
-        or <a href="\(SitePath.today.link)">open today</a>.</p>
+        let choose: HTML = "<a href=\"\(SettingsSection.presets.link)\">\(t("Choose your buttons"))</a>"
+        let today: HTML = "<a href=\"\(SitePath.today.link)\">\(t("open today"))</a>"
+        return Layout.page(t("Quick add"), context, """
+        <h1>\(t("No quick-add button \(button)"))</h1>
+        <p>\(HTML.sentence("You have no quick-add button {0}. {1}, or {2}.", "\(button)", choose, today))</p>
         """)
     }
 }

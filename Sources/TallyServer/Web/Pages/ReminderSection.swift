@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -18,78 +19,78 @@ struct ReminderSection {
 
     /// The reminders' page.
     func render(_ context: PageContext) -> HTML {
-        let thresholds = [HTML("<option value=\"\"\(HTML.flag("selected", reminders.smartThresholdHours == nil))>At fixed times</option>")]
+        let thresholds = [HTML("<option value=\"\"\(HTML.flag("selected", reminders.smartThresholdHours == nil))>\(t("At fixed times"))</option>")]
             + SmartReminder.thresholds.map { hours in
-                HTML("<option value=\"\(hours)\"\(HTML.flag("selected", reminders.smartThresholdHours == hours))>Only after \(hours) h without a drink</option>")
+                HTML("<option value=\"\(hours)\"\(HTML.flag("selected", reminders.smartThresholdHours == hours))>\(t("Only after \(hours) h without a drink"))</option>")
             }
         return """
         <section id="\(SettingsSection.reminders.rawValue)" aria-labelledby="reminders-title">
-        <h1 id="reminders-title">Reminders</h1>
+        <h1 id="reminders-title">\(t("Reminders"))</h1>
         <form method="post" action="\(SitePath.reminders.link)" class="stack">
         \(Layout.csrfField(context))
         <div class="row"><input type="checkbox" id="reminders-on" name="enabled" value="yes"\(HTML.flag("checked", reminders.enabled))>\
-        <label for="reminders-on">Remind me to drink</label></div>
+        <label for="reminders-on">\(t("Remind me to drink"))</label></div>
         <div class="grid">
-        <label for="wake">I wake at</label>
+        <label for="wake">\(t("I wake at"))</label>
         <input id="wake" name="wake" type="time" required value="\(reminders.window.wake)">
-        <label for="sleep">I go to sleep at</label>
+        <label for="sleep">\(t("I go to sleep at"))</label>
         <input id="sleep" name="sleep" type="time" required value="\(reminders.window.sleep)">
         </div>
         <div class="row"><input type="checkbox" id="sleep-records" name="sleepRecords" value="yes"\(HTML.flag("checked", reminders.useSleepRecords))>\
-        <label for="sleep-records">Use my sleep records</label></div>
+        <label for="sleep-records">\(t("Use my sleep records"))</label></div>
         <p class="help" id="sleep-records-window">\(sleepRecords)</p>
-        <label for="frequency">Reminders a day (1–24)</label>
+        <label for="frequency">\(t("Reminders a day (1–24)"))</label>
         <input id="frequency" name="frequency" type="number" inputmode="numeric" min="1" max="24" required value="\(reminders.frequency)">
-        <label for="smart">When</label>
+        <label for="smart">\(t("When"))</label>
         <select id="smart" name="smart">\(thresholds)</select>
-        <button type="submit" class="primary">Save reminders</button>
+        <button type="submit" class="primary">\(t("Save reminders"))</button>
         </form>
         \(next)
         <div class="push" data-push hidden>
-        <h2>On this device</h2>
-        <p class="help">Reminders arrive as notifications on the devices where you turn them on.</p>
-        <div class="row"><button type="button" data-push-on>Turn on notifications</button>
-        <button type="button" data-push-test>Send a test reminder</button></div>
+        <h2>\(t("On this device"))</h2>
+        <p class="help">\(t("Reminders arrive as notifications on the devices where you turn them on."))</p>
+        <div class="row"><button type="button" data-push-on>\(t("Turn on notifications"))</button>
+        <button type="button" data-push-test>\(t("Send a test reminder"))</button></div>
         <p class="message" data-push-status hidden></p>
         </div>
-        <noscript><p class="help">Notifications need JavaScript; the calendar feed works without it.</p></noscript>
+        <noscript><p class="help">\(t("Notifications need JavaScript; the calendar feed works without it."))</p></noscript>
         </section>
         """
     }
 
     private var sleepRecords: String {
         guard let sleepRecordWindow else {
-            return "No sleep records from Apple Health for the last 7 days: until you import some (Settings, Apple Health), the times above apply."
+            return t("No sleep records from Apple Health for the last 7 days: until you import some (Settings, Apple Health), the times above apply.")
         }
-        let records = "Your sleep records from Apple Health, last 7 days: awake from \(Written.current.time(of: sleepRecordWindow.wake)) to \(Written.current.time(of: sleepRecordWindow.sleep))."
+        let records = t("Your sleep records from Apple Health, last 7 days: awake from \(Written.current.time(of: sleepRecordWindow.wake)) to \(Written.current.time(of: sleepRecordWindow.sleep)).")
         guard reminders.useSleepRecords, followedWindow != sleepRecordWindow else { return records }
         // Each day keeps the waking hours it started with (H11).
-        return records + " Today keeps the hours it started with (\(Written.current.time(of: followedWindow.wake)) to \(Written.current.time(of: followedWindow.sleep))); these count from tomorrow."
+        return records + " " + t("Today keeps the hours it started with (\(Written.current.time(of: followedWindow.wake)) to \(Written.current.time(of: followedWindow.sleep))); these count from tomorrow.")
     }
 
     private var next: HTML {
         guard reminders.enabled, !upcoming.isEmpty else { return "" }
         let times = upcoming.prefix(reminders.frequency).map { Written.current.time($0, in: zone) }.joined(separator: ", ")
-        return "<p class=\"help\">Next: \(times).</p>"
+        return "<p class=\"help\">\(t("Next: \(times)."))</p>"
     }
 
     /// The calendar feed's page: a new secret address (shown once) or none.
     func calendar(_ context: PageContext) -> HTML {
         let link: HTML = newCalendarURL.map { url in
             """
-            <p>Subscribe to this address in your calendar app (it is shown only now; make a new one if you lose it):</p>
-            <p><input type="text" readonly value="\(url)" aria-label="Calendar address" class="code-field"></p>
+            <p>\(t("Subscribe to this address in your calendar app (it is shown only now; make a new one if you lose it):"))</p>
+            <p><input type="text" readonly value="\(url)" aria-label="\(t("Calendar address"))" class="code-field"></p>
             """
         } ?? ""
         return """
         <section id="\(SettingsSection.calendar.rawValue)" aria-labelledby="calendar-title">
-        <h1 id="calendar-title">Reminders in your calendar</h1>
-        <p class="help">A calendar feed with an alarm at each reminder time, for any calendar app.</p>
+        <h1 id="calendar-title">\(t("Reminders in your calendar"))</h1>
+        <p class="help">\(t("A calendar feed with an alarm at each reminder time, for any calendar app."))</p>
         \(link)
         <form method="post" action="\(SitePath.calendar.link)" class="row">
         \(Layout.csrfField(context))
-        <button type="submit" name="action" value="new">New calendar address</button>
-        <button type="submit" name="action" value="stop" class="delete">Stop the calendar</button>
+        <button type="submit" name="action" value="new">\(t("New calendar address"))</button>
+        <button type="submit" name="action" value="stop" class="delete">\(t("Stop the calendar"))</button>
         </form>
         </section>
         """

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -37,11 +38,11 @@ struct SpendingChart {
     /// `categoryBars`, "Everything else".
     private var categoryTotals: [(name: String, amount: Int64)] {
         let byCategory = Dictionary(grouping: spent, by: \.category).map { category, rows in
-            (name: category ?? "No category", amount: rows.reduce(0) { $0 + $1.amount })
+            (name: category ?? t("No category"), amount: rows.reduce(0) { $0 + $1.amount })
         }.sorted { ($0.amount, $1.name) > ($1.amount, $0.name) }
         guard byCategory.count > Self.categoryBars else { return byCategory }
         let rest = byCategory.dropFirst(Self.categoryBars - 1).reduce(0) { $0 + $1.amount }
-        return Array(byCategory.prefix(Self.categoryBars - 1)) + [("Everything else", rest)]
+        return Array(byCategory.prefix(Self.categoryBars - 1)) + [(t("Everything else"), rest)]
     }
 
     private var total: Int64 { spent.reduce(0) { $0 + $1.amount } }
@@ -50,10 +51,10 @@ struct SpendingChart {
         guard total > 0 else { return "" }
         return """
         <section class="spent" aria-labelledby="spent-title">
-        <h2 id="spent-title">Spent in the last \(Self.months) months</h2>
+        <h2 id="spent-title">\(t(one: "Spent in the last \(Self.months) month", other: "Spent in the last \(Self.months) months"))</h2>
         <p class="owes">\(Layout.money(Money(minorUnits: total, currency: currency)))</p>
         \(monthDrawing)
-        <p class="legend">Each month's expenses in whole \(currency.code); this month's bar is outlined. Payments are not spending.</p>
+        <p class="legend">\(t("Each month's expenses in whole \(currency.code); this month's bar is outlined. Payments are not spending."))</p>
         \(categoryDrawing)
         <div class="visually-hidden">\(tables)</div>
         </section>
@@ -147,13 +148,13 @@ struct SpendingChart {
         }
         return """
         <table>
-        <caption>Expenses by month</caption>
-        <thead><tr><th scope="col">Month</th><th scope="col">Spent</th></tr></thead>
+        <caption>\(t("Expenses by month"))</caption>
+        <thead><tr><th scope="col">\(t("Month"))</th><th scope="col">\(t("Spent"))</th></tr></thead>
         <tbody>\(months)</tbody>
         </table>
         <table>
-        <caption>Expenses by category, last \(Self.months) months</caption>
-        <thead><tr><th scope="col">Category</th><th scope="col">Spent</th><th scope="col">Share</th></tr></thead>
+        <caption>\(t(one: "Expenses by category, last \(Self.months) month", other: "Expenses by category, last \(Self.months) months"))</caption>
+        <thead><tr><th scope="col">\(t("Category"))</th><th scope="col">\(t("Spent"))</th><th scope="col">\(t("Share"))</th></tr></thead>
         <tbody>\(categories)</tbody>
         </table>
         """

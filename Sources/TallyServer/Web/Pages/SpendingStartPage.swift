@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -22,11 +23,12 @@ struct SpendingStartPage {
     }
 
     /// The members a new ledger starts with: you, then the others as typed (comma-separated);
-    /// the placeholders for names left empty, and at least one other person.
+    /// the placeholders for names left empty (`LedgerRules.defaultMemberNames`, in the reader's
+    /// language), and at least one other person.
     static func memberNames(you: String, others: String) -> [String] {
         let yours = you.trimmingCharacters(in: .whitespacesAndNewlines)
         let theirs = others.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-        return [yours.isEmpty ? LedgerRules.defaultMemberNames[0] : yours] + (theirs.isEmpty ? [LedgerRules.defaultMemberNames[1]] : theirs)
+        return [yours.isEmpty ? t("Person 1") : yours] + (theirs.isEmpty ? [t("Person 2")] : theirs)
     }
 
     /// The ISO 4217 codes people use, for the currency field's suggestions.
@@ -43,41 +45,41 @@ struct SpendingStartPage {
 
     /// "You are owed €12.00", "You owe $25.33", "Settled up".
     static func standing(_ balance: Money) -> String {
-        balance.minorUnits > 0 ? "You are owed \(Layout.money(balance))"
-            : balance.minorUnits < 0 ? "You owe \(Layout.money(Money(minorUnits: -balance.minorUnits, currency: balance.currency)))"
-            : "Settled up"
+        balance.minorUnits > 0 ? t("You are owed \(Layout.money(balance))")
+            : balance.minorUnits < 0 ? t("You owe \(Layout.money(Money(minorUnits: -balance.minorUnits, currency: balance.currency)))")
+            : t("Settled up")
     }
 
     func render(_ context: PageContext, error: String? = nil) -> HTML {
-        Layout.page("Spending", context, error: error, """
-        <h1>Spending</h1>
+        Layout.page(t("Spending"), context, error: error, """
+        <h1>\(t("Spending"))</h1>
         \(list)
         <section aria-labelledby="join-title">
-        <h2 id="join-title">Join a ledger</h2>
+        <h2 id="join-title">\(t("Join a ledger"))</h2>
         \(invited)
         \(joinForm(context))
         </section>
         <section aria-labelledby="create-title">
-        <h2 id="create-title">New ledger</h2>
+        <h2 id="create-title">\(t("New ledger"))</h2>
         <form method="post" action="\(SitePath.spending.link)" class="stack">
         \(Layout.csrfField(context))
-        <label for="name">Name</label>
-        <input id="name" name="name" required maxlength="100" placeholder="Home">
-        <label for="currency">Currency</label>
+        <label for="name">\(t("Name"))</label>
+        <input id="name" name="name" required maxlength="100" placeholder="\(t("Home"))">
+        <label for="currency">\(t("Currency"))</label>
         <input id="currency" name="currency" required value="\(Written.current.locale.currency?.identifier ?? "EUR")" maxlength="3" autocapitalize="characters" autocomplete="off"
                list="currencies" aria-describedby="currency-help">
         <datalist id="currencies">\(Self.currencyOptions)</datalist>
-        <p class="help" id="currency-help">An ISO 4217 code such as EUR, USD, GBP or JPY.</p>
-        <label for="you">Your name in it</label>
-        <input id="you" name="you" maxlength="\(LedgerRules.memberNameLength.upperBound)" autocomplete="given-name" placeholder="Person 1">
-        <label for="others">Who shares it with you <span class="help">(names, separated by commas)</span></label>
-        <input id="others" name="others" maxlength="500" autocomplete="off" placeholder="Person 2" aria-describedby="others-help">
-        <p class="help" id="others-help">Then send them the ledger's invite link: each joins as themselves. Members can be added or renamed later in its settings.</p>
-        <button type="submit"\(HTML.flag(" class=\"primary\"", code == nil))>Create ledger</button>
+        <p class="help" id="currency-help">\(t("An ISO 4217 code such as EUR, USD, GBP or JPY."))</p>
+        <label for="you">\(t("Your name in it"))</label>
+        <input id="you" name="you" maxlength="\(LedgerRules.memberNameLength.upperBound)" autocomplete="given-name" placeholder="\(t("Person 1"))">
+        <label for="others">\(HTML.sentence("Who shares it with you {0}", HTML("<span class=\"help\">\(t("(names, separated by commas)"))</span>")))</label>
+        <input id="others" name="others" maxlength="500" autocomplete="off" placeholder="\(t("Person 2"))" aria-describedby="others-help">
+        <p class="help" id="others-help">\(t("Then send them the ledger's invite link: each joins as themselves. Members can be added or renamed later in its settings."))</p>
+        <button type="submit"\(HTML.flag(" class=\"primary\"", code == nil))>\(t("Create ledger"))</button>
         </form>
         </section>
         <section aria-labelledby="import-title">
-        <h2 id="import-title">Import from IHateMoney</h2>
+        <h2 id="import-title">\(t("Import from IHateMoney"))</h2>
         \(Self.importForm(context, into: nil))
         </section>
         """)
@@ -86,21 +88,21 @@ struct SpendingStartPage {
     /// IHateMoney's bills export, pasted or (with JavaScript) picked as a file (S6).
     static func importForm(_ context: PageContext, into ledger: UUID?) -> HTML {
         let target: HTML = ledger.map { "<input type=\"hidden\" name=\"ledger\" value=\"\($0)\">" } ?? """
-            <label for="import-name">New ledger's name</label>
+            <label for="import-name">\(t("New ledger's name"))</label>
             <input id="import-name" name="name" maxlength="100" value="IHateMoney">
-            <label for="import-currency">Currency <span class="help">(if the export has none)</span></label>
+            <label for="import-currency">\(HTML.sentence("Currency {0}", HTML("<span class=\"help\">\(t("(if the export has none)"))</span>")))</label>
             <input id="import-currency" name="currency" maxlength="3" autocapitalize="characters">
             """
         return """
         <form method="post" action="\(SitePath.importLedger.link)" class="stack import">
         \(Layout.csrfField(context))
         \(target)
-        <label for="import-file" hidden>Export file (bills.json or bills.csv)</label>
+        <label for="import-file" hidden>\(t("Export file (bills.json or bills.csv)"))</label>
         <input id="import-file" type="file" accept=".json,.csv,application/json,text/csv" hidden data-fills="import-export">
-        <label for="import-export">Export contents <span class="help">(paste bills.json or bills.csv)</span></label>
+        <label for="import-export">\(HTML.sentence("Export contents {0}", HTML("<span class=\"help\">\(t("(paste bills.json or bills.csv)"))</span>")))</label>
         <textarea id="import-export" name="export" rows="4" required spellcheck="false"></textarea>
-        <p class="help">Members are matched or added by name; a Reimbursement becomes a payment. Importing the same export again adds nothing twice.</p>
-        <button type="submit">Import</button>
+        <p class="help">\(t("Members are matched or added by name; a Reimbursement becomes a payment. Importing the same export again adds nothing twice."))</p>
+        <button type="submit">\(t("Import"))</button>
         </form>
         """
     }
@@ -109,10 +111,12 @@ struct SpendingStartPage {
     private var invited: HTML {
         guard let invitation else { return "" }
         guard let details = invitation else {
-            return #"<p class="help" id="invitation">This invite is not valid any more; ask for a new one.</p>"#
+            return "<p class=\"help\" id=\"invitation\">\(t("This invite is not valid any more; ask for a new one."))</p>"
         }
         let names = details.members.map(\.name).joined(separator: ", ")
-        return "<p id=\"invitation\">You are invited to <strong>\(details.ledger.name)</strong> (\(details.ledger.currency.code)), kept by \(names).</p>"
+        let sentence = HTML.sentence("You are invited to {0} ({1}), kept by {2}.", "<strong>\(details.ledger.name)</strong>",
+                                     "\(details.ledger.currency.code)", "\(names)")
+        return "<p id=\"invitation\">\(sentence)</p>"
     }
 
     /// For a valid invite, who the person will be: a member nobody has joined as, or someone
@@ -122,14 +126,15 @@ struct SpendingStartPage {
             return """
             <form method="post" action="\(SitePath.joinLedger.link)" class="stack">
             \(Layout.csrfField(context))
-            <label for="code">Invite code or link</label>
+            <label for="code">\(t("Invite code or link"))</label>
             <input id="code" name="code" required autocomplete="off" autocapitalize="characters" value="\(code ?? "")" placeholder="ABCD-EFGH-JKMN">
-            <button type="submit"\(HTML.flag(" class=\"primary\"", code != nil))>Join</button>
+            <button type="submit"\(HTML.flag(" class=\"primary\"", code != nil))>\(t("Join"))</button>
             </form>
             """
         }
         if ledgers.contains(where: { $0.ledger.id == details.ledger.id }) {
-            return "<p>You are already a member: <a href=\"\(SitePath.ledger.link(details.ledger.id))\">open \(details.ledger.name)</a>.</p>"
+            let open: HTML = "<a href=\"\(SitePath.ledger.link(details.ledger.id))\">\(t("open \(details.ledger.name)"))</a>"
+            return "<p>\(HTML.sentence("You are already a member: {0}.", open))</p>"
         }
         let free = details.members.filter { $0.userID == nil }
         // Nothing to weigh up with one choice: it is ticked.
@@ -143,22 +148,22 @@ struct SpendingStartPage {
         <form method="post" action="\(SitePath.joinLedger.link)" class="stack">
         \(Layout.csrfField(context))
         <input type="hidden" name="code" value="\(InviteCode.normalize(code))">
-        <fieldset><legend>Who are you in \(details.ledger.name)?</legend>
+        <fieldset><legend>\(t("Who are you in \(details.ledger.name)?"))</legend>
         <ul class="among join-as">\(options)
         <li><input type="radio" name="member" id="join-as-new" value="new" required\(HTML.flag("checked", free.isEmpty))>\
-        <label for="join-as-new">Someone new</label></li>
+        <label for="join-as-new">\(t("Someone new"))</label></li>
         </ul>
         </fieldset>
-        <label for="join-name">Your name, if you are someone new</label>
+        <label for="join-name">\(t("Your name, if you are someone new"))</label>
         <input id="join-name" name="name" maxlength="\(LedgerRules.memberNameLength.upperBound)" autocomplete="off">
-        <button type="submit" class="primary">Join</button>
+        <button type="submit" class="primary">\(t("Join"))</button>
         </form>
         """
     }
 
     private var list: HTML {
         guard !ledgers.isEmpty else {
-            return #"<p class="empty">No ledgers yet. Create one to split costs with someone, or join theirs with the code they send you.</p>"#
+            return "<p class=\"empty\">\(t("No ledgers yet. Create one to split costs with someone, or join theirs with the code they send you."))</p>"
         }
         let items = ledgers.map { details -> HTML in
             let names = details.members.map(\.name).joined(separator: ", ")
@@ -175,10 +180,10 @@ struct SpendingStartPage {
             return "<li>\(Self.standing(total))</li>"
         }
         let overall: HTML = ledgers.count > 1 && !totals.isEmpty
-            ? "<h3 id=\"totals-title\">In all</h3><ul class=\"totals\" aria-labelledby=\"totals-title\">\(totals)</ul>" : ""
+            ? "<h3 id=\"totals-title\">\(t("In all"))</h3><ul class=\"totals\" aria-labelledby=\"totals-title\">\(totals)</ul>" : ""
         return """
         <section aria-labelledby="ledgers-title">
-        <h2 id="ledgers-title">Your ledgers</h2>
+        <h2 id="ledgers-title">\(t("Your ledgers"))</h2>
         <ul class="ledgers">\(items)</ul>
         \(overall)
         </section>

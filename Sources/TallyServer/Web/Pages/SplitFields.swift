@@ -1,6 +1,7 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -31,7 +32,7 @@ struct SplitFields {
 
     func render() -> HTML {
         let chosen = values["split"].flatMap(SplitMethod.init(rawValue:)) ?? .equal
-        let methods = [(SplitMethod.equal, "Equally"), (.shares, "By shares"), (.exact, "Exact amounts"), (.percent, "Percentages")]
+        let methods = [(SplitMethod.equal, t("Equally")), (.shares, t("By shares")), (.exact, t("Exact amounts")), (.percent, t("Percentages"))]
             .map { method, label -> HTML in
                 """
                 <input type="radio" name="split" id="split-\(method.rawValue)" value="\(method.rawValue)"\(HTML.flag("checked", method == chosen))>\
@@ -52,10 +53,9 @@ struct SplitFields {
         return """
         <fieldset class="split" aria-describedby="split-help split-left split-error"\(refusal.invalid) data-split data-currency="\(currency.code)" \
         data-decimals="\(currency.minorUnits)">
-        <legend>Who shares it</legend>
-        <fieldset class="toggles methods"><legend class="visually-hidden">How it is shared</legend>\(methods)</fieldset>
-        <p class="help" id="split-help">Equally: tick who shares it. By shares, exact amounts or percentages: \
-        give each member's; leave a member empty to leave them out.</p>
+        <legend>\(t("Who shares it"))</legend>
+        <fieldset class="toggles methods"><legend class="visually-hidden">\(t("How it is shared"))</legend>\(methods)</fieldset>
+        <p class="help" id="split-help">\(t("Equally: tick who shares it. By shares, exact amounts or percentages: give each member's; leave a member empty to leave them out."))</p>
         <ul class="among">\(rows)</ul>
         <p class="left" id="split-left" aria-live="polite"></p>
         <p class="field-error" id="split-error">\(refusal.message)</p>
@@ -78,13 +78,21 @@ struct SplitFields {
                 : SplitBody(method: .equal, parts: among.map { .init(member: $0.id) })
         } else {
             let parts = details.members.compactMap { member in
-                form["part-\(member.id)"].map { SplitBody.Part(member: member.id, value: .text($0)) }
+                form.numeral("part-\(member.id)").map { SplitBody.Part(member: member.id, value: .text($0)) }
             }
-            guard !parts.isEmpty else {
-                throw TallyError.invalid("Give at least one member's \(method.valueName).", field: "split")
-            }
+            guard !parts.isEmpty else { throw noneGiven(method) }
             split = .init(method: method, parts: parts)
         }
         return split
+    }
+
+    /// The refusal of a split by numbers that gives no member's.
+    private static func noneGiven(_ method: SplitMethod) -> TallyError {
+        switch method {
+        case .equal: TallyError.invalid("Tick at least one member to share the expense.", field: "split")
+        case .shares: TallyError.invalid("Give at least one member's share count.", field: "split")
+        case .exact: TallyError.invalid("Give at least one member's amount.", field: "split")
+        case .percent: TallyError.invalid("Give at least one member's percentage.", field: "split")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -38,13 +39,13 @@ struct TodayPage {
         <section class="today" aria-labelledby="day-title" data-day="\(day.date)"\
         \(revision.map { HTML(unsafe: " data-changes=\"/api/v1/\(API.dayChanges.path(day.date))\" data-revision=\"\($0)\"") } ?? "")>
         <h1 id="day-title">\(title)</h1>
-        \(isToday ? "" : HTML("<p class=\"help\">\(Written.current.longDay(day.date)): what you add here counts for this day.</p>"))
+        \(isToday ? "" : HTML("<p class=\"help\">\(t("\(Written.current.longDay(day.date)): what you add here counts for this day."))</p>"))
         \(progress)
         \(kindChoice)
         \(presets(context))
         \(customForm(context, retry: custom))
-        \(isToday ? HTML("<p><a href=\"\(SitePath.bottle.link)\">Drink from your bottle →</a></p>") : "")
-        <h2 id="drinks-title">\(isToday ? "Today's drinks" : "Drinks")</h2>
+        \(isToday ? HTML("<p><a href=\"\(SitePath.bottle.link)\">\(t("Drink from your bottle →"))</a></p>") : "")
+        <h2 id="drinks-title">\(isToday ? t("Today's drinks") : t("Drinks"))</h2>
         \(entries(context))
         </section>
         """)
@@ -56,7 +57,7 @@ struct TodayPage {
         guard let goal = day.goalMl, let percent = day.percent else {
             return """
             <div class="progress no-goal" id="progress" data-total-ml="\(day.totalMl)">
-            <p class="total"><span class="big">\(total)</span><span class="of">no goal set</span></p>
+            <p class="total"><span class="big">\(total)</span><span class="of">\(t("no goal set"))</span></p>
             </div>
             """
         }
@@ -67,12 +68,12 @@ struct TodayPage {
         return """
         <div class="progress\(day.goalMet ? " met" : "")" id="progress" data-total-ml="\(day.totalMl)">
         <svg class="ring" viewBox="0 0 120 120" role="img" aria-labelledby="ring-label">
-        <title id="ring-label">\(percentText) of your \(Layout.volume(goal, unit)) goal</title>
+        <title id="ring-label">\(t("\(percentText) of your \(Layout.volume(goal, unit)) goal"))</title>
         <circle class="track" cx="60" cy="60" r="52"></circle>
         <circle class="fill" cx="60" cy="60" r="52" stroke-dasharray="\(String(format: "%.2f", circumference))" stroke-dashoffset="\(offset)"></circle>
         </svg>
         <p class="total"><span class="big" id="total">\(total)</span>
-        <span class="of">of \(Layout.volume(goal, unit))</span>
+        <span class="of">\(t("of \(Layout.volume(goal, unit))"))</span>
         <span class="percent" id="percent">\(percentText)</span></p>
         </div>
         """
@@ -90,7 +91,7 @@ struct TodayPage {
                 : "?kind=" + SitePath.encoded(kind.name)
             return "<li><a href=\"\(here)\(query)\"\(HTML.flag(#"aria-current="true""#, chosen))>\(kind.name.capitalized)</a></li>"
         }
-        return "<nav class=\"quick-kinds\" aria-label=\"What the buttons add\"><ul>\(links)</ul></nav>"
+        return "<nav class=\"quick-kinds\" aria-label=\"\(t("What the buttons add"))\"><ul>\(links)</ul></nav>"
     }
 
     private func presets(_ context: PageContext) -> HTML {
@@ -100,17 +101,17 @@ struct TodayPage {
             """
             <form method="post" action="\(SitePath.drinks.link)" data-api="intake">
             \(Layout.csrfField(context))\(atField)\(kindField)<input type="hidden" name="volumeMl" value="\(ml)">
-            <button type="submit" class="preset" aria-label="Add \(Layout.volume(ml, unit)) of \(quickKind.lowercased())">+\(Layout.volume(ml, unit))</button>
+            <button type="submit" class="preset" aria-label="\(t("Add \(Layout.volume(ml, unit)) of \(quickKind.lowercased())"))">+\(Layout.volume(ml, unit))</button>
             </form>
             """
         }
         let smallest = amounts.min() ?? 100
         return """
-        <div class="presets" role="group" aria-label="Quick add">
+        <div class="presets" role="group" aria-label="\(t("Quick add"))">
         \(buttons)
         <form method="post" action="\(SitePath.removals.link)" data-api="removal">
         \(Layout.csrfField(context))\(atField)<input type="hidden" name="volumeMl" value="\(smallest)">
-        <button type="submit" class="preset remove" aria-label="Remove \(Layout.volume(smallest, unit))">−\(Layout.volume(smallest, unit))</button>
+        <button type="submit" class="preset remove" aria-label="\(t("Remove \(Layout.volume(smallest, unit))"))">−\(Layout.volume(smallest, unit))</button>
         </form>
         </div>
         """
@@ -130,31 +131,31 @@ struct TodayPage {
             "<option value=\"\(kind.name)\"\(HTML.flag("selected", kind.name == chosen))>\(kind.name.capitalized)</option>"
         }
         let remove = retry?.remove ?? false
-        let invalid = "Enter an amount more than 0 and at most \(Layout.volume(EntryVolume.maximumMl, unit)), such as 250, 250 ml or 8 oz."
+        let invalid = t("Enter an amount more than 0 and at most \(Layout.volume(EntryVolume.maximumMl, unit)), such as 250, 250 ml or 8 oz.")
         return """
         <details class="custom" id="custom"\(HTML.flag("open", retry != nil))>
-        <summary>Custom amount</summary>
+        <summary>\(t("Custom amount"))</summary>
         <form method="post" action="\(SitePath.entries.link)" class="stack" data-api="custom" novalidate data-invalid="\(invalid)"
               data-ml-per-unit="\(unit.toMilliliters(1))" data-unit="\(unit.rawValue)">
         \(Layout.csrfField(context))\(atField)
         <fieldset class="toggle">
-        <legend>Add or remove</legend>
-        <input type="radio" id="mode-add" name="mode" value="add"\(HTML.flag("checked", !remove))><label for="mode-add">Add</label>
-        <input type="radio" id="mode-remove" name="mode" value="remove"\(HTML.flag("checked", remove))><label for="mode-remove">Remove</label>
+        <legend>\(t("Add or remove"))</legend>
+        <input type="radio" id="mode-add" name="mode" value="add"\(HTML.flag("checked", !remove))><label for="mode-add">\(t("Add"))</label>
+        <input type="radio" id="mode-remove" name="mode" value="remove"\(HTML.flag("checked", remove))><label for="mode-remove">\(t("Remove"))</label>
         </fieldset>
         <div class="amount-unit">
-        <div><label for="amount">Amount</label>
+        <div><label for="amount">\(t("Amount"))</label>
         <input id="amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required data-max-ml="\(EntryVolume.maximumMl)"
                aria-describedby="amount-error" value="\(retry?.amount ?? "")"\(HTML.flag(#"aria-invalid="true""#, retry != nil))></div>
-        <div><label for="unit">Unit</label><select id="unit" name="unit">\(Layout.unitOptions(retry?.unit ?? unit))</select></div>
+        <div><label for="unit">\(t("Unit"))</label><select id="unit" name="unit">\(Layout.unitOptions(retry?.unit ?? unit))</select></div>
         </div>
         <p id="amount-error" class="field-error" aria-live="polite">\(retry?.error ?? "")</p>
-        <label for="kind">Drink</label>
+        <label for="kind">\(t("Drink"))</label>
         <select id="kind" name="kind">\(options)</select>
-        <label for="custom-time">Time <span class="help">(\(isToday ? "now" : "this time of day") if left empty)</span></label>
+        <label for="custom-time">\(t("Time")) <span class="help">\(isToday ? t("(now if left empty)") : t("(this time of day if left empty)"))</span></label>
         <input id="custom-time" name="time" type="time" value="\(retry?.time ?? "")">
         <input type="hidden" name="id" value="\(UUID())">
-        <button type="submit" class="primary">Log it</button>
+        <button type="submit" class="primary">\(t("Log it"))</button>
         </form>
         </details>
         """
@@ -162,7 +163,7 @@ struct TodayPage {
 
     private func entries(_ context: PageContext) -> HTML {
         guard !day.entries.isEmpty else {
-            return "<p class=\"empty\" id=\"entries\">\(DaySummary.emptyMessage(isToday: isToday))</p>"
+            return "<p class=\"empty\" id=\"entries\">\(isToday ? t("No drinks yet today.") : t("No drinks on this day."))</p>"
         }
         // Newest first: the drink just logged is at the top, by the buttons. Sips from the bottle
         // one after another are one row, which opens for each sip.
@@ -200,7 +201,7 @@ struct TodayPage {
         return """
         <li class="sips"><details><summary>
         <time datetime="\(Layout.instant(run.last!.at))">\(first)–\(last)</time>
-        <span class="what">Bottle · \(run.count) sips</span>
+        <span class="what">\(t(one: "Bottle · \(run.count) sip", other: "Bottle · \(run.count) sips"))</span>
         <span class="amount">+\(Layout.volume(total, unit))</span></summary>
         <ul class="entries">\(run.map { row($0, context) })</ul>
         </details></li>
@@ -220,12 +221,12 @@ struct TodayPage {
             amount = "+" + Layout.volume(intake.effectiveMl, unit)
             again = "data-again=\"intake\" data-volume-ml=\"\(intake.volumeMl)\" data-kind=\"\(intake.kindName)\" data-at=\"\(at)\" data-note=\"\(intake.note ?? "")\""
         case .removal(let removal):
-            what = "Removed"
+            what = t("Removed")
             amount = "−" + Layout.volume(removal.volumeMl, unit)
             again = "data-again=\"removal\" data-volume-ml=\"\(removal.volumeMl)\" data-at=\"\(at)\""
         }
         let edit: HTML = if case .intake = entry {
-            "<a href=\"\(SitePath.editEntry.link(entry.id))\" class=\"button edit\" aria-label=\"Change \(what.lowercased()) at \(time)\">Edit</a>"
+            "<a href=\"\(SitePath.editEntry.link(entry.id))\" class=\"button edit\" aria-label=\"\(t("Change \(what.lowercased()) at \(time)"))\">\(t("Edit"))</a>"
         } else { "" }
         return """
         <li \(again)>
@@ -233,9 +234,9 @@ struct TodayPage {
         <span class="what">\(what)</span>
         <span class="amount">\(amount)</span>
         <span class="actions">\(edit)
-        <form method="post" action="\(SitePath.deleteEntry.link(entry.id))" data-api="delete" data-what="\(what.lowercased()) at \(time)">
+        <form method="post" action="\(SitePath.deleteEntry.link(entry.id))" data-api="delete" data-what="\(t("\(what.lowercased()) at \(time)"))">
         \(Layout.csrfField(context))
-        <button type="submit" class="delete" aria-label="Delete \(what.lowercased()) at \(time)">Delete</button>
+        <button type="submit" class="delete" aria-label="\(t("Delete \(what.lowercased()) at \(time)"))">\(t("Delete"))</button>
         </form></span>
         </li>
         """
@@ -244,16 +245,16 @@ struct TodayPage {
     /// Without JavaScript, deleting asks on a page of its own.
     static func confirmDelete(_ context: PageContext, entry: DayEntry, unit: VolumeUnit) -> HTML {
         let what: String = switch entry {
-        case .intake(let intake): "\(Layout.volume(intake.volumeMl, unit)) of \(intake.kindName)"
-        case .removal(let removal): "the removal of \(Layout.volume(removal.volumeMl, unit))"
+        case .intake(let intake): t("\(Layout.volume(intake.volumeMl, unit)) of \(intake.kindName)")
+        case .removal(let removal): t("the removal of \(Layout.volume(removal.volumeMl, unit))")
         }
-        return Layout.page("Delete?", context, """
-        <h1>Delete \(what)?</h1>
+        return Layout.page(t("Delete?"), context, """
+        <h1>\(t("Delete \(what)?"))</h1>
         <form method="post" action="\(SitePath.deleteEntry.link(entry.id))" class="row">
         \(Layout.csrfField(context))
         <input type="hidden" name="confirm" value="yes">
-        <button type="submit" class="danger">Delete</button>
-        <a href="\(SitePath.today.link)" class="button secondary">Keep it</a>
+        <button type="submit" class="danger">\(t("Delete"))</button>
+        <a href="\(SitePath.today.link)" class="button secondary">\(t("Keep it"))</a>
         </form>
         """)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyLanguages
 
 /// The last days as bars (H9): each day's total written above its bar in the person's unit, the
 /// goal as one labelled line, today's bar outlined and named "Today" (not told by colour alone).
@@ -37,9 +38,8 @@ struct WeekChart {
     }
 
     private var legend: String {
-        "Each day's total in \(unit.rawValue)"
-            + (goalMl.map { "; the line is your goal, \(Layout.volume($0, unit))" } ?? "; no goal is set")
-            + ". Today's bar is outlined."
+        goalMl.map { t("Each day's total in \(unit.rawValue); the line is your goal, \(Layout.volume($0, unit)). Today's bar is outlined.") }
+            ?? t("Each day's total in \(unit.rawValue); no goal is set. Today's bar is outlined.")
     }
 
     private var drawing: HTML {
@@ -59,7 +59,7 @@ struct WeekChart {
             width="\(Self.format(Self.barWidth))" height="\(Self.format(baseline - barTop))" rx="3"></rect>
             <text class="value\(value.count > 4 ? " long" : "")" x="\(Self.format(center))" y="\(Self.format(barTop - 6))" text-anchor="middle">\(value)</text>
             <text class="weekday" x="\(Self.format(center))" y="\(Self.format(baseline + 16))" text-anchor="middle">\(Written.current.weekday(day.date))</text>
-            <text class="date\(isToday ? " today-label" : "")" x="\(Self.format(center))" y="\(Self.format(baseline + 33))" text-anchor="middle">\(isToday ? "Today" : "\(day.date.day)")</text>
+            <text class="date\(isToday ? " today-label" : "")" x="\(Self.format(center))" y="\(Self.format(baseline + 33))" text-anchor="middle">\(isToday ? t("Today") : "\(day.date.day)")</text>
             </g>
             """
         }
@@ -70,7 +70,7 @@ struct WeekChart {
             return """
             <g class="goal">
             <line class="goal-line" x1="0" x2="\(Self.format(plotWidth + 4))" y1="\(Self.format(lineY))" y2="\(Self.format(lineY))"></line>
-            <text class="goal-label" x="\(Self.format(plotWidth + 8))" y="\(Self.format(labelY - 3))">Goal</text>
+            <text class="goal-label" x="\(Self.format(plotWidth + 8))" y="\(Self.format(labelY - 3))">\(t("Goal"))</text>
             <text class="goal-label goal-value" x="\(Self.format(plotWidth + 8))" y="\(Self.format(labelY + 13))">\(Layout.volume(goal, unit))</text>
             </g>
             """
@@ -89,18 +89,20 @@ struct WeekChart {
     private var table: HTML {
         let rows = days.enumerated().map { index, day -> HTML in
             let isToday = index == days.count - 1
-            let name = (isToday ? "Today, " : "") + "\(Written.current.weekday(day.date)) \(day.date.day)"
+            let date = "\(Written.current.weekday(day.date)) \(day.date.day)"
+            let name = isToday ? t("Today, \(date)") : date
+            let percent = day.percent.map { "\(Int($0.rounded())) %" } ?? "–"
             return """
             <tr\(HTML.flag(#"aria-current="date""#, isToday))><th scope="row">\(name)</th>\
             <td>\(Layout.volume(day.totalMl, unit))</td>\
-            <td>\(day.goalMl.map { Layout.volume($0, unit) } ?? "No goal")</td>\
-            <td>\(day.percent.map { "\(Int($0.rounded())) %" } ?? "–")\(day.goalMet ? ", met" : "")</td></tr>
+            <td>\(day.goalMl.map { Layout.volume($0, unit) } ?? t("No goal"))</td>\
+            <td>\(day.goalMet ? t("\(percent), met") : percent)</td></tr>
             """
         }
         return """
         <table id="week-table">
-        <caption>Daily totals of the last \(days.count) days</caption>
-        <thead><tr><th scope="col">Day</th><th scope="col">Total</th><th scope="col">Goal</th><th scope="col">Of the goal</th></tr></thead>
+        <caption>\(t(one: "Daily totals of the last \(days.count) day", other: "Daily totals of the last \(days.count) days"))</caption>
+        <thead><tr><th scope="col">\(t("Day"))</th><th scope="col">\(t("Total"))</th><th scope="col">\(t("Goal"))</th><th scope="col">\(t("Of the goal"))</th></tr></thead>
         <tbody>\(rows)</tbody>
         </table>
         """

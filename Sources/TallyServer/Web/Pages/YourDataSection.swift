@@ -3,6 +3,7 @@ import Hummingbird
 import TallyAPI
 import TallyCore
 import TallyImport
+import TallyLanguages
 
 /// The settings screen's "Your data" (A2): every drink out as CSV, and drinks in from a CSV.
 struct YourDataSection {
@@ -12,34 +13,31 @@ struct YourDataSection {
         let section = SettingsSection.yourData.rawValue
         return """
         <section id="\(section)" aria-labelledby="your-data-title">
-        <h1 id="your-data-title">Your data</h1>
-        <p class="help">Take every drink and removal with you, for a spreadsheet or another app.</p>
-        <p><a class="button" href="\(SitePath.drinksCSV.link)" download>Download drinks (CSV)</a></p>
-        <p class="help">Bring drinks in from Tally's CSV, or from another app's: a first line that names a date, \
-        a time and an amount (date,time,amount,unit). Nothing is imported when a line is wrong, and importing \
-        a file twice adds nothing twice.</p>
+        <h1 id="your-data-title">\(t("Your data"))</h1>
+        <p class="help">\(t("Take every drink and removal with you, for a spreadsheet or another app."))</p>
+        <p><a class="button" href="\(SitePath.drinksCSV.link)" download>\(t("Download drinks (CSV)"))</a></p>
+        <p class="help">\(t("Bring drinks in from Tally's CSV, or from another app's: a first line that names a date, a time and an amount (date,time,amount,unit).")) \
+        \(t("Nothing is imported when a line is wrong, and importing a file twice adds nothing twice."))</p>
         <form method="post" action="\(SitePath.importCSV.link)" enctype="multipart/form-data" class="stack" data-upload>
         \(Layout.csrfField(context))
-        <label for="csv-unit">Amounts in, when the file does not say</label>
+        <label for="csv-unit">\(t("Amounts in, when the file does not say"))</label>
         <select id="csv-unit" name="unit">\(Layout.unitOptions(unit))</select>
-        <label for="drinks-csv">CSV of drinks</label>
+        <label for="drinks-csv">\(t("CSV of drinks"))</label>
         <input id="drinks-csv" name="file" type="file" accept=".csv,text/csv" required>
-        <progress class="upload-progress" max="100" value="0" hidden aria-label="Sent so far"></progress>
-        <button type="submit" class="primary">Import drinks</button>
+        <progress class="upload-progress" max="100" value="0" hidden aria-label="\(t("Sent so far"))"></progress>
+        <button type="submit" class="primary">\(t("Import drinks"))</button>
         </form>
-        <h2>Everything, as a backup</h2>
-        <p class="help">One file with your settings, goals, drink kinds, drinks, bottle, reminders, sleep records and \
-        the ledgers you own.</p>
-        <p><a class="button" href="\(SitePath.backupJSON.link)" download>Download a backup (JSON)</a></p>
-        <p class="help">Restore a backup into a new account; into one that has data already, only by merging, \
-        which adds what is not there yet and keeps your settings.</p>
+        <h2>\(t("Everything, as a backup"))</h2>
+        <p class="help">\(t("One file with your settings, goals, drink kinds, drinks, bottle, reminders, sleep records and the ledgers you own."))</p>
+        <p><a class="button" href="\(SitePath.backupJSON.link)" download>\(t("Download a backup (JSON)"))</a></p>
+        <p class="help">\(t("Restore a backup into a new account; into one that has data already, only by merging, which adds what is not there yet and keeps your settings."))</p>
         <form method="post" action="\(SitePath.restoreBackup.link)" enctype="multipart/form-data" class="stack" data-upload>
         \(Layout.csrfField(context))
-        <div class="row"><input type="checkbox" id="backup-merge" name="merge" value="yes"><label for="backup-merge">Merge into the data I have</label></div>
-        <label for="backup-file">Backup (JSON)</label>
+        <div class="row"><input type="checkbox" id="backup-merge" name="merge" value="yes"><label for="backup-merge">\(t("Merge into the data I have"))</label></div>
+        <label for="backup-file">\(t("Backup (JSON)"))</label>
         <input id="backup-file" name="file" type="file" accept=".json,application/json" required>
-        <progress class="upload-progress" max="100" value="0" hidden aria-label="Sent so far"></progress>
-        <button type="submit">Restore</button>
+        <progress class="upload-progress" max="100" value="0" hidden aria-label="\(t("Sent so far"))"></progress>
+        <button type="submit">\(t("Restore"))</button>
         </form>
         </section>
         """
@@ -63,33 +61,37 @@ struct YourDataSection {
         guard query.get("saved") == SettingsSection.yourData.rawValue else { return nil }
         let count = { (name: String) in max(0, query.get(name).flatMap { Int($0) } ?? 0) }
         if query.get("restored") != nil {
-            let drinks = AppleHealthImportReport.counted(count("restored"), "drink")
-            let removals = AppleHealthImportReport.counted(count("removals"), "removal")
-            var sentences = ["Restored \(drinks) and \(removals) from the backup."]
-            if count("already") > 0 {
-                sentences.append("\(AppleHealthImportReport.counted(count("already"), "entry", plural: "entries")) \(count("already") == 1 ? "was" : "were") there already.")
+            let (drinks, removals) = (count("restored"), count("removals"))
+            var sentences = [t("Restored \(Self.drinks(drinks)) and \(Self.removals(removals)) from the backup.")]
+            sentences += Self.alreadyThere(count("already")) + Self.newKinds(count("kinds"))
+            let entries = count("ledgerEntries"), recurring = count("recurring")
+            if entries > 0 {
+                sentences.append(t(one: "It added \(entries) entry to your ledgers.", other: "It added \(entries) entries to your ledgers."))
             }
-            sentences += Self.newKinds(count("kinds"))
-            if count("ledgerEntries") > 0 {
-                sentences.append("It added \(AppleHealthImportReport.counted(count("ledgerEntries"), "entry", plural: "entries")) to your ledgers.")
+            if recurring > 0 {
+                sentences.append(t(one: "It set up \(recurring) recurring expense again.", other: "It set up \(recurring) recurring expenses again."))
             }
-            if count("recurring") > 0 {
-                sentences.append("It set up \(AppleHealthImportReport.counted(count("recurring"), "recurring expense")) again.")
-            }
-            sentences.append(count("merged") == 1 ? "Your settings stay as they were." : "Your settings are the backup's.")
+            sentences.append(count("merged") == 1 ? t("Your settings stay as they were.") : t("Your settings are the backup's."))
             return sentences.joined(separator: " ")
         }
+        // The drink CSV import's report (DrinkCSVImportReport.sentences), said here in the reader's language.
         guard let drinks = query.get("drinks").flatMap({ Int($0) }) else { return nil }
-        let sentences = DrinkCSVImportReport(drinksAdded: max(0, drinks), removalsAdded: count("removals"), alreadyThere: count("already"),
-                                             newKinds: []).sentences + Self.newKinds(count("kinds"))
+        let sentences = [t("Imported \(Self.drinks(max(0, drinks))) and \(Self.removals(count("removals"))).")]
+            + Self.alreadyThere(count("already")) + Self.newKinds(count("kinds"))
         return sentences.joined(separator: " ")
     }
 
+    /// "1 drink", "2 drinks".
+    private static func drinks(_ count: Int) -> String { t(one: "\(count) drink", other: "\(count) drinks") }
+
+    /// "1 removal", "2 removals".
+    private static func removals(_ count: Int) -> String { t(one: "\(count) removal", other: "\(count) removals") }
+
+    private static func alreadyThere(_ count: Int) -> [String] {
+        count > 0 ? [t(one: "\(count) entry was there already.", other: "\(count) entries were there already.")] : []
+    }
+
     private static func newKinds(_ count: Int) -> [String] {
-        switch count {
-        case 0: []
-        case 1: ["It added 1 drink kind: see Drink kinds."]
-        default: ["It added \(count) drink kinds: see Drink kinds."]
-        }
+        count > 0 ? [t(one: "It added \(count) drink kind: see Drink kinds.", other: "It added \(count) drink kinds: see Drink kinds.")] : []
     }
 }

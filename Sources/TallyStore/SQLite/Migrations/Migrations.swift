@@ -33,6 +33,7 @@ enum Migrations {
         Migration18RecurringExpenses.self,
         Migration19SeveralPayers.self,
         Migration20TokenScopes.self,
+        Migration21AccountLanguage.self,
     ] }
 
     static var migrator: DatabaseMigrator {

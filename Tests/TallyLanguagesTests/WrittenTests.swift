@@ -1,15 +1,15 @@
 import Foundation
 import Testing
 import TallyCore
-@testable import TallyServer
+@testable import TallyLanguages
 
 /// How the web app writes amounts, volumes, days and times (Written): in the reader's locale,
 /// on Foundation's formatters, never a number formatted by hand.
 @Suite("Amounts and dates as people write them")
 struct WrittenTests {
-    let us = Written(locale: Locale(identifier: "en_US"))
-    let uk = Written(locale: Locale(identifier: "en_GB"))
-    let germany = Written(locale: Locale(identifier: "de_DE"))
+    let us = Written(language: .english, locale: Locale(identifier: "en_US"))
+    let uk = Written(language: .english, locale: Locale(identifier: "en_GB"))
+    let germany = Written(language: Language.matching("de")!, locale: Locale(identifier: "de_DE"))
     let nbsp = "\u{00A0}"
 
     private func money(_ units: Int64, _ code: String) throws -> Money {

@@ -1,20 +1,39 @@
 import Foundation
-import Hummingbird
 import TallyCore
 
-/// How the web app writes amounts, volumes, days and times for the person reading: the one
-/// place where numbers and dates become text, in the reader's locale (from their browser's
-/// Accept-Language), on Foundation's formatters. A page never formats a number itself.
-struct Written: Sendable {
-    let locale: Locale
+/// How Tally writes for the person reading: the one place where phrases, numbers and dates
+/// become text, in the reader's language and locale, on a catalog and Foundation's formatters.
+/// A page never formats a number itself, and never writes a sentence but through `say`.
+public struct Written: Sendable {
+    public let language: Language
+    public let locale: Locale
+    private let catalog: Catalog
 
-    /// The locale of the request being answered (set by `WrittenMiddleware`); English as the
-    /// United States writes it where none is known.
-    @TaskLocal static var current = Written(locale: Locale(identifier: "en_US"))
+    public init(language: Language, locale: Locale? = nil) {
+        self.language = language
+        self.locale = locale ?? Locale(identifier: language.locale)
+        catalog = Catalog.of(language)
+    }
+
+    /// How the request being answered (or the command being run) writes; English as the United
+    /// States writes it where nothing else is known.
+    @TaskLocal public static var current = Written(language: .english)
+
+    /// The phrase in this language, its values in this locale.
+    public func say(_ phrase: Phrase) -> String {
+        let template = catalog.template(for: phrase)
+        return Phrase.filling(template, with: phrase.values.map { value in
+            switch value {
+            case .text(let text): text
+            case .count(let count): count.formatted(.number.locale(locale))
+            case .phrase(let inner): say(inner)
+            }
+        })
+    }
 
     /// "$1,000,582.98", "€12.50", "¥1,234", "1.234,56 €": the currency's symbol where the locale
     /// has one, its grouping, exactly the currency's decimals, and a true minus sign.
-    func money(_ money: Money) -> String {
+    public func money(_ money: Money) -> String {
         let units = money.minorUnits.magnitude
         let amount = Decimal(sign: money.minorUnits < 0 ? .minus : .plus, exponent: -money.currency.minorUnits,
                              significand: Decimal(units))
@@ -25,7 +44,7 @@ struct Written: Sendable {
     }
 
     /// The locale as a BCP 47 tag ("en-US"), for the page's scripts (Intl) to write as the server does.
-    var languageTag: String { locale.identifier.replacingOccurrences(of: "_", with: "-") }
+    public var languageTag: String { locale.identifier.replacingOccurrences(of: "_", with: "-") }
 
     /// Spaces (also the narrow ones some locales put before a currency) that never break a line.
     private static func unbroken(_ text: String) -> String {
@@ -35,7 +54,7 @@ struct Written: Sendable {
     /// "1250 ml", "12.5 oz": millilitres whole, ounces with a decimal where it matters, in the
     /// locale's decimal sign. Not grouped: the app's scripts and its sentences write volumes
     /// the same way, and no volume reaches five digits.
-    func volume(_ ml: Double, _ unit: VolumeUnit) -> String {
+    public func volume(_ ml: Double, _ unit: VolumeUnit) -> String {
         let value = unit.fromMilliliters(ml)
         guard value.isFinite, abs(value) < 1e15 else { return unit.format(ml) }
         let digits = unit == .oz ? 0...1 : 0...0
@@ -45,11 +64,11 @@ struct Written: Sendable {
 
     /// "Today", "Yesterday", "Tomorrow", else "Mon 24 Nov" (in the locale's order), with the
     /// year when it is not this one.
-    func day(_ day: LocalDate, today: LocalDate) -> String {
+    public func day(_ day: LocalDate, today: LocalDate) -> String {
         switch day.days(to: today) {
-        case 0: return "Today"
-        case 1: return "Yesterday"
-        case -1: return "Tomorrow"
+        case 0: return say("Today")
+        case 1: return say("Yesterday")
+        case -1: return say("Tomorrow")
         default:
             var style = Date.FormatStyle(locale: locale, timeZone: .gmt).weekday(.abbreviated).day().month(.abbreviated)
             if day.year != today.year { style = style.year() }
@@ -58,54 +77,54 @@ struct Written: Sendable {
     }
 
     /// "Tue", "Di.": the day's weekday, short, for a chart's label.
-    func weekday(_ day: LocalDate) -> String {
+    public func weekday(_ day: LocalDate) -> String {
         noon(day).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).weekday(.abbreviated))
     }
 
     /// "Mo", "Di": the weekday's narrowest name that still tells the days apart, for a calendar's heading.
-    func weekdayHeading(_ day: LocalDate) -> String {
+    public func weekdayHeading(_ day: LocalDate) -> String {
         noon(day).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).weekday(.short))
     }
 
     /// "June 13", "13. Juni": a day of a month, without its year.
-    func dayOfMonth(_ day: LocalDate) -> String {
+    public func dayOfMonth(_ day: LocalDate) -> String {
         noon(day).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).day().month(.wide))
     }
 
     /// "Nov", "Nov.": a month's short name, for a chart's label.
-    func shortMonth(_ month: YearMonth) -> String {
+    public func shortMonth(_ month: YearMonth) -> String {
         guard let first = LocalDate(year: month.year, month: month.month, day: 1) else { return month.description }
         return noon(first).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).month(.abbreviated))
     }
 
     /// "June 2025", "Juni 2025": a month and its year.
-    func month(_ month: YearMonth) -> String {
+    public func month(_ month: YearMonth) -> String {
         guard let first = LocalDate(year: month.year, month: month.month, day: 1) else { return month.description }
         return noon(first).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).month(.wide).year())
     }
 
     /// "24 November 2026" (or "November 24, 2026"), as the locale writes a date in full.
-    func longDay(_ day: LocalDate) -> String {
+    public func longDay(_ day: LocalDate) -> String {
         noon(day).formatted(Date.FormatStyle(date: .long, time: .omitted, locale: locale, timeZone: .gmt))
     }
 
     /// "9:05 PM" or "21:05": the locale's short time, in the person's zone.
-    func time(_ instant: Date, in zone: TimeZone) -> String {
+    public func time(_ instant: Date, in zone: TimeZone) -> String {
         Self.unbroken(instant.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, timeZone: zone)))
     }
 
     /// "7:00 AM" or "07:00": a time of any day (a wake time, a reminder window), as the locale writes it.
-    func time(of time: TimeOfDay) -> String {
+    public func time(of time: TimeOfDay) -> String {
         self.time(Date(timeIntervalSince1970: Double(time.minutes * 60)), in: .gmt)
     }
 
     /// "70.5", "70,5": a plain number (a weight) with the locale's decimal sign, up to two decimals.
-    func decimal(_ value: Double) -> String {
+    public func decimal(_ value: Double) -> String {
         value.formatted(.number.precision(.fractionLength(0...2)).locale(locale))
     }
 
     /// "24 Nov 2026, 21:05": a moment further away (sessions, tokens, invites).
-    func moment(_ instant: Date, in zone: TimeZone) -> String {
+    public func moment(_ instant: Date, in zone: TimeZone) -> String {
         // The time keeps its "PM"; the date may wrap between its words.
         instant.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, locale: locale, timeZone: zone))
             .replacingOccurrences(of: "\u{202F}", with: "\u{00A0}")
@@ -119,28 +138,38 @@ struct Written: Sendable {
 }
 
 extension Written {
-    /// The reader's locale from an Accept-Language header: its first language tag that Foundation
-    /// knows, such as "de-DE" or "en-GB"; English (US) for none, "*", or anything malformed.
-    init(acceptLanguage header: String?) {
+    /// For a reader whose language is `chosen` (kept with their account) or else the first of
+    /// their browser's Accept-Language that Tally speaks, else English; numbers and dates in
+    /// the first locale of that language the browser names (so "de-CH" writes as in
+    /// Switzerland), else the language's own.
+    public init(chosen: Language? = nil, acceptLanguage header: String?) {
         let tags = (header ?? "").split(separator: ",").lazy
             .map { $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
             .filter { tag in
                 (2...35).contains(tag.count) && tag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
             }
-        let chosen = tags.lazy.map { $0.replacingOccurrences(of: "-", with: "_") }
-            .first { Self.known.contains($0) || Self.known.contains(String($0.prefix { $0 != "_" })) }
-        self.init(locale: Locale(identifier: chosen ?? "en_US"))
+        let language = chosen ?? tags.lazy.compactMap(Language.matching).first ?? .english
+        let regional = tags.lazy.map { $0.replacingOccurrences(of: "-", with: "_") }
+            .first { Language.matching($0) == language && $0.contains("_") && Self.known.contains($0) }
+        self.init(language: language, locale: regional.map(Locale.init(identifier:)))
     }
 
     /// The locales Foundation knows, read once (about 800).
-    private static let known = Set(Locale.availableIdentifiers)
+    static let known = Set(Locale.availableIdentifiers)
 }
 
-/// Answers each web page in the reader's locale: `Written.current` for the request.
-struct WrittenMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await Written.$current.withValue(Written(acceptLanguage: request.headers[.acceptLanguage])) {
-            try await next(request, context)
+extension Written {
+    /// For a terminal: the language and locale of `LC_ALL`, else `LC_MESSAGES`, else `LANG`
+    /// ("de_DE.UTF-8" is German as Germany writes it); English for "C", "POSIX", none, or a
+    /// language Tally does not speak.
+    public init(environment: [String: String]) {
+        let setting = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let name = String(setting.prefix { $0 != "." && $0 != "@" })
+        guard name != "C", name != "POSIX", !name.isEmpty, let language = Language.matching(name) else {
+            self.init(language: .english)
+            return
         }
+        let regional = name.contains("_") && Self.known.contains(name) ? Locale(identifier: name) : nil
+        self.init(language: language, locale: regional)
     }
 }

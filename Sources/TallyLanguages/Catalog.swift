@@ -32,14 +32,24 @@ public struct Catalog: Sendable {
 
     /// The catalog shipped for `language`; an empty one if its file is missing or unreadable
     /// (the catalog tests make sure neither happens).
+    /// Each is read once, when a reader of its language first needs it: English needs none, so
+    /// an English command reads no catalog.
     public static func of(_ language: Language) -> Catalog {
-        shipped[language.tag] ?? Catalog(language: language, entries: [:])
+        shelf.lock.withLock {
+            if let catalog = shelf.catalogs[language.tag] { return catalog }
+            let catalog = Catalog(language: language, entries: (try? read(language)) ?? [:])
+            shelf.catalogs[language.tag] = catalog
+            return catalog
+        }
     }
 
-    /// Every shipped catalog, read once.
-    private static let shipped: [String: Catalog] = Dictionary(uniqueKeysWithValues: Language.all.map { language in
-        (language.tag, Catalog(language: language, entries: (try? read(language)) ?? [:]))
-    })
+    /// The catalogs read so far, by tag, behind their lock.
+    private final class Shelf: @unchecked Sendable {
+        let lock = NSLock()
+        var catalogs: [String: Catalog] = [:]
+    }
+
+    private static let shelf = Shelf()
 
     /// The entries of a language's catalog file, as they are written.
     public static func read(_ language: Language) throws -> [String: Entry] {

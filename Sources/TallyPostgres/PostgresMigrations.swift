@@ -63,6 +63,7 @@ enum PostgresMigrations {
         // SQLite's migration 20.
         Migration(version: 6, name: "token scopes", sql: "ALTER TABLE apiToken ADD COLUMN scope text NOT NULL DEFAULT 'write';"),
         Migration(version: 7, name: "the account's language", sql: "ALTER TABLE users ADD COLUMN language text;"),
+        Migration(version: 8, name: "the activity log's phrases", sql: "ALTER TABLE ledgerActivity ADD COLUMN phrase text;"),
     ]
 
     /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.

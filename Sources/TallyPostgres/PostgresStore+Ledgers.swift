@@ -107,12 +107,12 @@ extension PostgresStore: LedgerRepository {
         try await read { [self] connection in
             _ = try await details(ledger, of: user, connection)
             return try await connection.rows("""
-                SELECT ledgerActivity.at, users.name, ledgerActivity.entryId, ledgerActivity.text
+                SELECT ledgerActivity.at, users.name, ledgerActivity.entryId, ledgerActivity.text, ledgerActivity.phrase
                 FROM ledgerActivity LEFT JOIN users ON users.id = ledgerActivity.userId
                 WHERE ledgerActivity.ledgerId = \(ledger) ORDER BY ledgerActivity.id DESC LIMIT \(limit) OFFSET \(offset)
                 """, logger: logger).map { row in
-                let (at, actor, entryID, text) = try row.decode((Date, String?, UUID?, String).self)
-                return LedgerActivity(at: at, actor: actor, entryID: entryID, text: text)
+                let (at, actor, entryID, text, phrase) = try row.decode((Date, String?, UUID?, String, String?).self)
+                return LedgerActivity(at: at, actor: actor, entryID: entryID, text: text, phrase: phrase.flatMap(Phrase.init(stored:)))
             }
         }
     }
@@ -242,7 +242,8 @@ extension PostgresStore: LedgerRepository {
         // One round trip: the line, and the ledger's revision moved on.
         try await connection.run("""
             WITH noted AS (
-                INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text) VALUES (\(ledger), \(at), \(user), \(note.entryID), \(note.text))
+                INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text, phrase)
+                VALUES (\(ledger), \(at), \(user), \(note.entryID), \(note.text), \(note.phrase.stored))
             )
             UPDATE ledger SET revision = revision + 1 WHERE id = \(ledger)
             """, logger: logger)

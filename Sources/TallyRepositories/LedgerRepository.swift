@@ -59,13 +59,18 @@ public struct LedgerActivity: Equatable, Sendable {
     /// The name of the user who did it; nil once that account is gone.
     public var actor: String?
     public var entryID: UUID?
+    /// What happened, in English, as it was logged.
     public var text: String
+    /// The same as a phrase, to write in the reader's language; nil for what was logged before
+    /// the log kept phrases.
+    public var phrase: Phrase?
 
-    public init(at: Date, actor: String?, entryID: UUID?, text: String) {
+    public init(at: Date, actor: String?, entryID: UUID?, text: String, phrase: Phrase? = nil) {
         self.at = at
         self.actor = actor
         self.entryID = entryID
         self.text = text
+        self.phrase = phrase
     }
 }
 

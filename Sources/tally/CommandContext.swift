@@ -86,5 +86,5 @@ struct CommandContext {
         try EntryTime.instant(from: text, now: clock.now, zone: settings.zone)
     }
 
-    func format(_ ml: Double) -> String { unit.format(ml) }
+    func format(_ ml: Double) -> String { Said.volume(ml, unit) }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import TallyLanguages
 
 @main
 struct Tally: AsyncParsableCommand {
@@ -27,8 +29,13 @@ struct Tally: AsyncParsableCommand {
         ]
     )
 
+    /// Every command runs here, in the terminal's language (LC_ALL, LC_MESSAGES, LANG; English
+    /// for C or none): its sentences, and the numbers and days of its text. `--json` stays English.
     static func main() async {
-        await main(CommonOptionsFirst.moved(Array(CommandLine.arguments.dropFirst())))
+        let arguments = CommonOptionsFirst.moved(Array(CommandLine.arguments.dropFirst()))
+        // English is `Written.current` already.
+        guard let written = Said.terminal else { return await Self.main(arguments) }
+        await Written.$current.withValue(written) { await Self.main(arguments) }
     }
 }
 

@@ -18,7 +18,8 @@ extension TallyCommand {
 }
 
 /// Runs `body`, turning a TallyError (or a server that cannot be reached) into its sentence on
-/// stderr and its exit code: the one place where error kinds become exit codes.
+/// stderr, in the terminal's language, and its exit code: the one place where error kinds become
+/// exit codes.
 func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
@@ -38,8 +39,8 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
 private func report(_ error: any Error) -> any Error {
     let (message, code): (String, Int32)
     switch error {
-    case let error as TallyError: (message, code) = (error.message, exitCode(error.kind))
-    case let error as RemoteFailure: (message, code) = (error.message, 6)
+    case let error as TallyError: (message, code) = (t(error.phrase), exitCode(error.kind))
+    case let error as RemoteFailure: (message, code) = (t(error.phrase), 6)
     default: return error
     }
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -73,7 +74,7 @@ func emitPlain<T: Encodable>(_ value: T, _ options: CommonOptions, text: () -> S
 }
 
 /// Reads a number argument, refusing text that is not one with a sentence that names it.
-func number(_ text: String, _ what: String) throws -> Double {
+func number(_ text: String, _ what: Phrase) throws -> Double {
     guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
         throw TallyError.invalid("\(what) must be a number; \"\(text)\" is not.")
     }

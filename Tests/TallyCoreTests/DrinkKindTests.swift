@@ -41,8 +41,8 @@ struct DrinkKindTests {
 
     @Test("H6: the UI text says factors are conventions, not medical advice, and cites the BHI")
     func disclaimer() {
-        #expect(DrinkFactorSet.disclaimer.contains("not medical advice"))
-        #expect(DrinkFactorSet.disclaimer.contains("Maughan"))
+        #expect(DrinkFactorSet.disclaimer.description.contains("not medical advice"))
+        #expect(DrinkFactorSet.disclaimer.description.contains("Maughan"))
     }
 
     @Test("H6: a user's factor must be between 0 and 1.5",

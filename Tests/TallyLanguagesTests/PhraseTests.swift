@@ -45,7 +45,8 @@ import TallyCore
 
     @Test func countsAreWrittenInTheReadersDigits() {
         let german = Written(language: Language.matching("de")!)
-        #expect(german.say("History covers 1 to 366 days; \(1500) is out of range.").hasSuffix("1.500 is out of range."))
+        let said = german.say("History covers 1 to 366 days; \(1500) is out of range.")
+        #expect(said.contains("1.500") && !said.contains("History"), "\(said)")
     }
 
     @Test func theLanguageComesFromTheAccountThenTheBrowser() {

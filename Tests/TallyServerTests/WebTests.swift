@@ -15,6 +15,8 @@ struct WebTests {
     final class Browser: @unchecked Sendable {
         var cookies: [String: String] = [:]
         let client: TestClientProtocol
+        /// The browser's Accept-Language; none when nil.
+        var language: String?
 
         init(_ client: TestClientProtocol) { self.client = client }
 
@@ -71,6 +73,7 @@ struct WebTests {
             var headers: HTTPFields = [:]
             if !cookies.isEmpty { headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
             if body != nil { headers[.contentType] = type }
+            if let language { headers[.acceptLanguage] = language }
             let answer = try await client.execute(uri: path, method: method, headers: headers, body: body) {
                 Answer(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body))
             }

@@ -249,12 +249,13 @@ _native_click = WebElement.click
 WebElement.click = _click_in_sight
 
 
-def make_driver(viewport, javascript=True):
+def make_driver(viewport, javascript=True, language="en-US"):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--no-first-run", "--disable-extensions", "--lang=en-US", "--hide-scrollbars"):
+                     "--no-first-run", "--disable-extensions", f"--lang={language}", "--hide-scrollbars"):
         options.add_argument(argument)
+    prefs = {"intl.accept_languages": language}
     size = VIEWPORTS[viewport]
     if viewport == "phone":
         options.add_experimental_option("mobileEmulation", {
@@ -264,7 +265,8 @@ def make_driver(viewport, javascript=True):
     else:
         options.add_argument(f"--window-size={size['width']},{size['height']}")
     if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+        prefs["profile.managed_default_content_settings.javascript"] = 2
+    options.add_experimental_option("prefs", prefs)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CSP_LISTENER})
@@ -284,13 +286,13 @@ def make_driver(viewport, javascript=True):
 
 @pytest.fixture
 def browser():
-    """Opens Chromium drivers (make(viewport, javascript=True)); quits them all after the test,
+    """Opens Chromium drivers (make(viewport, javascript=True, language="en-US")); quits them all after the test,
     and fails the test if any page of any of them violated the Content-Security-Policy or
     broke a WCAG 2.1 A or AA rule that axe checks."""
     drivers = []
 
-    def make(viewport, javascript=True):
-        driver = make_driver(viewport, javascript)
+    def make(viewport, javascript=True, language="en-US"):
+        driver = make_driver(viewport, javascript, language)
         drivers.append(driver)
         return driver
 

@@ -57,8 +57,8 @@ public enum DrinkFactorSet: String, NamedChoice, Sendable {
         }
     }
 
-    public static let disclaimer =
-        "Hydration factors are tracking conventions, not medical advice. The Beverage Hydration Index (Maughan et al. 2016) rates milk and juice above water, and Tally offers its values as an alternative set."
+    public static let disclaimer = Phrase(
+        "Hydration factors are tracking conventions, not medical advice. The Beverage Hydration Index (Maughan et al. 2016) rates milk and juice above water, and Tally offers its values as an alternative set.")
 
     /// The kinds every new user starts with.
     public static func builtInKinds() -> [DrinkKind] {

@@ -99,6 +99,27 @@ enum Layout {
         sentence.replacingOccurrences(of: " \(currency.code)", with: "\u{00A0}\(currency.code)")
     }
 
+    /// A drink kind's name as a page shows it: a built-in kind's in the reader's language
+    /// ("Wasser"), a kind the person added as they wrote it, capitalized.
+    static func kindName(_ name: String) -> String {
+        switch name.lowercased() {
+        case "water": t("Water")
+        case "coffee": t("Coffee")
+        case "tea": t("Tea")
+        case "juice": t("Juice")
+        case "milk": t("Milk")
+        case "soda": t("Soda")
+        case "other": t("Other")
+        default: name.capitalized
+        }
+    }
+
+    /// A drink kind's name inside a sentence: as it is stored in English ("250 ml of water"),
+    /// the kind's translated name in another language.
+    static func kindNameInSentence(_ name: String) -> String {
+        Written.current.language == .english ? name : kindName(name)
+    }
+
     /// A volume for display: whole units with the unit, as the CLI shows it (H5).
     static func volume(_ ml: Double, _ unit: VolumeUnit) -> String { Written.current.volume(ml, unit) }
 

@@ -242,11 +242,11 @@ extension SQLiteStore: LedgerRepository {
         try await read { db in
             _ = try Self.details(ledger, of: user, db)
             return try Row.fetchAll(db, sql: """
-                SELECT ledgerActivity.at, user.name, ledgerActivity.entryId, ledgerActivity.text
+                SELECT ledgerActivity.at, user.name, ledgerActivity.entryId, ledgerActivity.text, ledgerActivity.phrase
                 FROM ledgerActivity LEFT JOIN user ON user.id = ledgerActivity.userId
                 WHERE ledgerId = ? ORDER BY ledgerActivity.id DESC LIMIT ? OFFSET ?
                 """, arguments: [ledger, limit, offset])
-                .map { LedgerActivity(at: $0[0], actor: $0[1], entryID: $0[2], text: $0[3]) }
+                .map { LedgerActivity(at: $0[0], actor: $0[1], entryID: $0[2], text: $0[3], phrase: ($0[4] as String?).flatMap(Phrase.init(stored:))) }
         }
     }
 
@@ -390,8 +390,8 @@ extension SQLiteStore: LedgerRepository {
     }
 
     static func log(_ note: ActivityNote, ledger: UUID, user: UUID?, at: Date, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [ledger, at, user, note.entryID, note.text])
+        try db.cachedStatement(sql: "INSERT INTO ledgerActivity (ledgerId, at, userId, entryId, text, phrase) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [ledger, at, user, note.entryID, note.text, note.phrase.stored])
     }
 
 }

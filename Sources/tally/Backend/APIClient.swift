@@ -81,7 +81,7 @@ struct APIClient: Sendable {
             return try APICoding.decoder.decode(Answer.self, from: Data(buffer: answer, byteTransferStrategy: .noCopy))
         } catch {
             throw RemoteFailure(
-                "The server at \(server) answered \(route) with a body this tally cannot read: check that it is a Tally server of this version.")
+                Phrase("The server at \(server) answered \(route) with a body this tally cannot read: check that it is a Tally server of this version."))
         }
     }
 
@@ -105,6 +105,8 @@ struct APIClient: Sendable {
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "tally-cli")
+        // The server's refusals in the terminal's language (English without the header).
+        if let written = Said.terminal { request.headers.add(name: "Accept-Language", value: written.languageTag) }
         if body != nil { request.headers.add(name: "Content-Type", value: contentType) }
         let deadline = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
 
@@ -114,7 +116,7 @@ struct APIClient: Sendable {
                 do {
                     response = try await client.execute(request, deadline: deadline)
                 } catch {
-                    throw RemoteFailure("Cannot reach the server at \(server): \(Self.reason(error, timeout: timeout)).")
+                    throw RemoteFailure(Phrase("Cannot reach the server at \(server): \(Self.reason(error, timeout: timeout))."))
                 }
                 guard (200..<300).contains(response.status.code) else {
                     let answer = (try? await response.body.collect(upTo: 1 << 20)) ?? ByteBuffer()
@@ -123,9 +125,10 @@ struct APIClient: Sendable {
                 do {
                     return try await read(response.body)
                 } catch let error as NIOTooManyBytesError {
-                    throw RemoteFailure("The server at \(server) answered \(method) /api/v1/\(path) with more than \(error.maxBytes.map { "\($0 >> 20) MB" } ?? "this tally can read").")
+                    throw RemoteFailure(error.maxBytes.map { Phrase("The server at \(server) answered \(method) /api/v1/\(path) with more than \($0 >> 20) MB.") }
+                        ?? Phrase("The server at \(server) answered \(method) /api/v1/\(path) with more than this tally can read."))
                 } catch let error as HTTPClientError {
-                    throw RemoteFailure("The server at \(server) stopped answering: \(Self.reason(error, timeout: timeout)).")
+                    throw RemoteFailure(Phrase("The server at \(server) stopped answering: \(Self.reason(error, timeout: timeout))."))
                 }
             }
             guard case .file(let file) = body else {
@@ -163,60 +166,63 @@ struct APIClient: Sendable {
         guard var problem = try? APICoding.decoder.decode(Problem.self, from: Data(buffer: answer)),
               case let detail = problem.detail.trimmingCharacters(in: .whitespacesAndNewlines), !detail.isEmpty else {
             return RemoteFailure(
-                "The server at \(server) answered \(method) /api/v1/\(path) with \(status.code) (\(status.reasonPhrase.lowercased())) and no explanation; check that it is a Tally server.")
+                Phrase("The server at \(server) answered \(method) /api/v1/\(path) with \(status.code) (\(status.reasonPhrase.lowercased())) and no explanation; check that it is a Tally server."))
         }
         (problem.status, problem.detail) = (Int(status.code), detail)
-        return problem.error ?? RemoteFailure(detail)
+        return problem.error ?? RemoteFailure(.verbatim(detail))
     }
 
     /// Why a request got no answer, in words.
-    private static func reason(_ error: any Error, timeout: TimeInterval) -> String {
+    private static func reason(_ error: any Error, timeout: TimeInterval) -> Phrase {
         switch error {
         case let error as HTTPClientError:
             switch error {
-            case .connectTimeout: return "it did not accept a connection within 10 seconds"
-            case .deadlineExceeded, .readTimeout, .writeTimeout: return "it did not answer within \(Int(timeout)) seconds"
-            case .remoteConnectionClosed: return "the connection was lost"
-            case .tlsHandshakeTimeout: return "the TLS connection failed (no handshake within 10 seconds)"
+            case .connectTimeout: return Phrase("it did not accept a connection within 10 seconds")
+            case .deadlineExceeded, .readTimeout, .writeTimeout: return Phrase("it did not answer within \(Int(timeout)) seconds")
+            case .remoteConnectionClosed: return Phrase("the connection was lost")
+            case .tlsHandshakeTimeout: return Phrase("the TLS connection failed (no handshake within 10 seconds)")
             default: return trimmedDescription(error)
             }
         case let error as NIOConnectionError:
             if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
-                return "its host name is not known"
+                return Phrase("its host name is not known")
             }
-            return error.connectionErrors.first.map { reason($0.error, timeout: timeout) } ?? "the connection was refused"
+            return error.connectionErrors.first.map { reason($0.error, timeout: timeout) } ?? Phrase("the connection was refused")
         case let error as IOError where error.errnoCode == ECONNREFUSED:
-            return "the connection was refused"
+            return Phrase("the connection was refused")
         case is SocketAddressError:
-            return "its host name is not known"
+            return Phrase("its host name is not known")
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
-            return "the TLS connection failed (\(tlsReason(error)))"
+            return Phrase("the TLS connection failed (\(tlsReason(error)))")
         default:
             return trimmedDescription(error)
         }
     }
 
     /// BoringSSL's own words name its source files; these are what a person can act on.
-    private static func tlsReason(_ error: any Error) -> String {
+    private static func tlsReason(_ error: any Error) -> Phrase {
         let words = String(describing: error)
-        if words.contains("WRONG_VERSION_NUMBER") { return "it does not speak TLS there: try http://" }
+        if words.contains("WRONG_VERSION_NUMBER") { return Phrase("it does not speak TLS there: try http://") }
         if words.contains("CERTIFICATE_VERIFY_FAILED") || words.contains("failedToValidateHostname") {
-            return "its certificate is not trusted for that name"
+            return Phrase("its certificate is not trusted for that name")
         }
-        return "the handshake was refused"
+        return Phrase("the handshake was refused")
     }
 
-    private static func trimmedDescription(_ error: any Error) -> String {
+    /// A library's own description of the error, as it wrote it.
+    private static func trimmedDescription(_ error: any Error) -> Phrase {
         var text = String(describing: error).trimmingCharacters(in: .whitespacesAndNewlines)
         while text.hasSuffix(".") { text.removeLast() }
-        return text
+        return .verbatim(text)
     }
 }
 
 /// A failure that is no rule of Tally's: the server cannot be reached, fails, or does not speak
-/// its API. The CLI prints the sentence and exits with 6.
+/// its API. The CLI prints the sentence, in the terminal's language, and exits with 6.
 struct RemoteFailure: Error, CustomStringConvertible {
-    let message: String
-    init(_ message: String) { self.message = message }
+    let phrase: Phrase
+    init(_ phrase: Phrase) { self.phrase = phrase }
+    /// The sentence in English.
+    var message: String { phrase.description }
     var description: String { message }
 }

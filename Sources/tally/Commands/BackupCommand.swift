@@ -37,7 +37,8 @@ struct BackupCommand: AsyncParsableCommand {
             let report = try SQLiteStore.open(path: path, access: .singleConnection).backup(to: target)
             try emitPlain(report, options) {
                 let size = ByteCountFormatter.string(fromByteCount: report.bytes, countStyle: .file)
-                return "Backed up \(path) to \(report.path): \(size) in \(String(format: "%.1f", report.seconds)) s; the copy passed its integrity check."
+                let seconds = String(format: "%.1f", report.seconds)
+                return t("Backed up \(path) to \(report.path): \(size) in \(seconds) s; the copy passed its integrity check.")
             }
         }
     }

@@ -29,7 +29,7 @@ struct BottleCommand: AsyncParsableCommand {
             try emit(result, context) {
                 guard case .intake(let intake) = result.sip else { return BottleText.bottle(result.bottle, context.unit) }
                 let drunk = context.format(intake.volumeMl)
-                return "Sipped \(drunk).\n" + BottleText.bottle(result.bottle, context.unit)
+                return t("Sipped \(drunk).") + "\n" + BottleText.bottle(result.bottle, context.unit)
             }
         }
     }
@@ -86,6 +86,7 @@ enum BottleText {
     static func bottle(_ bottle: Bottle, _ unit: VolumeUnit) -> String {
         let filled = Int((bottle.fraction * 10).rounded())
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 10 - filled)
-        return "\(unit.format(bottle.levelMl)) left of \(unit.format(bottle.capacityMl))  [\(bar)]  sip \(unit.format(bottle.sipMl))"
+        let (level, capacity, sip) = (Said.volume(bottle.levelMl, unit), Said.volume(bottle.capacityMl, unit), Said.volume(bottle.sipMl, unit))
+        return t("\(level) left of \(capacity)  [\(bar)]  sip \(sip)")
     }
 }

@@ -72,7 +72,7 @@ struct DeleteCommand: TallyCommand {
         let id = try await context.backend.resolveEntryID(entryID)
         let result = try await context.backend.deleteEntry(id: id)
         try emit(result, context) {
-            "Deleted \(TextRendering.describe(result.deleted, context.unit)).\n" + TextRendering.totalLine(result.day, context.unit)
+            t("Deleted \(TextRendering.describe(result.deleted, context.unit)).") + "\n" + TextRendering.totalLine(result.day, context.unit)
         }
     }
 }
@@ -99,7 +99,7 @@ struct EditCommand: TallyCommand {
                                   note: note.map { .set($0) } ?? .unchanged)
         let result = try await context.backend.editDrink(id: id, change)
         try emit(result, context) {
-            "Changed to \(TextRendering.describe(result.entry, context.unit)).\n" + TextRendering.totalLine(result.day, context.unit)
+            t("Changed to \(TextRendering.describe(result.entry, context.unit)).") + "\n" + TextRendering.totalLine(result.day, context.unit)
         }
     }
 }

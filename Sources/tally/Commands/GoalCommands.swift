@@ -17,7 +17,7 @@ struct ProfileOptions: ParsableArguments {
         guard let level = ActivityLevel(typed: activity) else {
             throw TallyError.invalid("\"\(activity)\" is not an activity level; choose one of \(ActivityLevel.names).")
         }
-        return try Profile(age: age, weightKg: try number(weight, "Weight"), activity: level)
+        return try Profile(age: age, weightKg: try number(weight, Phrase("Weight")), activity: level)
     }
 }
 

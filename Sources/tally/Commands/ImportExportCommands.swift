@@ -32,11 +32,10 @@ struct ImportCommand: AsyncParsableCommand {
                 }
                 let forgotten = try await context.backend.forgetDeletedImports()
                 try emit(forgotten, context) {
-                    switch forgotten.forgotten {
-                    case 0: "No deleted imported drinks to forget."
-                    case 1: "Forgot 1 deleted imported drink: importing its export again brings it back."
-                    case let count: "Forgot \(count) deleted imported drinks: importing their export again brings them back."
-                    }
+                    let count = forgotten.forgotten
+                    return count == 0 ? t("No deleted imported drinks to forget.")
+                        : t(one: "Forgot \(count) deleted imported drink: importing its export again brings it back.",
+                            other: "Forgot \(count) deleted imported drinks: importing their export again brings them back.")
                 }
                 return
             }
@@ -44,7 +43,7 @@ struct ImportCommand: AsyncParsableCommand {
                 throw TallyError.invalid("Name the export to import (export.zip or export.xml), or give --forget-deleted.")
             }
             let report = try await context.backend.importAppleHealth(URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
-            try emit(report, context) { report.sentences.joined(separator: "\n") }
+            try emit(report, context) { Said.lines(report.phrases) }
         }
     }
 
@@ -67,7 +66,7 @@ struct ImportCommand: AsyncParsableCommand {
             // --unit: the amounts' unit, for a file whose header does not say it.
             let report = try await context.backend.importCSV(URL(fileURLWithPath: (file as NSString).expandingTildeInPath),
                                                              unit: options.unit?.unit)
-            try emit(report, context) { report.sentences.joined(separator: "\n") }
+            try emit(report, context) { Said.lines(report.phrases) }
         }
     }
 
@@ -100,9 +99,13 @@ struct ImportCommand: AsyncParsableCommand {
             let ledgerName = name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
             let report = try await context.spending.importIHateMoney(data, into: target, name: ledgerName, currency: currency)
             try emit(report, context) {
-                var lines = ["Imported \(report.added) of \(report.added + report.alreadyThere) bills."]
-                if report.alreadyThere > 0 { lines.append("\(report.alreadyThere) were already there from an earlier import.") }
-                if !report.newMembers.isEmpty { lines.append("New members: \(report.newMembers.joined(separator: ", ")).") }
+                let (added, total, alreadyThere) = (report.added, report.added + report.alreadyThere, report.alreadyThere)
+                var lines = [t("Imported \(added) of \(total) bills.")]
+                if alreadyThere > 0 {
+                    lines.append(t(one: "\(alreadyThere) was already there from an earlier import.",
+                                   other: "\(alreadyThere) were already there from an earlier import."))
+                }
+                if !report.newMembers.isEmpty { lines.append(t("New members: \(report.newMembers.joined(separator: ", ")).")) }
                 return lines.joined(separator: "\n")
             }
         }
@@ -222,6 +225,6 @@ struct RestoreCommand: TallyCommand {
 
     func run(in context: CommandContext) async throws {
         let report = try await context.connection.backup.restoreBackup(URL(fileURLWithPath: (file as NSString).expandingTildeInPath), merge: merge)
-        try emit(report, context) { report.sentences.joined(separator: "\n") }
+        try emit(report, context) { Said.lines(report.phrases) }
     }
 }

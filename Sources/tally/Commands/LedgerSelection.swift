@@ -37,7 +37,8 @@ extension CommandContext {
         if byName.count > 1 || byID.count > 1 {
             throw TallyError.invalid("More than one ledger matches \"\(wanted)\": give more of its id (tally ledger list shows them).")
         }
-        throw TallyError.notFound("You have no ledger called \"\(wanted)\": you have \(ledgers.isEmpty ? "none" : ledgers.map(\.name).joined(separator: ", ")).")
+        guard !ledgers.isEmpty else { throw TallyError.notFound("You have no ledger called \"\(wanted)\": you have none.") }
+        throw TallyError.notFound("You have no ledger called \"\(wanted)\": you have \(ledgers.map(\.name).joined(separator: ", ")).")
     }
 }
 
@@ -53,7 +54,7 @@ extension LedgerJSON {
     var you: MemberJSON? { members.first(where: \.isYou) }
 
     func name(of member: MemberID) -> String {
-        members.first { $0.id == member }?.name ?? "member \(member)"
+        members.first { $0.id == member }?.name ?? t("member \(member)")
     }
 
     /// The entry whose id is `reference` or starts with it, given the ids that do (two at most).

@@ -36,7 +36,7 @@ struct MigrateStoreCommand: AsyncParsableCommand {
             let tables = try await target.copy(from: source)
             try emitPlain(tables, options) {
                 let width = tables.map(\.table.count).max() ?? 0
-                return (["Copied \(path) to \(PostgresStore.redacted(to)); rows in each table:"]
+                return ([t("Copied \(path) to \(PostgresStore.redacted(to)); rows in each table:")]
                     + tables.map { "  \($0.table.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.target)" })
                     .joined(separator: "\n")
             }

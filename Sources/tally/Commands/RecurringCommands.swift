@@ -65,7 +65,7 @@ struct RecurringCommand: AsyncParsableCommand {
                 description: description.isEmpty ? nil : description.joined(separator: " "), category: category,
                 split: try split.body(ledger), repeat: RepeatBody(rule), startDate: start, endDate: try until.map(parseDate),
                 timeZone: nil))
-            try emit(expense, context) { "Set up " + RecurringText.line(expense, ledger) + "." }
+            try emit(expense, context) { t("Set up \(RecurringText.line(expense, ledger)).") }
         }
     }
 
@@ -76,7 +76,7 @@ struct RecurringCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            try await target.change(context, verb: "Paused") { _ in RecurringExpenseChange(paused: true) }
+            try await target.change(context, saying: { t("Paused \($0).") }) { _ in RecurringExpenseChange(paused: true) }
         }
     }
 
@@ -87,7 +87,7 @@ struct RecurringCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            try await target.change(context, verb: "Resumed") { _ in RecurringExpenseChange(paused: false) }
+            try await target.change(context, saying: { t("Resumed \($0).") }) { _ in RecurringExpenseChange(paused: false) }
         }
     }
 
@@ -101,7 +101,7 @@ struct RecurringCommand: AsyncParsableCommand {
 
         func run(in context: CommandContext) async throws {
             let last = try on.map(parseDate)
-            try await target.change(context, verb: "Ended") { found in
+            try await target.change(context, saying: { t("Ended \($0).") }) { found in
                 // Today where the expense counts its days.
                 let zone = TimeZone(identifier: found.timeZone) ?? context.settings.zone
                 return RecurringExpenseChange(endDate: .set(last ?? LocalDate(containing: context.clock.now, in: zone)))
@@ -118,7 +118,7 @@ struct RecurringCommand: AsyncParsableCommand {
         func run(in context: CommandContext) async throws {
             let (ledger, found) = try await target.find(context)
             try await context.spending.deleteRecurringExpense(found.id, in: ledger.id)
-            try emit(["deleted": found.id], context) { "Deleted \(RecurringText.title(found)); the expenses it recorded stay." }
+            try emit(["deleted": found.id], context) { t("Deleted \(RecurringText.title(found)); the expenses it recorded stay.") }
         }
     }
 }
@@ -135,11 +135,13 @@ struct RecurringTarget: ParsableArguments {
         return (ledger, try RecurringText.find(expense, in: try await context.spending.recurringExpenses(in: ledger.id), ledger))
     }
 
-    /// Applies the change `make` gives for the expense found, and says what it is now.
-    func change(_ context: CommandContext, verb: String, _ make: (RecurringExpenseJSON) throws -> RecurringExpenseChange) async throws {
+    /// Applies the change `make` gives for the expense found, and says what it is now: `said` puts
+    /// the expense's line in its sentence ("Paused \($0).").
+    func change(_ context: CommandContext, saying said: (String) -> String,
+                _ make: (RecurringExpenseJSON) throws -> RecurringExpenseChange) async throws {
         let (ledger, found) = try await find(context)
         let changed = try await context.spending.changeRecurringExpense(found.id, in: ledger.id, try make(found))
-        try emit(changed, context) { "\(verb) " + RecurringText.line(changed, ledger) + "." }
+        try emit(changed, context) { said(RecurringText.line(changed, ledger)) }
     }
 }
 

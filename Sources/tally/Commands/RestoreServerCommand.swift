@@ -62,7 +62,7 @@ struct RestoreServerCommand: AsyncParsableCommand {
             _ = try SQLiteStore.open(path: path, access: .singleConnection)
             let result = RestoreResult(database: path, restoredFrom: backup, keptAside: aside)
             try emitPlain(result, options) {
-                "Restored \(path) from \(backup)." + (aside.map { " The database it replaced is kept as \($0)." } ?? "")
+                t("Restored \(path) from \(backup).") + (aside.map { " " + t("The database it replaced is kept as \($0).") } ?? "")
             }
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServer
 import TallyServices
@@ -71,7 +72,10 @@ struct ServeCommand: AsyncParsableCommand {
         let app = buildApplication(configuration: configuration, store: store, clock: clock, logger: logger)
         var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = Self.shutdownLimit
-        try await ServiceGroup(configuration: group).run()
+        // The server answers each request in its reader's language, never in this terminal's.
+        try await Written.$current.withValue(Written(language: .english)) {
+            try await ServiceGroup(configuration: group).run()
+        }
     }
 }
 
@@ -93,7 +97,7 @@ struct UserCommand: AsyncParsableCommand {
                 let accounts = try AccountService(store: await openStore(options), clock: SystemClock())
                 let account = try await accounts.createAccount(name: name, password: try readPassword(), timeZone: timeZone)
                 try emitPlain(AccountView(account), options) {
-                    "Created \(account.user.name)\(account.isAdmin ? ", the admin of this server" : "")."
+                    account.isAdmin ? t("Created \(account.user.name), the admin of this server.") : t("Created \(account.user.name).")
                 }
             }
         }
@@ -107,8 +111,8 @@ struct UserCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let accounts = try await openStore(options).accounts()
                 try emitPlain(accounts.map(AccountView.init), options) {
-                    accounts.isEmpty ? "No accounts yet: create one with `tally user create NAME`."
-                        : accounts.map { "\($0.user.name)\($0.isAdmin ? " (admin)" : "")\($0.disabledAt == nil ? "" : " (disabled)")" }
+                    accounts.isEmpty ? t("No accounts yet: create one with `tally user create NAME`.")
+                        : accounts.map { $0.user.name + ($0.isAdmin ? " " + t("(admin)") : "") + ($0.disabledAt == nil ? "" : " " + t("(disabled)")) }
                             .joined(separator: "\n")
                 }
             }
@@ -127,7 +131,7 @@ struct UserCommand: AsyncParsableCommand {
                     throw TallyError.notFound("There is no user named \(name).")
                 }
                 try await AccountService(store: store, clock: SystemClock()).setPassword(of: user, to: try readPassword())
-                try emitPlain(["name": user.name], options) { "Set the password of \(user.name)." }
+                try emitPlain(["name": user.name], options) { t("Set the password of \(user.name).") }
             }
         }
     }
@@ -160,7 +164,7 @@ extension UserCommand {
         func run() async throws {
             try await reportingErrors {
                 try await AccountService(store: try await openStore(options), clock: SystemClock()).clearSignInLock(named: name)
-                try emitPlain(["unlocked": name], options) { "\(name) can sign in again at once." }
+                try emitPlain(["unlocked": name], options) { t("\(name) can sign in again at once.") }
             }
         }
     }
@@ -168,7 +172,7 @@ extension UserCommand {
     private static func setDisabled(_ name: String, _ disabled: Bool, _ options: CommonOptions) async throws {
         try await reportingErrors {
             let account = try await AccountService(store: try await openStore(options), clock: SystemClock()).setDisabled(name, disabled)
-            try emitPlain(AccountView(account), options) { "\(disabled ? "Disabled" : "Enabled") \(account.user.name)." }
+            try emitPlain(AccountView(account), options) { disabled ? t("Disabled \(account.user.name).") : t("Enabled \(account.user.name).") }
         }
     }
 }
@@ -199,9 +203,9 @@ struct ServerAdminCommand: AsyncParsableCommand {
                 let current = try await store.signUpMode()
                 try emitPlain(["signUp": current.rawValue], options) {
                     switch current {
-                    case .open: "Sign-up is open: anyone who reaches the server can create an account."
-                    case .invite: "Sign-up is by invite: create one with `tally server invite`."
-                    case .closed: "Sign-up is closed: create accounts with `tally user create NAME`."
+                    case .open: t("Sign-up is open: anyone who reaches the server can create an account.")
+                    case .invite: t("Sign-up is by invite: create one with `tally server invite`.")
+                    case .closed: t("Sign-up is closed: create accounts with `tally user create NAME`.")
                     }
                 }
             }
@@ -220,7 +224,10 @@ struct ServerAdminCommand: AsyncParsableCommand {
                 let (info, code) = try await AccountService(store: try await openStore(options), clock: SystemClock())
                     .createSignUpInvite(days: days, uses: uses)
                 try emitPlain(["code": code, "expiresAt": info.expiresAt.formatted(.iso8601), "uses": String(info.usesLeft)], options) {
-                    "\(code)\nOpen /signup?invite=\(code) on the server, or type the code there. It works \(uses == 1 ? "once" : "\(uses) times"), until \(info.expiresAt.formatted(.iso8601))."
+                    let until = Said.moment(info.expiresAt)
+                    return code + "\n" + (uses == 1 ? t("Open /signup?invite=\(code) on the server, or type the code there. It works once, until \(until).")
+                        : t(one: "Open /signup?invite=\(code) on the server, or type the code there. It works \(uses) time, until \(until).",
+                            other: "Open /signup?invite=\(code) on the server, or type the code there. It works \(uses) times, until \(until)."))
                 }
             }
         }
@@ -255,7 +262,9 @@ struct TokenCommand: AsyncParsableCommand {
                 var shown = ["id": info.id.uuidString, "name": info.name, "scope": info.scope.rawValue, "secret": secret]
                 shown["expiresAt"] = info.expiresAt?.formatted(.iso8601)
                 try emitPlain(shown, options) {
-                    "\(secret)\nKeep it: it is shown only this once. (id \(info.id)\(info.expiresAt.map { ", until \($0.formatted(.iso8601))" } ?? ""))"
+                    let said = info.expiresAt.map { t("Keep it: it is shown only this once. (id \(info.id), until \(Said.moment($0)))") }
+                        ?? t("Keep it: it is shown only this once. (id \(info.id))")
+                    return secret + "\n" + said
                 }
             }
         }
@@ -281,11 +290,11 @@ extension TokenCommand {
                 let store = try await openStore(options)
                 let tokens = try await store.apiTokens(of: try await account(options, store).id)
                 try emitPlain(tokens, options) {
-                    tokens.isEmpty ? "No tokens." : tokens.map {
-                        "\($0.id)  \($0.name)  \($0.scope.rawValue)  created \($0.createdAt.formatted(.iso8601))"
-                            + ($0.lastUsedAt.map { "  last used \($0.formatted(.iso8601))" } ?? "  never used")
-                            + ($0.expiresAt.map { "  expires \($0.formatted(.iso8601))" } ?? "")
-                            + ($0.revokedAt == nil ? "" : "  revoked")
+                    tokens.isEmpty ? t("No tokens.") : tokens.map {
+                        "\($0.id)  \($0.name)  \($0.scope.rawValue)  " + t("created \(Said.moment($0.createdAt))")
+                            + "  " + ($0.lastUsedAt.map { t("last used \(Said.moment($0))") } ?? t("never used"))
+                            + ($0.expiresAt.map { "  " + t("expires \(Said.moment($0))") } ?? "")
+                            + ($0.revokedAt == nil ? "" : "  " + t("revoked"))
                     }.joined(separator: "\n")
                 }
             }
@@ -301,7 +310,7 @@ extension TokenCommand {
             try await reportingErrors {
                 let store = try await openStore(options)
                 try await store.revokeAPIToken(id: try parseUUID(id), of: try await account(options, store).id, at: Date())
-                try emitPlain(["revoked": id], options) { "Revoked \(id)." }
+                try emitPlain(["revoked": id], options) { t("Revoked \(id).") }
             }
         }
     }
@@ -338,7 +347,7 @@ private func account(_ options: CommonOptions, _ store: any TallyStorage) async 
 
 /// A password from the terminal without echo, or the first line of stdin in scripts.
 private func readPassword() throws -> String {
-    if isatty(STDIN_FILENO) == 1, let typed = getpass("Password: ") {
+    if isatty(STDIN_FILENO) == 1, let typed = getpass(t("Password:") + " ") {
         return String(cString: typed)
     }
     guard let line = readLine(strippingNewline: true), !line.isEmpty else {

@@ -28,8 +28,8 @@ struct KindsCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let kind = try await context.backend.addDrinkKind(name: name, factor: try number(factor, "The factor"))
-            try emit(kind, context) { "Added \(kind.name) (factor \(kind.factor))." }
+            let kind = try await context.backend.addDrinkKind(name: name, factor: try number(factor, Phrase("The factor")))
+            try emit(kind, context) { t("Added \(kind.name) (factor \(kind.factor)).") }
         }
     }
 
@@ -41,7 +41,7 @@ struct KindsCommand: AsyncParsableCommand {
 
         func run(in context: CommandContext) async throws {
             let kind = try await context.backend.renameDrinkKind(name, to: newName)
-            try emit(kind, context) { "Renamed \(name) to \(kind.name)." }
+            try emit(kind, context) { t("Renamed \(name) to \(kind.name).") }
         }
     }
 
@@ -52,7 +52,7 @@ struct KindsCommand: AsyncParsableCommand {
 
         func run(in context: CommandContext) async throws {
             let kind = try await context.backend.retireDrinkKind(name)
-            try emit(kind, context) { "Retired \(kind.name)." }
+            try emit(kind, context) { t("Retired \(kind.name).") }
         }
     }
 
@@ -63,8 +63,8 @@ struct KindsCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run(in context: CommandContext) async throws {
-            let kind = try await context.backend.setFactor(of: name, to: try number(factor, "The factor"))
-            try emit(kind, context) { "\(kind.name) now counts \(kind.factor) × its volume." }
+            let kind = try await context.backend.setFactor(of: name, to: try number(factor, Phrase("The factor")))
+            try emit(kind, context) { t("\(kind.name) now counts \(kind.factor) × its volume.") }
         }
     }
 

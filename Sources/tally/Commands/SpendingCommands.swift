@@ -163,7 +163,7 @@ struct SettleCommand: TallyCommand {
                 from: transfer.from, to: transfer.to, amount: .text(transfer.amount), date: nil, note: "Settling up")))
         }
         try emit(recorded, context) {
-            recorded.isEmpty ? "Everyone is settled up: nothing to record."
+            recorded.isEmpty ? t("Everyone is settled up: nothing to record.")
                 : recorded.map { SpendingText.recorded($0, ledger) }.joined(separator: "\n")
         }
     }
@@ -239,7 +239,7 @@ struct ExpensesCommand: AsyncParsableCommand {
                                          category: category.map { .set($0) } ?? .unchanged, split: split)
             let matching = try await context.spending.entryIDs(startingWith: id, in: ledger.id, .all)
             let entry = try await context.spending.editEntry(try ledger.entryID(id, matching: matching), in: ledger.id, change)
-            try emit(entry, context) { "Changed: \(SpendingText.line(entry, ledger))." }
+            try emit(entry, context) { t("Changed: \(SpendingText.line(entry, ledger)).") }
         }
     }
 
@@ -256,7 +256,7 @@ struct ExpensesCommand: AsyncParsableCommand {
             let matching = try await context.spending.entryIDs(startingWith: id, in: ledger.id, .current)
             let entry = try await context.spending.deleteEntry(try ledger.entryID(id, matching: matching), in: ledger.id)
             try emit(entry, context) {
-                "Deleted \(SpendingText.line(entry, ledger)).\nUndo with: tally expenses restore \(entry.id.uuidString.prefix(8).lowercased())"
+                t("Deleted \(SpendingText.line(entry, ledger)).") + "\n" + t("Undo with: tally expenses restore \(entry.id.uuidString.prefix(8).lowercased())")
             }
         }
     }
@@ -272,7 +272,7 @@ struct ExpensesCommand: AsyncParsableCommand {
             let ledger = try await context.ledger(ledger)
             let matching = try await context.spending.entryIDs(startingWith: id, in: ledger.id, .deleted)
             let entry = try await context.spending.restoreEntry(try ledger.entryID(id, matching: matching), in: ledger.id)
-            try emit(entry, context) { "Restored \(SpendingText.line(entry, ledger))." }
+            try emit(entry, context) { t("Restored \(SpendingText.line(entry, ledger)).") }
         }
     }
 }

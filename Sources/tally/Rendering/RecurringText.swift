@@ -1,28 +1,34 @@
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyLanguages
 
-/// The recurring expenses' text output, and how the command line names one.
+/// The recurring expenses' text output, in the terminal's language, and how the command line names one.
 enum RecurringText {
     static func list(_ expenses: [RecurringExpenseJSON], _ ledger: LedgerJSON) -> String {
         guard !expenses.isEmpty else {
-            return "\(ledger.name) has no recurring expenses: set one up with `tally recurring add 800 Rent --every month --on 1`."
+            return t("\(ledger.name) has no recurring expenses: set one up with `tally recurring add 800 Rent --every month --on 1`.")
         }
         return expenses.map { "\($0.id.uuidString.prefix(8).lowercased())  \(line($0, ledger))" }.joined(separator: "\n")
     }
 
     /// "Rent 800.00 EUR every month on the 1st, paid by Alex; next on 2026-12-01" (or paused, or ended).
     static func line(_ expense: RecurringExpenseJSON, _ ledger: LedgerJSON) -> String {
-        let state = switch expense.status {
-        case .active: "next on \(expense.nextDate)"
-        case .paused: "paused (next would be \(expense.nextDate))"
-        case .ended: "ended\(expense.endDate.map { " after \($0)" } ?? "")"
+        let next = Said.day(expense.nextDate)
+        var state = switch expense.status {
+        case .active: Phrase("next on \(next)")
+        case .paused: Phrase("paused (next would be \(next))")
+        case .ended: expense.endDate.map { Phrase("ended after \(Said.day($0))") } ?? Phrase("ended")
         }
-        let end = expense.status != .ended ? expense.endDate.map { ", until \($0)" } ?? "" : ""
-        return "\(title(expense)) \(expense.amount) \(expense.currency) \(expense.schedule), paid by \(SpendingText.paidBy(expense.payers, ledger)); \(state)\(end)"
+        if expense.status != .ended, let end = expense.endDate { state = Phrase("\(state), until \(Said.day(end))") }
+        let amount = "\(expense.amount) \(expense.currency)"
+        // The rule in the terminal's language; the server's English words for a rule this tally does not know.
+        let schedule = (try? expense.repeat.rule()).map { Written.current.say($0.summaryPhrase) } ?? expense.schedule
+        let payers = SpendingText.paidBy(expense.payers, ledger)
+        return t("\(title(expense)) \(amount) \(schedule), paid by \(payers); \(state)")
     }
 
-    static func title(_ expense: RecurringExpenseJSON) -> String { expense.description ?? "expense" }
+    static func title(_ expense: RecurringExpenseJSON) -> String { expense.description ?? t("expense") }
 
     /// The expense whose description is `reference` (any case) or whose id starts with it.
     static func find(_ reference: String, in expenses: [RecurringExpenseJSON], _ ledger: LedgerJSON) throws -> RecurringExpenseJSON {

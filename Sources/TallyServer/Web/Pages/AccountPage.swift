@@ -50,7 +50,7 @@ struct AccountPage {
             let here: HTML = session.id == current ? " <strong>\(t("(this browser)"))</strong>" : ""
             let signedIn = Self.date(session.createdAt, zone)
             let seen = session.lastSeenAt.map { t("signed in \(signedIn), last seen \(Self.date($0, zone))") } ?? t("signed in \(signedIn), last seen never")
-            return "<li>\(session.device)\(here)<br><span class=\"help\">\(seen)</span></li>"
+            return "<li>\(DeviceName.shown(session.device))\(here)<br><span class=\"help\">\(seen)</span></li>"
         }
         return """
         <section aria-labelledby="sessions-title">

@@ -18,7 +18,7 @@ struct DrinkEditPage {
     func render(_ context: PageContext, error: String? = nil) -> HTML {
         let options = kinds.filter { !$0.isRetired || $0.id == drink.kindID }.map { kind -> HTML in
             let chosen = retry["kind"].map { $0 == kind.name } ?? (kind.id == drink.kindID)
-            return "<option value=\"\(kind.name)\"\(HTML.flag("selected", chosen))>\(kind.name.capitalized)</option>"
+            return "<option value=\"\(kind.name)\"\(HTML.flag("selected", chosen))>\(Layout.kindName(kind.name))</option>"
         }
         let day = LocalDate(containing: drink.at, in: zone)
         let back = day == today ? SitePath.today.link : SitePath.day.link(day)

@@ -193,7 +193,7 @@ struct LedgerActivityPage {
         let items = activity.map { item -> HTML in
             """
             <li><time datetime="\(Layout.instant(item.at))">\(Written.current.moment(item.at, in: zone))</time>
-            <span class="what"><strong>\(item.actor ?? t("someone"))</strong> \(item.text)</span></li>
+            <span class="what"><strong>\(item.actor ?? t("someone"))</strong> \(item.phrase.map(Written.current.say) ?? item.text)</span></li>
             """
         }
         return Layout.page(t("\(ledger.name) activity"), context, """

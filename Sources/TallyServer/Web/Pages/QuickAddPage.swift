@@ -39,7 +39,7 @@ struct QuickAddPage {
             """
         case .logged(let intake, let again):
             let time = Written.current.time(intake.at, in: zone)
-            let (volume, kind) = (Layout.volume(intake.volumeMl, unit), intake.kindName)
+            let (volume, kind) = (Layout.volume(intake.volumeMl, unit), Layout.kindNameInSentence(intake.kindName))
             body = again
                 ? "<h1 id=\"quick-title\">\(t("Already logged"))</h1><p class=\"message notice\" role=\"status\" id=\"quick-result\">\(t("Already logged: \(volume) of \(kind) at \(time). Nothing was added."))</p>"
                 : "<h1 id=\"quick-title\">\(t("Logged \(volume)"))</h1><p class=\"message notice\" role=\"status\" id=\"quick-result\">\(t("Logged \(volume) of \(kind) at \(time)."))</p>"

@@ -135,12 +135,12 @@ struct SettingsPage {
                 <button type="submit" name="action" value="retire" aria-label="\(t("Retire \(kind.name)"))">\(t("Retire"))</button>
                 </form>
                 """
-            return "<li><span class=\"what\">\(kind.name.capitalized)</span> <span class=\"amount\">× \(String(format: "%.2f", kind.factor))</span>\(own)</li>"
+            return "<li><span class=\"what\">\(Layout.kindName(kind.name))</span> <span class=\"amount\">× \(String(format: "%.2f", kind.factor))</span>\(own)</li>"
         }
         return """
         <section id="\(SettingsSection.kinds.rawValue)" aria-labelledby="kinds-title">
         <h1 id="kinds-title">\(t("Drink kinds"))</h1>
-        <p class="help">\(DrinkFactorSet.disclaimer)</p>
+        <p class="help">\(Written.current.say(DrinkFactorSet.disclaimer))</p>
         <ul class="kinds">\(rows)</ul>
         <form method="post" action="\(SitePath.factors.link)" class="row">
         \(Layout.csrfField(context))

@@ -89,7 +89,7 @@ struct TodayPage {
             let chosen = kind.name.caseInsensitiveCompare(quickKind) == .orderedSame
             let query = kind.name == DrinkKind.defaultName ? ""
                 : "?kind=" + SitePath.encoded(kind.name)
-            return "<li><a href=\"\(here)\(query)\"\(HTML.flag(#"aria-current="true""#, chosen))>\(kind.name.capitalized)</a></li>"
+            return "<li><a href=\"\(here)\(query)\"\(HTML.flag(#"aria-current="true""#, chosen))>\(Layout.kindName(kind.name))</a></li>"
         }
         return "<nav class=\"quick-kinds\" aria-label=\"\(t("What the buttons add"))\"><ul>\(links)</ul></nav>"
     }
@@ -128,7 +128,7 @@ struct TodayPage {
     func customForm(_ context: PageContext, retry: CustomInput? = nil) -> HTML {
         let chosen = retry?.kind ?? DrinkKind.defaultName
         let options = kinds.filter { !$0.isRetired }.map { kind -> HTML in
-            "<option value=\"\(kind.name)\"\(HTML.flag("selected", kind.name == chosen))>\(kind.name.capitalized)</option>"
+            "<option value=\"\(kind.name)\"\(HTML.flag("selected", kind.name == chosen))>\(Layout.kindName(kind.name))</option>"
         }
         let remove = retry?.remove ?? false
         let invalid = t("Enter an amount more than 0 and at most \(Layout.volume(EntryVolume.maximumMl, unit)), such as 250, 250 ml or 8 oz.")
@@ -217,7 +217,7 @@ struct TodayPage {
         let at = Layout.instant(entry.at)
         switch entry {
         case .intake(let intake):
-            what = "\(intake.kindName.capitalized) · \(Layout.volume(intake.volumeMl, unit))"
+            what = "\(Layout.kindName(intake.kindName)) · \(Layout.volume(intake.volumeMl, unit))"
             amount = "+" + Layout.volume(intake.effectiveMl, unit)
             again = "data-again=\"intake\" data-volume-ml=\"\(intake.volumeMl)\" data-kind=\"\(intake.kindName)\" data-at=\"\(at)\" data-note=\"\(intake.note ?? "")\""
         case .removal(let removal):
@@ -245,7 +245,7 @@ struct TodayPage {
     /// Without JavaScript, deleting asks on a page of its own.
     static func confirmDelete(_ context: PageContext, entry: DayEntry, unit: VolumeUnit) -> HTML {
         let what: String = switch entry {
-        case .intake(let intake): t("\(Layout.volume(intake.volumeMl, unit)) of \(intake.kindName)")
+        case .intake(let intake): t("\(Layout.volume(intake.volumeMl, unit)) of \(Layout.kindNameInSentence(intake.kindName))")
         case .removal(let removal): t("the removal of \(Layout.volume(removal.volumeMl, unit))")
         }
         return Layout.page(t("Delete?"), context, """

@@ -34,6 +34,7 @@ enum Migrations {
         Migration19SeveralPayers.self,
         Migration20TokenScopes.self,
         Migration21AccountLanguage.self,
+        Migration22ActivityPhrases.self,
     ] }
 
     static var migrator: DatabaseMigrator {

@@ -43,6 +43,14 @@ public struct Written: Sendable {
         return Self.unbroken(amount.formatted(style).replacingOccurrences(of: "-", with: "−"))
     }
 
+    /// "12.50", "12,50": an amount as the reader types it, without its currency, with exactly
+    /// the currency's decimals (an example in a form's hint).
+    public func amount(_ money: Money) -> String {
+        let amount = Decimal(sign: money.minorUnits < 0 ? .minus : .plus, exponent: -money.currency.minorUnits,
+                             significand: Decimal(money.minorUnits.magnitude))
+        return amount.formatted(.number.precision(.fractionLength(money.currency.minorUnits)).locale(locale))
+    }
+
     /// The locale as a BCP 47 tag ("en-US"), for the page's scripts (Intl) to write as the server does.
     public var languageTag: String { locale.identifier.replacingOccurrences(of: "_", with: "-") }
 

@@ -36,6 +36,13 @@ struct WrittenTests {
         #expect(germany.volume(VolumeUnit.oz.toMilliliters(12.5), .oz) == "12,5 oz")
     }
 
+    @Test("An amount as the reader types it: the locale's decimal sign, the currency's decimals")
+    func typedAmounts() throws {
+        let euros = Money(minorUnits: 1250, currency: try Currency(code: "EUR"))
+        #expect(us.amount(euros) == "12.50" && germany.amount(euros) == "12,50")
+        #expect(us.amount(Money(minorUnits: 1250, currency: try Currency(code: "JPY"))) == "1,250")
+    }
+
     @Test("Days: Today and Yesterday, then the weekday and date in the locale's order, the year when another")
     func days() {
         let today = LocalDate("2026-11-26")!

@@ -12,15 +12,16 @@ from test_spending import LEDGER_URL, load
 from test_web import check_page, click, fill, text, wait
 
 
-def submit(driver, form_css):
-    click(driver, driver.find_element(By.CSS_SELECTOR, f"{form_css} button[type=submit]"))
+def submit(driver, field_id):
+    """Submits the form that holds the field `field_id`, with its own button (whatever it says)."""
+    click(driver, driver.find_element(By.XPATH, f"//*[@id='{field_id}']/ancestor::form//button[@type='submit']"))
 
 
 def sign_up_and_skip_the_goal(driver, server, name):
     driver.get(server + "/signup")
     fill(driver, "#name", name)
     fill(driver, "#password", "correct horse 1")
-    submit(driver, "main form")
+    submit(driver, "password")
     wait(driver, lambda d: d.current_url.endswith("/onboarding"), timeout=20, message="sign-up did not lead to onboarding")
     fill(driver, "#age", "40")
     fill(driver, "#weight", "70")
@@ -37,7 +38,7 @@ def share_an_expense(driver, server, amount):
     load(driver, server + "/spending")
     fill(driver, "#name", "Casa")
     fill(driver, "#currency", "EUR")
-    submit(driver, "main form")
+    submit(driver, "currency")
     wait(driver, lambda d: LEDGER_URL.search(d.current_url), timeout=15, message="creating did not lead to the ledger")
     fill(driver, "#amount", amount)
     fill(driver, "#description", "Supermercado")
@@ -71,7 +72,7 @@ def test_arabic_chosen_in_settings(server, browser, unique_name):
     assert html(driver) == ("en", "ltr")
     load(driver, server + "/settings/language")
     click(driver, driver.find_element(By.CSS_SELECTOR, "label[for='language-ar']"))
-    submit(driver, "main form")
+    submit(driver, "language-ar")
     wait(driver, lambda d: html(d) == ("ar", "rtl"), message="the page did not turn to Arabic")
     check_page(driver, "phone-language-ar-settings")
     load(driver, server + "/")

@@ -596,7 +596,7 @@ function enhancePayers(root) {
 function checkMoney(form) {
   const input = form.elements.amount;
   const text = input.value.trim();
-  const value = Number(text.replace(",", "."));
+  const value = Number(plainNumber(text).replace(",", "."));
   const valid = new RegExp("^(?:" + input.pattern + ")$").test(text) && value > 0 && value <= Number(input.dataset.max);
   input.setCustomValidity(valid ? "" : input.dataset.invalid);
   input.setAttribute("aria-invalid", String(!valid));

@@ -80,7 +80,7 @@ struct LedgerPage {
         let digit = "[0-9\u{0660}-\u{0669}]"
         let fraction = decimals == 0 ? "" : "([.,\u{066B}]\(digit){1,\(decimals)})?"
         let pattern = "\(digit){1,3}([.,'\u{2019}\u{066C}\u{00A0}\u{202F} ]\(digit){3})*\(fraction)|\(digit)+\(fraction)"
-        let example = Money(minorUnits: 1250, currency: currency).plain
+        let example = Written.current.amount(Money(minorUnits: 1250, currency: currency))
         func refusal(_ field: String) -> (message: String, invalid: HTML) {
             guard let error, refusedField == field else { return ("", "") }
             return (error, HTML(unsafe: #" aria-invalid="true""#))

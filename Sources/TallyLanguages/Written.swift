@@ -74,9 +74,9 @@ public struct Written: Sendable {
     /// year when it is not this one.
     public func day(_ day: LocalDate, today: LocalDate) -> String {
         switch day.days(to: today) {
-        case 0: return say("Today")
-        case 1: return say("Yesterday")
-        case -1: return say("Tomorrow")
+        case 0: return say(Phrase("Today"))
+        case 1: return say(Phrase("Yesterday"))
+        case -1: return say(Phrase("Tomorrow"))
         default:
             var style = Date.FormatStyle(locale: locale, timeZone: .gmt).weekday(.abbreviated).day().month(.abbreviated)
             if day.year != today.year { style = style.year() }

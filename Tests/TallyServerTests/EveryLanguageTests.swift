@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 import TallyCore
 import TallyLanguages
+import TallyRepositories
 @testable import TallyServer
 
 /// Every page in every language Tally speaks: nothing English is left on a page read in another
@@ -144,5 +145,13 @@ struct EveryLanguageTests {
             #expect(detail != englishProblem["detail"] as? String, "the German detail is German: \(detail)")
             #expect(!detail.isEmpty)
         }
+    }
+
+    @Test("A reminder is written in the person's chosen language; without one, in English")
+    func reminderLanguage() {
+        let german = PushSender.reminder(for: User(name: "ada", createdAt: Date(), language: "de"))
+        #expect(german.body == Written(language: Language.matching("de")!).say(Phrase("Time for a glass of water.")))
+        #expect(german.body != "Time for a glass of water.")
+        #expect(PushSender.reminder(for: User(name: "sam", createdAt: Date())).body == "Time for a glass of water.")
     }
 }

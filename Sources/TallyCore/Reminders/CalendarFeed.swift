@@ -6,12 +6,13 @@ public enum CalendarFeed {
     public static let days = 14
 
     /// The feed for the windows starting on the `days` days from `firstDay`, each with the window
-    /// it starts with.
-    public static func ics(_ windows: DayWindows, from firstDay: LocalDate, now: Date, name: String) -> String {
+    /// it starts with; its words written by `say` (in the person's language).
+    public static func ics(_ windows: DayWindows, from firstDay: LocalDate, now: Date, name: String,
+                           say: (Phrase) -> String = { $0.description }) -> String {
         let (settings, zone) = (windows.settings, windows.zone)
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Tally//Reminders//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
-            "X-WR-CALNAME:" + escape("Tally: drink water (\(name))"), "X-WR-TIMEZONE:" + zone.identifier,
+            "X-WR-CALNAME:" + escape(say(Phrase("Tally: drink water (\(name))"))), "X-WR-TIMEZONE:" + zone.identifier,
             "REFRESH-INTERVAL;VALUE=DURATION:PT12H", "X-PUBLISHED-TTL:PT12H",
         ]
         if settings.enabled {
@@ -19,7 +20,8 @@ public enum CalendarFeed {
                 let day = firstDay.adding(days: offset)
                 let schedule = ReminderSchedule(window: windows.window(startingOn: day), frequency: settings.frequency)
                 for (index, instant) in schedule.instants(startingOn: day, in: zone).enumerated() where instant > now {
-                    lines += event(uid: "\(day)-\(index + 1)-\(schedule.times[index])@tally", at: instant, stamp: now)
+                    lines += event(uid: "\(day)-\(index + 1)-\(schedule.times[index])@tally", at: instant, stamp: now,
+                                   summary: say(Phrase("Drink some water")), alarm: say(Phrase("Time for a glass of water.")))
                 }
             }
         }
@@ -27,11 +29,11 @@ public enum CalendarFeed {
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"
     }
 
-    private static func event(uid: String, at instant: Date, stamp: Date) -> [String] {
+    private static func event(uid: String, at instant: Date, stamp: Date, summary: String, alarm: String) -> [String] {
         [
             "BEGIN:VEVENT", "UID:" + uid, "DTSTAMP:" + utc(stamp), "DTSTART:" + utc(instant), "DURATION:PT5M",
-            "SUMMARY:Drink some water", "TRANSP:TRANSPARENT",
-            "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Time for a glass of water", "TRIGGER:PT0S", "END:VALARM",
+            "SUMMARY:" + escape(summary), "TRANSP:TRANSPARENT",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + escape(alarm), "TRIGGER:PT0S", "END:VALARM",
             "END:VEVENT",
         ]
     }

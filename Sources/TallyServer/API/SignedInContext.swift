@@ -18,7 +18,7 @@ public struct SignedInContext: ChildRequestContext {
 
     public init(context: TallyRequestContext) throws {
         guard let user = context.user else {
-            throw HTTPError(.unauthorized, message: "Sign in, or send a personal API token as \"Authorization: Bearer TOKEN\".")
+            throw TallyError(.unauthorized, "Sign in, or send a personal API token as \"Authorization: Bearer TOKEN\".")
         }
         coreContext = context.coreContext
         self.user = user

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import TallyAPI
 import TallyCore
+import TallyLanguages
 import TallyRepositories
 import TallyServices
 
@@ -182,7 +183,9 @@ public struct AccountService: Sendable {
         let now = clock.now
         let zone = owner.settings.zone
         let windows = try await store.dayWindows(owner.reminders, of: owner.user.id, now: now, zone: zone)
-        return CalendarFeed.ics(windows, from: LocalDate(containing: now, in: zone).adding(days: -1), now: now, name: owner.user.name)
+        let written = Written(chosen: owner.user.language.flatMap(Language.matching), acceptLanguage: nil)
+        return CalendarFeed.ics(windows, from: LocalDate(containing: now, in: zone).adding(days: -1), now: now, name: owner.user.name,
+                                say: written.say)
     }
 
     public func sessions(of user: User) async throws -> [SessionInfo] {

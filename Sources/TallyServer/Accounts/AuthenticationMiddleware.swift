@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import TallyCore
 import TallyRepositories
 import TallyServices
 
@@ -17,12 +18,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let accounts: AccountService
     var acceptsTokens = true
 
-    static let invalidToken = "That API token is not valid: it may have been revoked. Create a new one with `tally token create`."
+    static let invalidToken = TallyError(.unauthorized, "That API token is not valid: it may have been revoked. Create a new one with `tally token create`.")
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         if acceptsTokens, let authorization = request.headers[.authorization] {
-            guard authorization.hasPrefix("Bearer ") else { throw HTTPError(.unauthorized, message: Self.invalidToken) }
+            guard authorization.hasPrefix("Bearer ") else { throw Self.invalidToken }
             let secret = String(authorization.dropFirst("Bearer ".count))
             let tokenHash = AccountService.hash(secret)
             let now = accounts.clock.now
@@ -36,7 +37,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 return try await admitted(admission, request, context, next)
             }
             guard let (user, grant) = try await accounts.holder(ofAPIToken: secret) else {
-                throw HTTPError(.unauthorized, message: Self.invalidToken)
+                throw Self.invalidToken
             }
             accounts.knownTokens.remember(tokenHash, holder: user, grant: grant, at: now)
             context.user = user
@@ -79,7 +80,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             if admission.checked == .admitted { return }
         } catch is TokenAdmission.Refused {}
         accounts.knownTokens.forget(admission.tokenHash)
-        throw HTTPError(.unauthorized, message: Self.invalidToken)
+        throw Self.invalidToken
     }
 }
 
@@ -95,7 +96,7 @@ struct CSRFMiddleware: RouterMiddleware {
         if context.credential == .session, !Self.safe.contains(request.method) {
             guard let expected = context.csrf, let sent = request.headers[Self.header],
                   Cookies.constantTimeEqual(expected, sent) else {
-                throw HTTPError(.forbidden, message: "This request lacks its CSRF token; reload the page and try again.")
+                throw TallyError(.forbidden, "This request lacks its CSRF token; reload the page and try again.")
             }
         }
         return try await next(request, context)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import TallyCore
 import TallyLanguages
 import TallyRepositories
 import TallyServices
@@ -26,7 +27,7 @@ struct PushSender: Sendable {
     /// a push has no browser to ask).
     static func reminder(for user: User) -> Notification {
         let written = Written(chosen: user.language.flatMap(Language.matching), acceptLanguage: nil)
-        return Notification(title: "Tally", body: written.say("Time for a glass of water."), url: "/")
+        return Notification(title: "Tally", body: written.say(Phrase("Time for a glass of water.")), url: "/")
     }
 
     /// How many push services are waited for at once: enough that a few dead endpoints (each

@@ -66,7 +66,9 @@ const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content ??
 async function api(method, path, body) {
   const response = await fetch(path, {
     method,
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf(), Accept: "application/json" },
+    // The API's refusals in the page's language (the person's choice, which may not be the browser's).
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf(), Accept: "application/json",
+               "Accept-Language": document.documentElement.lang || "en" },
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: "same-origin",
   });

@@ -57,7 +57,12 @@ public struct Catalog: Sendable {
         guard let url = Bundle.module.url(forResource: language.tag, withExtension: "json", subdirectory: "Catalogs") else {
             throw CocoaError(.fileNoSuchFile)
         }
-        return try JSONDecoder().decode([String: Entry].self, from: Data(contentsOf: url))
+        return try entries(of: Data(contentsOf: url))
+    }
+
+    /// The entries of a catalog file's contents.
+    public static func entries(of file: Data) throws -> [String: Entry] {
+        try JSONDecoder().decode([String: Entry].self, from: file)
     }
 
     /// The CLDR plural categories of the language: the forms a plural entry must give.

@@ -19,8 +19,8 @@ enum DrinkCSVUpload {
         let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         try await HealthUpload.save(body, to: file, maxSize: maxSize,
-                                    tooLarge: "A CSV of drinks can be at most 16 MB (forty years of drinks); this one is bigger.",
-                                    empty: "The upload is empty: send a CSV of drinks as the body.")
+                                    tooLarge: Phrase("A CSV of drinks can be at most 16 MB (forty years of drinks); this one is bigger."),
+                                    empty: Phrase("The upload is empty: send a CSV of drinks as the body."))
         return try await importing(file, into: hydration, unit: unit)
     }
 

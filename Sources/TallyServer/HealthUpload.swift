@@ -48,9 +48,9 @@ enum HealthUpload {
     }
 
     /// The answer when the upload cannot be stored (a full disk): the server's problem, said so.
-    static func cannotStore() -> HTTPError {
-        HTTPError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
-                  message: "The server has no room to store the upload now; try again later.")
+    static func cannotStore() -> StatusRefusal {
+        StatusRefusal(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+                      Phrase("The server has no room to store the upload now; try again later."))
     }
 
     static func importing<Body: AsyncSequence & Sendable>(_ body: Body, into hydration: HydrationService) async throws
@@ -58,8 +58,8 @@ enum HealthUpload {
         let file = temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         try await save(body, to: file, maxSize: maxSize,
-                       tooLarge: "An Apple Health export can be at most 4 GB; this one is bigger.",
-                       empty: "The upload is empty: send Apple Health's export.zip or export.xml as the body.")
+                       tooLarge: Phrase("An Apple Health export can be at most 4 GB; this one is bigger."),
+                       empty: Phrase("The upload is empty: send Apple Health's export.zip or export.xml as the body."))
         return try await importing(file, into: hydration)
     }
 
@@ -75,7 +75,7 @@ enum HealthUpload {
     }
 
     /// Saves a request's body to `file` as it arrives, refusing more than `maxSize` bytes, or none.
-    static func save<Body: AsyncSequence>(_ body: Body, to file: URL, maxSize: Int64, tooLarge: String, empty: String) async throws
+    static func save<Body: AsyncSequence>(_ body: Body, to file: URL, maxSize: Int64, tooLarge: Phrase, empty: Phrase) async throws
         where Body.Element == ByteBuffer {
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else { throw cannotStore() }
         let handle = try FileHandle(forWritingTo: file)
@@ -85,11 +85,11 @@ enum HealthUpload {
         for try await chunk in body {
             size += Int64(chunk.readableBytes)
             guard size <= maxSize else {
-                throw HTTPError(.contentTooLarge, message: tooLarge)
+                throw StatusRefusal(.contentTooLarge, tooLarge)
             }
             try lease.take(Int64(chunk.readableBytes))
             do { try handle.write(contentsOf: chunk.readableBytesView) } catch { throw cannotStore() }
         }
-        guard size > 0 else { throw HTTPError(.badRequest, message: empty) }
+        guard size > 0 else { throw StatusRefusal(.badRequest, empty) }
     }
 }

@@ -31,8 +31,8 @@ enum PersonBackupTransfer {
         let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         try await HealthUpload.save(body, to: file, maxSize: maxSize,
-                                    tooLarge: "A backup can be at most 64 MB; this one is bigger.",
-                                    empty: "The upload is empty: send the backup that Tally's export wrote as the body.")
+                                    tooLarge: Phrase("A backup can be at most 64 MB; this one is bigger."),
+                                    empty: Phrase("The upload is empty: send the backup that Tally's export wrote as the body."))
         return try await restoring(file, merge: merge, hydration, spending)
     }
 

@@ -241,7 +241,7 @@ struct HardeningTests {
         try first?.take(6)
         let second = space.lease()
         try second.take(4)
-        #expect(throws: HTTPError.self) { try second.take(1) }
+        #expect(throws: StatusRefusal.self) { try second.take(1) }
         #expect(space.inUse == 10)
         first = nil
         #expect(space.inUse == 4)

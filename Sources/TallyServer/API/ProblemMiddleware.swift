@@ -75,6 +75,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return (HTTPResponse.Status(code: Problem.status(of: error.kind)), error.phrase)
         case let error as DecodingError:
             return (.badRequest, phrase(of: error))
+        case let error as StatusRefusal:
+            return (error.status, error.phrase)
         case is NIOTooManyBytesError:
             return (.contentTooLarge, "The request body is too large; send at most 64 KiB.")
         case let error as HTTPError:
@@ -139,5 +141,17 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             if name.hasPrefix("Dictionary") { return Phrase("an object") }
             return name.hasPrefix("Array") ? Phrase("a list") : Phrase("an object")
         }
+    }
+}
+
+/// A refusal whose status no TallyError kind has (413, 415, 507 for an upload), with its sentence
+/// as a phrase, so that the API and the pages say it in the reader's language as any other.
+struct StatusRefusal: Error {
+    let status: HTTPResponse.Status
+    let phrase: Phrase
+
+    init(_ status: HTTPResponse.Status, _ phrase: Phrase) {
+        self.status = status
+        self.phrase = phrase
     }
 }

@@ -20,11 +20,6 @@ extension Written {
         }
         // Arabic's decimal sign became "." above.
         let decimal = (locale.decimalSeparator ?? ".").replacingOccurrences(of: "\u{066B}", with: ".")
-        let group = locale.groupingSeparator ?? ","
-        var groupMarks: Set<Character> = [" ", "\u{2019}", "'"]
-        let localGroup = group.replacingOccurrences(of: "\u{00A0}", with: " ").replacingOccurrences(of: "\u{202F}", with: " ")
-            .replacingOccurrences(of: "\u{066C}", with: "\u{2019}")
-        if localGroup.count == 1 { groupMarks.insert(Character(localGroup)) }
         // The whole part's groups of three, then the fraction after the locale's own decimal sign.
         let characters = Array(text)
         let decimalMark: Character? = decimal.count == 1 ? Character(decimal) : nil
@@ -37,6 +32,32 @@ extension Written {
         guard grouped else { return text }
         let fraction = fractionStart.map { "." + String(characters[characters.index(after: $0)...]) } ?? ""
         return groups.map { String($0) }.joined() + fraction
+    }
+}
+
+extension Written {
+    /// The marks that group a number's digits in this locale, as `plainNumber` reads them (its
+    /// spaces as a plain space, Arabic's as ’), and the spaces and apostrophes any locale may use.
+    var groupMarks: Set<Character> {
+        var marks: Set<Character> = [" ", "\u{2019}", "'"]
+        let local = (locale.groupingSeparator ?? ",").replacingOccurrences(of: "\u{00A0}", with: " ")
+            .replacingOccurrences(of: "\u{202F}", with: " ").replacingOccurrences(of: "\u{066C}", with: "\u{2019}")
+        if local.count == 1 { marks.insert(Character(local)) }
+        return marks
+    }
+
+    /// What `plainNumber` reads as a number with at most `decimals` decimals, as a regular
+    /// expression for an input's `pattern`: digits grouped as this locale groups them
+    /// ("1.234,56" in German, "1,234.56" in English), or plain ("1234.56", "12,50").
+    public func numberPattern(decimals: Int) -> String {
+        let digit = "[0-9\u{0660}-\u{0669}\u{06F0}-\u{06F9}]"
+        // As typed: a space may be a no-break one, and Arabic's group mark is its own.
+        var typed = groupMarks
+        if typed.contains(" ") { typed.formUnion(["\u{00A0}", "\u{202F}"]) }
+        if typed.contains("\u{2019}") { typed.insert("\u{066C}") }
+        let group = "[" + typed.sorted().map(String.init).joined() + "]"
+        let fraction = decimals == 0 ? "" : "([.,\u{066B}]\(digit){1,\(decimals)})?"
+        return "\(digit){1,3}(\(group)\(digit){3})*\(fraction)|\(digit)+\(fraction)"
     }
 }
 

@@ -78,6 +78,19 @@ import TallyCore
         #expect(reading("١٬٢٣٤٫٥٠", in: "ar") == "1234.50")
     }
 
+    @Test func anInputsPatternTakesWhatTheLocaleReads() throws {
+        func matches(_ typed: String, in tag: String) throws -> Bool {
+            let written = Written(language: Language.matching(tag)!, locale: Locale(identifier: tag.replacingOccurrences(of: "-", with: "_")))
+            let pattern = try NSRegularExpression(pattern: "^(?:" + written.numberPattern(decimals: 2) + ")$")
+            return pattern.firstMatch(in: typed, range: NSRange(typed.startIndex..., in: typed)) != nil
+        }
+        #expect(try matches("1.234,56", in: "de-DE") && matches("12.345", in: "de-DE") && matches("12,50", in: "de-DE"))
+        #expect(try matches("1,234.56", in: "en-US") && matches("12.50", in: "en-US") && matches("12,50", in: "en-US"))
+        #expect(try !matches("12.345", in: "en-US"), "three decimals in English are refused before they are sent")
+        #expect(try matches("1\u{202F}234,56", in: "fr-FR") && matches("١٢٫٥٠", in: "ar"))
+        #expect(try !matches("12.5.0", in: "de-DE") && !matches("abc", in: "en-US"))
+    }
+
     @Test func whatIsNotANumberOfTheLocaleIsLeftForTheParserToRefuse() {
         #expect(reading("1.234,56", in: "en-US") == "1.234,56")
         #expect(reading("12.34.5", in: "de-DE") == "12.34.5")

@@ -116,7 +116,7 @@ def text_of(element, css):
 ROWS = [("Daily goal", "/settings/goal"), ("Profile", "/settings/profile"), ("Quick-add buttons", "/settings/presets"),
         ("Drink kinds", "/settings/kinds"), ("Bottle", "/bottle"), ("Unit and time zone", "/settings/unit-zone"),
         ("Reminders", "/settings/reminders"), ("Calendar", "/settings/calendar"), ("Apple Health", "/settings/apple-health"),
-        ("Your data", "/settings/your-data"), ("Your account", "/account")]
+        ("Your data", "/settings/your-data"), ("Language", "/settings/language"), ("Your account", "/account")]
 
 
 def follow_each_row(driver, server, viewport):

@@ -76,10 +76,7 @@ struct LedgerPage {
         let you = details.member(of: user)?.id
         let payer = retry["payer"].flatMap(MemberID.init) ?? you ?? details.members.first?.id
         let decimals = currency.minorUnits
-        // Digits as the reader's locale groups them ("1.234,56", "1 234,56", Arabic-Indic digits) or plain ("1234.56").
-        let digit = "[0-9\u{0660}-\u{0669}]"
-        let fraction = decimals == 0 ? "" : "([.,\u{066B}]\(digit){1,\(decimals)})?"
-        let pattern = "\(digit){1,3}([.,'\u{2019}\u{066C}\u{00A0}\u{202F} ]\(digit){3})*\(fraction)|\(digit)+\(fraction)"
+        let pattern = Written.current.numberPattern(decimals: decimals)
         let example = Written.current.amount(Money(minorUnits: 1250, currency: currency))
         func refusal(_ field: String) -> (message: String, invalid: HTML) {
             guard let error, refusedField == field else { return ("", "") }

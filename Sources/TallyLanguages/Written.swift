@@ -34,21 +34,16 @@ public struct Written: Sendable {
     /// "$1,000,582.98", "€12.50", "¥1,234", "1.234,56 €": the currency's symbol where the locale
     /// has one, its grouping, exactly the currency's decimals, and a true minus sign.
     public func money(_ money: Money) -> String {
-        let units = money.minorUnits.magnitude
-        let amount = Decimal(sign: money.minorUnits < 0 ? .minus : .plus, exponent: -money.currency.minorUnits,
-                             significand: Decimal(units))
         let style = Decimal.FormatStyle.Currency(code: money.currency.code, locale: locale)
             .precision(.fractionLength(money.currency.minorUnits))
         // The number and its symbol never part at the end of a line.
-        return Self.unbroken(amount.formatted(style).replacingOccurrences(of: "-", with: "−"))
+        return Self.unbroken(money.decimal.formatted(style).replacingOccurrences(of: "-", with: "−"))
     }
 
     /// "12.50", "12,50": an amount as the reader types it, without its currency, with exactly
     /// the currency's decimals (an example in a form's hint).
     public func amount(_ money: Money) -> String {
-        let amount = Decimal(sign: money.minorUnits < 0 ? .minus : .plus, exponent: -money.currency.minorUnits,
-                             significand: Decimal(money.minorUnits.magnitude))
-        return amount.formatted(.number.precision(.fractionLength(money.currency.minorUnits)).locale(locale))
+        money.decimal.formatted(.number.precision(.fractionLength(money.currency.minorUnits)).locale(locale))
     }
 
     /// The locale as a BCP 47 tag ("en-US"), for the page's scripts (Intl) to write as the server does.

@@ -16,14 +16,10 @@ func t(one: Phrase, other: Phrase) -> String { t(Phrase(one: one, other: other))
 /// always wrote it (scripts and the CLI tests read it); in another language, as `Written` writes it.
 enum Said {
     /// How the terminal writes (LC_ALL, else LC_MESSAGES, else LANG), or nil when it is English.
-    /// English is told apart as `Written(environment:)` does, without making one: a `Written` reads
-    /// every language's catalog, which an English command, a few milliseconds long, never needs.
+    /// An English `Written` reads no catalog.
     static let terminal: Written? = {
-        let environment = ProcessInfo.processInfo.environment
-        let setting = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
-        let name = String(setting.prefix { $0 != "." && $0 != "@" })
-        guard name != "C", name != "POSIX", let language = Language.matching(name), language != .english else { return nil }
-        return Written(environment: environment)
+        let written = Written(environment: ProcessInfo.processInfo.environment)
+        return written.language == .english ? nil : written
     }()
 
     /// Whether the text is English: a terminal in English, or a command that chose it.

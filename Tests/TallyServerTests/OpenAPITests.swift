@@ -69,6 +69,40 @@ struct OpenAPITests {
         }
     }
 
+    @Test("Every object of a write's JSON body allows no other fields, as the server refuses them")
+    func exactRequestBodies() throws {
+        let document = try Self.document()
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        // Files brought in, read by their importers, not by the API's bodies.
+        let files: Set<String> = ["post /api/v1/restore", "post /api/v1/ledgers/import/ihatemoney"]
+        var open: [String] = []
+        func check(_ schema: Any, at place: String, seen: inout Set<String>) {
+            if let list = schema as? [Any] {
+                for (index, item) in list.enumerated() { check(item, at: "\(place)[\(index)]", seen: &seen) }
+            }
+            guard let schema = schema as? [String: Any] else { return }
+            if let ref = schema["$ref"] as? String, let name = ref.split(separator: "/").last.map(String.init), seen.insert(name).inserted {
+                check(schemas[name] ?? [:], at: name, seen: &seen)
+            }
+            if schema["type"] as? String == "object" || schema["properties"] != nil, schema["additionalProperties"] as? Bool != false {
+                open.append(place)
+            }
+            // if and then only add to the properties beside them.
+            for (key, value) in schema where !["$ref", "examples", "default", "if", "then"].contains(key) {
+                check(value, at: "\(place).\(key)", seen: &seen)
+            }
+        }
+        for (path, item) in try #require(document["paths"] as? [String: Any]) {
+            for (method, operation) in (item as? [String: Any]) ?? [:] where !files.contains("\(method) \(path)") {
+                let content = ((operation as? [String: Any])?["requestBody"] as? [String: Any])?["content"] as? [String: Any]
+                guard let json = content?["application/json"] as? [String: Any] else { continue }
+                var seen: Set<String> = []
+                check(json["schema"] ?? [:], at: "\(method) \(path)", seen: &seen)
+            }
+        }
+        #expect(open.sorted() == [], "objects of request bodies without additionalProperties: false")
+    }
+
     static func document() throws -> [String: Any] {
         let yaml = try String(contentsOf: documentURL, encoding: .utf8)
         return try #require(try Yams.load(yaml: yaml) as? [String: Any])

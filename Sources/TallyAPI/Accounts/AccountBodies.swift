@@ -80,6 +80,10 @@ public struct PushKey: Codable, Sendable {
 /// A browser's push subscription, as PushSubscription.toJSON() gives it.
 public struct PushSubscriptionBody: Codable, Sendable {
     public var endpoint: String
+    /// When the push service ends the subscription, in ms since 1970; null for never. Read so
+    /// that a browser's subscription is taken as it gives it, and not kept: a push service that
+    /// ends one answers 404 or 410 to the next push, and it is dropped then.
+    public var expirationTime: Double?
     public var keys: Keys
 
     public struct Keys: Codable, Sendable {

@@ -34,7 +34,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     static func field(of error: any Error) -> String? {
         switch error {
         case let error as TallyError: error.field
-        case let error as DecodingError: path(of: error).map(name(of:))
+        case let error as DecodingError: path(of: error).map(APICoding.fieldName)
         default: nil
         }
     }
@@ -92,7 +92,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Which field was wrong and how, as a phrase.
     static func phrase(of error: DecodingError) -> Phrase {
         func field(_ path: [any CodingKey]) -> Phrase {
-            let name = name(of: path)
+            let name = APICoding.fieldName(path)
             return name.isEmpty ? Phrase("The body") : Phrase("The field \(name)")
         }
         switch error {
@@ -109,14 +109,6 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return Phrase("\(field(context.codingPath)) is not valid: \(reason)")
         @unknown default:
             return Phrase("The body could not be read.")
-        }
-    }
-
-    /// A field's name from its coding path: split.parts[0].member (an index follows its array
-    /// without a dot).
-    private static func name(of path: [any CodingKey]) -> String {
-        path.reduce(into: "") { name, key in
-            if let index = key.intValue { name += "[\(index)]" } else { name += (name.isEmpty ? "" : ".") + key.stringValue }
         }
     }
 

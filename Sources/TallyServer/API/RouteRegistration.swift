@@ -58,15 +58,15 @@ extension Route {
 }
 
 extension Request {
-    /// The body as JSON of type `T`. Decoding errors stay DecodingErrors, so that the problem
-    /// says which field was wrong and how.
+    /// The body as JSON of type `T`, with no field `T` does not read (a 400 that names it).
+    /// Decoding errors stay DecodingErrors, so that the problem says which field was wrong and how.
     func decode<T: Decodable>(_ type: T.Type, context: SignedInContext) async throws -> T {
         if T.self == NoBody.self { return NoBody() as! T }
         let body = try await self.body.collect(upTo: context.maxUploadSize)
         if body.readableBytes == 0, T.self is any OptionalFields.Type {
-            return try APICoding.decoder.decode(T.self, from: Data("{}".utf8))
+            return try APICoding.decodeRequest(T.self, from: Data("{}".utf8))
         }
-        return try APICoding.decoder.decode(T.self, from: body)
+        return try APICoding.decodeRequest(T.self, from: Data(buffer: body, byteTransferStrategy: .noCopy))
     }
 }
 

@@ -30,6 +30,9 @@ extension PushCenter {
     }
 
     func unsubscribe(_ user: User, endpoint: String) async throws {
+        // No subscription has a NUL in its address (it was checked as a URL), and PostgreSQL
+        // cannot even compare text holding one: there is nothing to delete.
+        guard !endpoint.contains("\0") else { return }
         try await store.deletePushSubscription(endpoint: endpoint, of: user.id)
     }
 

@@ -57,7 +57,7 @@ public enum LedgerExport {
         }
     }
 
-    /// "Alex", or "Alex 30.00; Sam 20.00" when several paid.
+    /// "Alex", or "Alex 30.00; Sam 20.00" when several paid (in the ledger's currency).
     private static func paidBy(_ entry: SpendingEntry, _ summary: SpendingService.Summary) -> String {
         guard entry.hasSeveralPayers else { return summary.name(entry.payer) }
         return entry.payers.map { "\(summary.name($0.member)) \($0.amount.plain)" }.joined(separator: "; ")
@@ -67,13 +67,15 @@ public enum LedgerExport {
         let members = summary.details.members
         let stream = OutputStream(toMemory: ())
         let writer = try CSVWriter(stream: stream)
-        try writer.write(row: ["date", "kind", "description", "category", "amount", "currency", "paid by", "paid to", "split"]
+        try writer.write(row: ["date", "kind", "description", "category", "amount", "currency", "original amount", "original currency", "rate",
+                               "paid by", "paid to", "split"]
                          + members.map { "share of \($0.name)" })
         for entry in entries {
             let shares = Dictionary(uniqueKeysWithValues: try entry.shares.map { ($0.member, $0.share.plain) })
             try writer.write(row: [
                 entry.date.description, entry.kind.rawValue, SpreadsheetCell.safe(entry.description ?? ""),
                 SpreadsheetCell.safe(entry.category ?? ""), entry.amount.plain, entry.amount.currency.code,
+                entry.original?.amount.plain ?? "", entry.original?.amount.currency.code ?? "", entry.original?.rate.plain ?? "",
                 SpreadsheetCell.safe(paidBy(entry, summary)), entry.recipient.map { SpreadsheetCell.safe(summary.name($0)) } ?? "",
                 entry.split.method.rawValue,
             ] + members.map { shares[$0.id] ?? "" })

@@ -126,6 +126,11 @@ public struct Written: Sendable {
         value.formatted(.number.precision(.fractionLength(0...2)).locale(locale))
     }
 
+    /// "0.92", "0,92": an exact number (a rate) as typed, with the locale's decimal sign and no grouping.
+    public func exact(_ value: Decimal) -> String {
+        value.formatted(.number.precision(.fractionLength(0...10)).grouping(.never).locale(locale))
+    }
+
     /// "24 Nov 2026, 21:05": a moment further away (sessions, tokens, invites).
     public func moment(_ instant: Date, in zone: TimeZone) -> String {
         // The time keeps its "PM"; the date may wrap between its words.

@@ -64,6 +64,11 @@ enum PostgresMigrations {
         Migration(version: 6, name: "token scopes", sql: "ALTER TABLE apiToken ADD COLUMN scope text NOT NULL DEFAULT 'write';"),
         Migration(version: 7, name: "the account's language", sql: "ALTER TABLE users ADD COLUMN language text;"),
         Migration(version: 8, name: "the activity log's phrases", sql: "ALTER TABLE ledgerActivity ADD COLUMN phrase text;"),
+        // SQLite's migration 23.
+        Migration(version: 9, name: "entries in another currency", sql: """
+            ALTER TABLE spendingEntry ADD COLUMN originalAmount bigint, ADD COLUMN originalCurrency text, ADD COLUMN rate text;
+            CREATE INDEX spendingEntry_foreign ON spendingEntry (ledgerId, originalCurrency) WHERE originalCurrency IS NOT NULL;
+            """),
     ]
 
     /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.

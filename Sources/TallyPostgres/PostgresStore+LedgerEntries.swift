@@ -71,7 +71,7 @@ extension PostgresStore {
             let before = try await self.entry(id, in: details, connection)
             var entry = before
             let note = try change(&entry, details)
-            let (parts, payers) = (entry.split.parts, Self.severalPayers(of: entry))
+            let (parts, payers, original) = (entry.split.parts, Self.severalPayers(of: entry), entry.storedOriginal)
             // The entry, its shares and payers in one statement: the shares and payers it no
             // longer has go, the others are written (the two never touch the same row).
             try await connection.run("""
@@ -79,7 +79,8 @@ extension PostgresStore {
                     UPDATE spendingEntry SET kind = \(entry.kind.rawValue), amount = \(entry.amount.minorUnits), payerId = \(entry.payer),
                         date = \(entry.date), description = \(entry.description), searchKey = \(entry.description.map(UserText.searchKey)),
                         category = \(entry.category),
-                        splitMethod = \(entry.split.method.rawValue), createdAt = \(entry.createdAt), deletedAt = \(entry.deletedAt)
+                        splitMethod = \(entry.split.method.rawValue), createdAt = \(entry.createdAt), deletedAt = \(entry.deletedAt),
+                        originalAmount = \(original?.amount), originalCurrency = \(original?.currency), rate = \(original?.rate)
                     WHERE id = \(id)),
                 gone AS (DELETE FROM spendingShare WHERE entryId = \(id) AND memberId <> ALL(\(parts.map(\.member)))),
                 goneFromPayers AS (DELETE FROM spendingPayer WHERE entryId = \(id) AND memberId <> ALL(\(payers.members))),
@@ -147,7 +148,8 @@ extension PostgresStore {
                         let (month, category, amount) = try row.decode((Int, String?, Int64).self)
                         return MonthlySpending(month: YearMonth(year: month / 100, month: month % 100)!, category: category, amount: amount)
                     },
-                revision: try await revision(of: ledger, connection))
+                revision: try await revision(of: ledger, connection),
+                currencies: try await foreignSpending(in: details, connection))
         }
     }
 
@@ -212,14 +214,14 @@ extension PostgresStore {
     /// Stores an entry with its shares, in one statement; false, writing nothing, when its id
     /// (in any ledger) or its import key (in this one) is already stored.
     func insert(_ entry: SpendingEntry, importKey: String?, ledger: UUID, _ connection: PostgresConnection) async throws -> Bool {
-        let (parts, payers) = (entry.split.parts, Self.severalPayers(of: entry))
+        let (parts, payers, original) = (entry.split.parts, Self.severalPayers(of: entry), entry.storedOriginal)
         return try await connection.row("""
             WITH entry AS (
                 INSERT INTO spendingEntry (id, ledgerId, kind, amount, payerId, date, description, searchKey, category, splitMethod,
-                    createdAt, deletedAt, importKey)
+                    createdAt, deletedAt, importKey, originalAmount, originalCurrency, rate)
                 VALUES (\(entry.id), \(ledger), \(entry.kind.rawValue), \(entry.amount.minorUnits), \(entry.payer), \(entry.date),
                     \(entry.description), \(entry.description.map(UserText.searchKey)), \(entry.category), \(entry.split.method.rawValue),
-                    \(entry.createdAt), \(entry.deletedAt), \(importKey))
+                    \(entry.createdAt), \(entry.deletedAt), \(importKey), \(original?.amount), \(original?.currency), \(original?.rate))
                 ON CONFLICT DO NOTHING
                 RETURNING id),
             paid AS (
@@ -238,7 +240,7 @@ extension PostgresStore {
     private static let entryColumns = """
         spendingEntry.id, spendingEntry.kind, spendingEntry.amount, spendingEntry.payerId, spendingEntry.date,
         spendingEntry.description, spendingEntry.category, spendingEntry.splitMethod, spendingEntry.createdAt,
-        spendingEntry.deletedAt,
+        spendingEntry.deletedAt, spendingEntry.originalAmount, spendingEntry.originalCurrency, spendingEntry.rate,
         ARRAY(SELECT memberId FROM spendingShare WHERE entryId = spendingEntry.id ORDER BY memberId),
         ARRAY(SELECT value::text FROM spendingShare WHERE entryId = spendingEntry.id ORDER BY memberId),
         ARRAY(SELECT memberId FROM spendingPayer WHERE entryId = spendingEntry.id ORDER BY memberId),
@@ -248,19 +250,21 @@ extension PostgresStore {
     /// What each of an entry's several payers paid, as two arrays; empty when one member paid it all.
     private static func severalPayers(of entry: SpendingEntry) -> (members: [MemberID], paid: [Int64]) {
         guard entry.hasSeveralPayers else { return ([], []) }
-        return (entry.payers.map(\.member), entry.payers.map(\.amount.minorUnits))
+        return (entry.typedPayers.map(\.member), entry.typedPayers.map(\.amount.minorUnits))
     }
 
     /// The stored entry of the ledger, rebuilt through the same checks it passed when written.
     private static func entry(_ row: PostgresRow, in details: LedgerDetails) throws -> SpendingEntry {
-        let (id, kind, amount, payer, date, description, category, splitMethod, createdAt, deletedAt, members, values, payers, paid)
-            = try row.decode((UUID, String, Int64, MemberID, LocalDate, String?, String?, String, Date, Date?, [MemberID], [String],
-                              [MemberID], [Int64]).self)
+        let (id, kind, amount, payer, date, description, category, splitMethod, createdAt, deletedAt,
+             originalAmount, originalCurrency, rate, members, values, payers, paid)
+            = try row.decode((UUID, String, Int64, MemberID, LocalDate, String?, String?, String, Date, Date?,
+                              Int64?, String?, String?, [MemberID], [String], [MemberID], [Int64]).self)
         return try SpendingEntry.stored(
             id: id, kind: kind, amount: amount, currency: details.ledger.currency, payer: payer,
             payers: zip(payers, paid).map { ($0, $1) }, date: date,
             description: description, category: category, splitMethod: splitMethod, createdAt: createdAt, deletedAt: deletedAt,
-            shares: zip(members, values).map { ($0, $1) }, members: details.members)
+            shares: zip(members, values).map { ($0, $1) },
+            original: StoredOriginal(amount: originalAmount, currency: originalCurrency, rate: rate), members: details.members)
     }
 
 }

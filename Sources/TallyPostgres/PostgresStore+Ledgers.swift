@@ -81,6 +81,20 @@ extension PostgresStore: LedgerRepository {
         }
     }
 
+    public func foreignSpending(in ledger: UUID, of user: UUID) async throws -> [ForeignSpending] {
+        try await read { [self] connection in try await foreignSpending(in: details(ledger, of: user, connection), connection) }
+    }
+
+    func foreignSpending(in details: LedgerDetails, _ connection: PostgresConnection) async throws -> [ForeignSpending] {
+        var binds = PostgresBindings()
+        binds.append(details.ledger.id)
+        return try await connection.rows(PostgresQuery(unsafeSQL: ForeignSpending.sql(ledger: "$1", integer: "::bigint", sequence: "seq"), binds: binds),
+                                         logger: logger).map { row in
+            let (code, spent, inLedger, rate) = try row.decode((String, Int64, Int64, String).self)
+            return try ForeignSpending(code: code, spent: spent, inLedger: inLedger, lastRate: rate, ledger: details.ledger.currency)
+        }
+    }
+
     public func standing(of ledger: UUID, of user: UUID) async throws -> LedgerStanding {
         try await read { [self] connection in
             LedgerStanding(details: try await details(ledger, of: user, connection), totals: try await totals(of: ledger, connection))

@@ -145,6 +145,13 @@ public protocol LedgerRepository: Sendable {
     /// and the months hold, not what the whole ledger does.
     func overview(of ledger: UUID, of user: UUID, matching filter: EntryFilter, limit: Int, after: UUID?, deletedLimit: Int,
                   spentSince: YearMonth) async throws -> LedgerOverview
+    /// What the entries typed in other currencies than the ledger's came to, by currency, with
+    /// the rate each was last converted at.
+    func foreignSpending(in ledger: UUID, of user: UUID) async throws -> [ForeignSpending]
+    /// The reference rates the server last took from its source, nil until it took any.
+    func referenceRates() async throws -> ReferenceRates?
+    /// Keeps `rates` in place of the ones before (every instance may: the last write wins).
+    func keepReferenceRates(_ rates: ReferenceRates) async throws
     /// A number that every change to the ledger moves on, whichever instance made it (its
     /// activity log's latest line): what tells an open page that the ledger changed.
     func revision(of ledger: UUID, of user: UUID) async throws -> Int64
@@ -225,9 +232,11 @@ public struct LedgerOverview: Sendable {
     public var spent: [MonthlySpending]
     /// The ledger's revision when this was read (see `revision(of:of:)`).
     public var revision: Int64
+    /// The other currencies its entries that count were typed in, by code.
+    public var currencies: [ForeignSpending]
 
     public init(standing: LedgerStanding, entries: [SpendingEntry], hasMore: Bool, deleted: [SpendingEntry], deletedCount: Int,
-                spent: [MonthlySpending], revision: Int64) {
+                spent: [MonthlySpending], revision: Int64, currencies: [ForeignSpending] = []) {
         self.standing = standing
         self.entries = entries
         self.hasMore = hasMore
@@ -235,6 +244,60 @@ public struct LedgerOverview: Sendable {
         self.deletedCount = deletedCount
         self.spent = spent
         self.revision = revision
+        self.currencies = currencies
+    }
+}
+
+extension ReferenceRates {
+    /// The server setting the stores keep them in, as JSON.
+    package static let settingName = "referenceRates"
+
+    package static func stored(_ json: String?) -> ReferenceRates? {
+        json.flatMap { try? JSONDecoder().decode(ReferenceRates.self, from: Data($0.utf8)) }
+    }
+
+    package var stored: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+}
+
+/// What a ledger's entries typed in one other currency came to: its expenses in that currency
+/// and in the ledger's, and the rate its latest entry was converted at (what a new one starts from).
+public struct ForeignSpending: Sendable, Equatable {
+    public var spent: Money
+    public var inLedger: Money
+    public var lastRate: ExchangeRate
+
+    public init(spent: Money, inLedger: Money, lastRate: ExchangeRate) {
+        self.spent = spent
+        self.inLedger = inLedger
+        self.lastRate = lastRate
+    }
+
+    /// From the stored columns: the currency's code, its expenses' sums in minor units, the rate as text.
+    package init(code: String, spent: Int64, inLedger: Int64, lastRate: String, ledger: Currency) throws {
+        let currency = try Currency(code: code)
+        self.init(spent: Money(minorUnits: spent, currency: currency), inLedger: Money(minorUnits: inLedger, currency: ledger),
+                  lastRate: try ExchangeRate(parsing: lastRate))
+    }
+
+    /// The statement both stores read them with: `placeholder` is the ledger's (`?1`, `$1`),
+    /// `integer` what makes a sum an integer again ("::bigint" in PostgreSQL), `sequence` the
+    /// column that orders entries recorded at the same moment (`rowid`, `seq`).
+    package static func sql(ledger placeholder: String, integer: String = "", sequence: String) -> String {
+        """
+        SELECT originalCurrency,
+            sum(CASE WHEN kind = 'expense' THEN originalAmount ELSE 0 END)\(integer),
+            sum(CASE WHEN kind = 'expense' THEN amount ELSE 0 END)\(integer),
+            (SELECT latest.rate FROM spendingEntry AS latest
+             WHERE latest.ledgerId = \(placeholder) AND latest.originalCurrency = spendingEntry.originalCurrency
+                AND latest.deletedAt IS NULL
+             ORDER BY latest.createdAt DESC, latest.\(sequence) DESC LIMIT 1)
+        FROM spendingEntry WHERE ledgerId = \(placeholder) AND originalCurrency IS NOT NULL AND deletedAt IS NULL
+        GROUP BY originalCurrency ORDER BY originalCurrency
+        """
     }
 }
 

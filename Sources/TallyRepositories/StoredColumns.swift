@@ -68,20 +68,55 @@ extension ReminderSettings {
 extension SpendingEntry {
     /// From the stored columns, in either store, rebuilt through the same checks it passed when
     /// written; `shares` are each member's value as exact decimal text (`SplitPart.storedValue`),
-    /// `payers` what each of several payers paid (none when `payer` paid it all).
+    /// `payers` what each of several payers paid (none when `payer` paid it all), in the entry's
+    /// own currency. `amount` is in the ledger's `currency`; `original` is the amount as typed in
+    /// another currency, with its rate.
     package static func stored(id: UUID, kind: String, amount: Int64, currency: Currency, payer: MemberID,
                                payers: [(member: MemberID, paid: Int64)], date: LocalDate,
                                description: String?, category: String?, splitMethod: String, createdAt: Date, deletedAt: Date?,
-                               shares: [(member: MemberID, value: String)], members: [LedgerMember]) throws -> SpendingEntry {
+                               shares: [(member: MemberID, value: String)], original: StoredOriginal? = nil,
+                               members: [LedgerMember]) throws -> SpendingEntry {
         let parts = shares.map { SplitPart(member: $0.member, value: Decimal(string: $0.value) ?? 0) }
-        let amount = Money(minorUnits: amount, currency: currency)
+        let converted = try original?.ledgerCurrency(currency)
+        let typed = try original?.money() ?? Money(minorUnits: amount, currency: currency)
         return try SpendingEntry(
-            id: id, kind: SpendingKind(rawValue: kind) ?? .expense, amount: amount,
-            payers: payers.isEmpty ? [PayerPart(member: payer, amount: amount)]
-                : payers.map { PayerPart(member: $0.member, amount: Money(minorUnits: $0.paid, currency: currency)) },
+            id: id, kind: SpendingKind(rawValue: kind) ?? .expense, amount: typed,
+            payers: payers.isEmpty ? [PayerPart(member: payer, amount: typed)]
+                : payers.map { PayerPart(member: $0.member, amount: Money(minorUnits: $0.paid, currency: typed.currency)) },
             date: date,
             description: description, category: category,
             split: Split(method: SplitMethod(rawValue: splitMethod) ?? .equal, parts: parts),
-            createdAt: createdAt, deletedAt: deletedAt, members: members)
+            createdAt: createdAt, deletedAt: deletedAt, convertedTo: converted, members: members)
+    }
+
+    /// What of this entry the stores keep beside its ledger amount, when it was typed in another currency.
+    package var storedOriginal: StoredOriginal? {
+        original.map { StoredOriginal(amount: $0.amount.minorUnits, currency: $0.amount.currency.code, rate: $0.rate.plain) }
+    }
+}
+
+/// The columns of an entry typed in another currency: its amount in that currency's minor units,
+/// the currency's code and the rate as exact text.
+package struct StoredOriginal: Hashable, Sendable {
+    package var amount: Int64
+    package var currency: String
+    package var rate: String
+
+    package init(amount: Int64, currency: String, rate: String) {
+        self.amount = amount
+        self.currency = currency
+        self.rate = rate
+    }
+
+    /// All three columns, or none of them.
+    package init?(amount: Int64?, currency: String?, rate: String?) {
+        guard let amount, let currency, let rate else { return nil }
+        self.init(amount: amount, currency: currency, rate: rate)
+    }
+
+    func money() throws -> Money { Money(minorUnits: amount, currency: try Currency(code: currency)) }
+
+    func ledgerCurrency(_ currency: Currency) throws -> LedgerCurrency {
+        LedgerCurrency(currency, rate: try ExchangeRate(parsing: rate))
     }
 }

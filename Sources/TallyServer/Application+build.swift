@@ -40,7 +40,7 @@ public func buildApplication(
     return application
 }
 
-/// What runs beside the requests: the reminders and the recurring expenses, each on its own tick.
+/// What runs beside the requests: the reminders, the recurring expenses and the reference rates, each on its own tick.
 private func backgroundServices(_ configuration: ServerConfiguration, store: any TallyStorage, clock: any WallClock,
                                 push: PushCenter) -> [any Service] {
     var services: [any Service] = []
@@ -49,6 +49,9 @@ private func backgroundServices(_ configuration: ServerConfiguration, store: any
     }
     if configuration.recordsRecurringExpenses {
         services.append(RecurringExpenseService(store: store, clock: clock, interval: configuration.recurringInterval))
+    }
+    if let source = configuration.ratesSource {
+        services.append(ReferenceRateService(store: store, source: source, interval: configuration.ratesInterval))
     }
     return services
 }

@@ -37,6 +37,11 @@ public struct ServerConfiguration: Sendable {
     /// The bearer token a Prometheus scraper sends for `/metrics` (TALLY_METRICS_TOKEN). Without
     /// one, `/metrics` is not served: what it counts (sign-in failures by route) is not for all.
     public var metricsToken: String?
+    /// Where the day's reference rates come from, in the ECB's `eurofxref-daily.xml` format
+    /// (TALLY_RATES_URL); none: no rates are fetched, and people type every rate.
+    public var ratesSource: URL?
+    /// How often the rates are fetched again.
+    public var ratesInterval: Duration = .seconds(6 * 3600)
 
     public init(host: String = "127.0.0.1", port: Int = 8080, passwordCost: Int = 12,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600, pushContact: String = "mailto:tally@localhost",

@@ -19,12 +19,17 @@ struct EntryWording {
     /// "12.50 EUR for Groceries, paid by Alex, split equally among Alex and Sam".
     func describe(_ entry: SpendingEntry) -> Phrase {
         if let recipient = entry.recipient {
-            return Phrase("a payment of \(entry.amount) from \(name(entry.payer)) to \(name(recipient))")
+            return Phrase("a payment of \(amount(entry)) from \(name(entry.payer)) to \(name(recipient))")
         }
         guard let description = entry.description else {
-            return Phrase("\(entry.amount), paid by \(paidBy(entry.payers)), \(describe(entry.split))")
+            return Phrase("\(amount(entry)), paid by \(paidBy(entry.typedPayers)), \(describe(entry.split))")
         }
-        return Phrase("\(entry.amount) for \(description), paid by \(paidBy(entry.payers)), \(describe(entry.split))")
+        return Phrase("\(amount(entry)) for \(description), paid by \(paidBy(entry.typedPayers)), \(describe(entry.split))")
+    }
+
+    /// "12.50 EUR", or "100.00 USD → 92.34 EUR" for an entry typed in another currency.
+    func amount(_ entry: SpendingEntry) -> Phrase {
+        .verbatim(entry.original.map { "\($0.amount) → \(entry.amount)" } ?? entry.amount.description)
     }
 
     /// "Alex", or "Alex 30.00 and Sam 20.00" when several paid.
@@ -45,8 +50,8 @@ struct EntryWording {
 
     /// "Groceries (12.50 EUR)" or "the payment of 20.00 EUR".
     func title(_ entry: SpendingEntry) -> Phrase {
-        if entry.kind == .payment { return Phrase("the payment of \(entry.amount)") }
-        return entry.description.map { Phrase("\($0) (\(entry.amount))") } ?? Phrase("the expense of \(entry.amount)")
+        if entry.kind == .payment { return Phrase("the payment of \(amount(entry))") }
+        return entry.description.map { Phrase("\($0) (\(amount(entry)))") } ?? Phrase("the expense of \(amount(entry))")
     }
 
     func describe(_ split: Split) -> Phrase {
@@ -74,11 +79,12 @@ struct EntryWording {
     /// What differs, field by field: "amount 12.50 EUR → 13.00 EUR".
     func changes(from old: SpendingEntry, to new: SpendingEntry) -> [Phrase] {
         var changes = FieldChanges()
-        changes.note(.verbatim(old.amount.description), .verbatim(new.amount.description)) { Phrase("amount \($0) → \($1)") }
+        changes.note(.verbatim(old.typedAmount.description), .verbatim(new.typedAmount.description)) { Phrase("amount \($0) → \($1)") }
+        changes.note(.verbatim(old.original?.rate.plain ?? "–"), .verbatim(new.original?.rate.plain ?? "–")) { Phrase("rate \($0) → \($1)") }
         if old.kind == .payment {
             changes.note(name(old.payer), name(new.payer)) { Phrase("from \($0) → \($1)") }
         } else {
-            notePayers(old.payers, new.payers, in: &changes)
+            notePayers(old.typedPayers, new.typedPayers, in: &changes)
         }
         changes.note(.verbatim(old.date.description), .verbatim(new.date.description)) { Phrase("date \($0) → \($1)") }
         changes.note(quoted(old.description), quoted(new.description)) { Phrase("description \($0) → \($1)") }

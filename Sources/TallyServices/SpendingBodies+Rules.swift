@@ -19,6 +19,13 @@ extension AmountValue {
     }
 }
 
+extension Decimal {
+    /// An amount kept as it was typed, read again in `currency` (an entry whose currency changes).
+    func money(in currency: Currency, what: Phrase) throws -> Money {
+        try AmountValue.decimal(self).money(in: currency, what: what)
+    }
+}
+
 extension SplitBody {
     /// The split among `members`, its values checked; no parts means everyone, for an equal split.
     func split(among members: [LedgerMember]) throws -> Split {

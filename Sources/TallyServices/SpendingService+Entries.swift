@@ -26,14 +26,18 @@ extension SpendingService {
     public func addExpense(to ledger: UUID, _ body: NewExpense) async throws -> (entry: SpendingEntry, created: Bool) {
         let (user, now) = (self.user, clock.now)
         let key = LedgerEntryKey(client: body.id, in: ledger)
+        let named = try TypedCurrency(code: body.currency, rate: body.rate)
+        let known = try await knownRates(in: ledger, for: named)
         return try await store.addEntry(key, to: ledger, by: user) { details, zone in
-            let amount = try body.amount.money(in: details.ledger.currency, what: SpendingKind.expense.subject)
+            let typed = try EntryCurrency(named, ledger: details.ledger.currency, known: known)
+            let amount = try body.amount.money(in: typed.currency, what: SpendingKind.expense.subject)
             let entry = try SpendingEntry(
                 id: key.id, kind: .expense, amount: amount,
                 payers: try Self.payers(one: body.payer, several: body.payers, amount: amount, user: user, in: details),
                 date: body.date ?? LocalDate(containing: now, in: zone),
                 description: body.description, category: body.category,
-                split: try body.split.split(among: details.members), createdAt: now, members: details.members)
+                split: try body.split.split(among: details.members), createdAt: now, convertedTo: typed.conversion,
+                members: details.members)
             return (entry, ActivityNote(Phrase("Added \(EntryWording(details).describe(entry))."), entryID: entry.id))
         }
     }
@@ -43,12 +47,16 @@ extension SpendingService {
     public func recordPayment(in ledger: UUID, _ body: NewPayment) async throws -> (entry: SpendingEntry, created: Bool) {
         let (user, now) = (self.user, clock.now)
         let key = LedgerEntryKey(client: body.id, in: ledger)
+        let named = try TypedCurrency(code: body.currency, rate: body.rate)
+        let known = try await knownRates(in: ledger, for: named)
         return try await store.addEntry(key, to: ledger, by: user) { details, zone in
+            let typed = try EntryCurrency(named, ledger: details.ledger.currency, known: known)
             let entry = try SpendingEntry.payment(
                 id: key.id, from: try TallyError.about("from") { try Self.payer(body.from, user: user, in: details) },
                 to: try TallyError.about("to") { try Self.member(body.to, in: details.members) },
-                amount: try body.amount.money(in: details.ledger.currency, what: SpendingKind.payment.subject),
-                date: body.date ?? LocalDate(containing: now, in: zone), note: body.note, createdAt: now, members: details.members)
+                amount: try body.amount.money(in: typed.currency, what: SpendingKind.payment.subject),
+                date: body.date ?? LocalDate(containing: now, in: zone), note: body.note, createdAt: now,
+                convertedTo: typed.conversion, members: details.members)
             return (entry, ActivityNote(Phrase("Recorded \(EntryWording(details).describe(entry))."), entryID: entry.id))
         }
     }
@@ -57,10 +65,16 @@ extension SpendingService {
     /// `seen`, the entry's fingerprint as the person saw it, refuses the edit if it changed since.
     public func editEntry(_ id: UUID, in ledger: UUID, _ change: EntryChangeBody, seen: String? = nil) async throws -> SpendingEntry {
         let user = self.user
+        let named = try TypedCurrency(code: change.currency, rate: change.rate)
+        let known = try await knownRates(in: ledger, for: named)
         return try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
             try entry.check(seen: seen, describedAs: EntryWording(details).describe(entry))
             let before = entry
-            let amount = try change.amount?.money(in: details.ledger.currency, what: entry.kind.subject) ?? entry.amount
+            let typed = change.currency == nil && change.rate == nil
+                ? EntryCurrency(entry)
+                : try EntryCurrency(named, ledger: details.ledger.currency, current: entry.typedAmount.currency, known: known)
+            let amount = try change.amount?.money(in: typed.currency, what: entry.kind.subject)
+                ?? entry.typedAmount.decimal.money(in: typed.currency, what: entry.kind.subject)
             var split = try change.split.map { try $0.split(among: details.members) } ?? entry.split
             if entry.kind == .payment {
                 guard change.split == nil else {
@@ -74,7 +88,8 @@ extension SpendingService {
                 date: change.date ?? entry.date,
                 description: change.description.applied(to: entry.description),
                 category: change.category.applied(to: entry.category),
-                split: split, createdAt: entry.createdAt, deletedAt: entry.deletedAt, members: details.members)
+                split: split, createdAt: entry.createdAt, deletedAt: entry.deletedAt, convertedTo: typed.conversion,
+                members: details.members)
             let changes = EntryWording(details).changes(from: before, to: entry)
             guard !changes.isEmpty else { return ActivityNote(Phrase("Saved \(EntryWording(details).describe(entry)) without changes."), entryID: id) }
             return ActivityNote(Phrase("Changed \(EntryWording(details).title(before)): \(changes.joined(separator: "; "))."), entryID: id)

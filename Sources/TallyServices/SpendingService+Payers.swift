@@ -12,7 +12,7 @@ extension SpendingService {
             return [PayerPart(member: try TallyError.about("payer") { try payer(one, user: user, in: details) }, amount: amount)]
         }
         guard one == nil else { throw bothWays }
-        return try parts(several, in: details)
+        return try parts(several, currency: amount.currency, in: details)
     }
 
     /// Who paid an edited entry: as the change says, or as before. An expense several members
@@ -22,8 +22,8 @@ extension SpendingService {
         guard entry.kind == .expense || change.payers == nil else {
             throw TallyError.invalid("A payment is made by one member; record one payment for each member who pays.", field: "payers")
         }
-        return try payers(one: change.payer, several: change.payers, before: entry.payers, amount: amount, amountBefore: entry.amount,
-                          in: details)
+        return try payers(one: change.payer, several: change.payers, before: entry.typedPayers, amount: amount,
+                          amountBefore: entry.typedAmount, in: details)
     }
 
     /// Who pays once a change is made: one member or several as it says, or those `before`
@@ -32,7 +32,7 @@ extension SpendingService {
                        in details: LedgerDetails) throws -> [PayerPart] {
         if let several {
             guard one == nil else { throw bothWays }
-            return try parts(several, in: details)
+            return try parts(several, currency: amount.currency, in: details)
         }
         if let one { return [PayerPart(member: try TallyError.about("payer") { try member(one, in: details.members) }, amount: amount)] }
         guard before.count > 1 else { return [PayerPart(member: before[0].member, amount: amount)] }
@@ -44,12 +44,12 @@ extension SpendingService {
 
     private static let bothWays = TallyError.invalid("Say who paid once: one payer, or several with what each paid, not both.", field: "payers")
 
-    private static func parts(_ bodies: [PayerBody], in details: LedgerDetails) throws -> [PayerPart] {
+    private static func parts(_ bodies: [PayerBody], currency: Currency, in details: LedgerDetails) throws -> [PayerPart] {
         try TallyError.about("payers") {
             guard !bodies.isEmpty else { throw TallyError.invalid("Give at least one payer with what they paid, or leave the payers out.") }
             return try bodies.map {
                 PayerPart(member: try member($0.member, in: details.members),
-                          amount: try $0.paid.money(in: details.ledger.currency, what: Phrase("What a payer paid"), field: "payers"))
+                          amount: try $0.paid.money(in: currency, what: Phrase("What a payer paid"), field: "payers"))
             }
         }
     }

@@ -45,8 +45,11 @@ struct PersonBackupTests {
             var ledgers: [String: [String]] = [:]
             for details in try await spending.ledgers() {
                 let summary = try await spending.summary(of: details.ledger.id)
+                let entries = try await spending.entries(in: details.ledger.id, .all)
                 ledgers[details.ledger.name] = summary.balances.members.map { "\(summary.name($0.member)) \($0.balance)" } + summary.sentences
-                    + [try await spending.entries(in: details.ledger.id, .all).count.description]
+                    + [entries.count.description]
+                    // Entries typed in another currency, as typed.
+                    + entries.compactMap { entry in entry.original.map { "\(entry.amount) from \($0.amount) at \($0.rate.plain)" } }.sorted()
                     + (try await spending.recurringExpenses(in: details.ledger.id)).map { recurring in
                         let payers = recurring.template.payers.map { "\(summary.name($0.member)) \($0.amount.plain)" }
                         return "\(recurring.title) \(payers) \(recurring.timeZone) \(recurring.status) \(recurring.nextDate) \(String(describing: recurring.endDate))"
@@ -101,6 +104,9 @@ struct PersonBackupTests {
         let trip = try await spending.createLedger(name: "Trip", currency: "JPY", memberNames: ["Ada", "Lee"]).ledger.id
         let lee = try await spending.id(of: "Lee", in: trip)
         _ = try await spending.addExpense(to: trip, .init(amount: .text("12000"), payer: lee, description: "Ryokan"))
+        _ = try await spending.addExpense(to: trip, .init(amount: .text("40.50"), payers: [.init(member: lee, paid: .text("30")),
+                                                                                         .init(member: try await spending.id(of: "Ada", in: trip), paid: .text("10.50"))],
+                                                          description: "Museum", currency: "EUR", rate: .text("161.5")))
         let pass = try await spending.addRecurringExpense(to: trip, .init(
             amount: .text("3000"), payer: lee, description: "Rail pass", repeat: RepeatBody(.weekly(weekday: 5)),
             endDate: CSV.day("2026-09-30"), timeZone: "Asia/Tokyo"))
@@ -145,6 +151,7 @@ struct PersonBackupTests {
         let data = try await Self.backup(ada, adaSpending)
         let original = try await Picture(ada, adaSpending)
         #expect(original.entries > 1500 && original.ledgers.count == 2 && original.goals.count == 4, "\(original.goals)")
+        #expect(original.ledgers["Trip"]?.contains("6541 JPY from 40.50 EUR at 161.5") == true, "\(original.ledgers)")
         #expect(original.streaks[1] > 3, "the streaks compared are not all zero: \(original.streaks)")
         let document = try PersonBackup.read(data)
         for ledger in document.ledgers {
@@ -159,7 +166,7 @@ struct PersonBackupTests {
             _ = try await bob.setGoal(.custom(ml: 3000))
             let report = try await PersonBackup.read(data).restore(merge: false, hydration: bob, spending: bobSpending)
             #expect(report.drinksAdded + report.removalsAdded == original.entries && report.alreadyThere == 0)
-            #expect(report.ledgers == ["Home", "Trip"] && report.ledgerEntriesAdded == 7 && report.recurringExpensesAdded == 2 && report.settingsRestored, "\(report)")
+            #expect(report.ledgers == ["Home", "Trip"] && report.ledgerEntriesAdded == 8 && report.recurringExpensesAdded == 2 && report.settingsRestored, "\(report)")
             #expect(try await Picture(bob, bobSpending) == original)
 
             let again = try await PersonBackup.read(data).restore(merge: true, hydration: bob, spending: bobSpending)

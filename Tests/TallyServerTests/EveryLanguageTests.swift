@@ -18,9 +18,12 @@ struct EveryLanguageTests {
                                      "ABCD-EFGH-JKMN", "ml · Europe/Berlin", "tally --server … --token …"])
         .union(Language.all.map(\.name))
 
-    /// Texts a page shows that have no words to translate: numbers, codes, units, ids, names.
+    /// Texts a page shows that have no words to translate: numbers, codes (a currency's, "EUR"),
+    /// units, ids, names.
     static func hasWords(_ text: String) -> Bool {
-        text.split(whereSeparator: { !$0.isLetter || !$0.isASCII }).contains { $0.count >= 3 }
+        text.split(whereSeparator: { !$0.isLetter || !$0.isASCII }).contains { word in
+            word.count >= 3 && !(word.allSatisfy(\.isUppercase) && (try? Currency(code: String(word))) != nil)
+        }
     }
 
     /// The texts of a page a person reads: its text nodes and the attributes that are words, without the scripts' data.

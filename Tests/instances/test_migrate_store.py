@@ -65,6 +65,9 @@ def fill(path):
     tally("spend", "10", "Bread", "--payer", "Sam", database=path)
     tally("spend", "45", "Dinner", "--payer", "Ada=30", "--payer", "Kim=15", database=path)
     tally("pay", "Kim", "Ada", "20", database=path)
+    # Typed in another currency: the amount as typed, its currency and its rate go along.
+    tally("spend", "100", "Museum", "--currency", "USD", "--rate", "0.9234", "--payer", "Kim=60", "--payer", "Sam=40",
+          database=path)
     gone = json.loads(tally("spend", "33.33", "Mistake", "--json", database=path).stdout)["id"]
     tally("expenses", "delete", gone, database=path)
     tally("recurring", "add", "800", "Rent", "--every", "month", "--on", "31", "--payer", "Sam", "--until", "2027-12-31",
@@ -98,6 +101,9 @@ def test_an_installation_moves_to_postgresql_whole(tmp_path, database):
         on_sqlite = json.loads(tally(*view, "--json", database=sqlite).stdout)
         on_postgres = json.loads(tally(*view, "--json", database=database).stdout)
         assert on_postgres == on_sqlite, view
+    museum = [e for e in json.loads(tally("expenses", "list", "--json", database=database).stdout) if e["description"] == "Museum"]
+    assert [(e["amount"], e["original"]["amount"], e["original"]["currency"], e["original"]["rate"]) for e in museum] \
+        == [("92.34", "100.00", "USD", "0.9234")], museum
 
     # The copy goes on living: a drink on PostgreSQL counts on the day it was copied into.
     before = json.loads(tally("today", "--json", database=database).stdout)["totalMl"]

@@ -142,11 +142,19 @@ public struct NewExpense: Codable, Sendable {
     public var description: String?
     public var category: String?
     public var split: SplitBody?
+    /// The currency the amount, the payers' parts and an exact split are in, when it is not the ledger's.
+    public var currency: String?
+    /// How many of the ledger's currency one unit of `currency` is worth; the ledger's last rate
+    /// for it when absent.
+    public var rate: AmountValue?
 
     public init(id: UUID? = UUID(), amount: AmountValue, payer: MemberID? = nil, payers: [PayerBody]? = nil, date: LocalDate? = nil,
-                description: String? = nil, category: String? = nil, split: SplitBody? = nil) {
+                description: String? = nil, category: String? = nil, split: SplitBody? = nil,
+                currency: String? = nil, rate: AmountValue? = nil) {
         self.id = id
         self.amount = amount
+        self.currency = currency
+        self.rate = rate
         self.payer = payer
         self.payers = payers
         self.date = date
@@ -164,9 +172,15 @@ public struct NewPayment: Codable, Sendable {
     public var amount: AmountValue
     public var date: LocalDate?
     public var note: String?
+    /// As an expense's.
+    public var currency: String?
+    public var rate: AmountValue?
 
-    public init(id: UUID? = UUID(), from: MemberID? = nil, to: MemberID, amount: AmountValue, date: LocalDate? = nil, note: String? = nil) {
+    public init(id: UUID? = UUID(), from: MemberID? = nil, to: MemberID, amount: AmountValue, date: LocalDate? = nil, note: String? = nil,
+                currency: String? = nil, rate: AmountValue? = nil) {
         self.id = id
+        self.currency = currency
+        self.rate = rate
         self.from = from
         self.to = to
         self.amount = amount
@@ -185,10 +199,17 @@ public struct EntryChangeBody: Codable, Sendable {
     public var description: Patch<String>
     public var category: Patch<String>
     public var split: SplitBody?
+    /// Another currency for the amount as typed (the ledger's: none); its rate, or a new rate for
+    /// the currency it has. Only this entry is converted again.
+    public var currency: String?
+    public var rate: AmountValue?
 
     public init(amount: AmountValue? = nil, payer: MemberID? = nil, payers: [PayerBody]? = nil, date: LocalDate? = nil,
-                description: Patch<String> = .unchanged, category: Patch<String> = .unchanged, split: SplitBody? = nil) {
+                description: Patch<String> = .unchanged, category: Patch<String> = .unchanged, split: SplitBody? = nil,
+                currency: String? = nil, rate: AmountValue? = nil) {
         self.amount = amount
+        self.currency = currency
+        self.rate = rate
         self.payer = payer
         self.payers = payers
         self.date = date

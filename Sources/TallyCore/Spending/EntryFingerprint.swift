@@ -11,7 +11,9 @@ extension SpendingEntry {
             description ?? "", category ?? "", split.method.rawValue,
         ] + split.parts.map { "\($0.member)=\($0.value)" }
             // A sole payer adds nothing, so the fingerprints pages hold stay what they were.
-            + (hasSeveralPayers ? payers.map { "paid \($0.member)=\($0.amount.minorUnits)" } : [])
+            + (hasSeveralPayers ? typedPayers.map { "paid \($0.member)=\($0.amount.minorUnits)" } : [])
+            // So does an entry in the ledger's own currency.
+            + (original.map { ["typed \($0.amount.minorUnits) \($0.amount.currency.code) at \($0.rate.plain)"] } ?? [])
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in parts.joined(separator: "\u{1F}").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

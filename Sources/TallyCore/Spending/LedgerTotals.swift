@@ -99,7 +99,7 @@ public struct LedgerTotals: Hashable, Sendable {
             for payer in entry.payers {
                 change(payer.member) { $0.paid += sign * payer.amount.minorUnits }
             }
-            for part in try entry.split.exactParts(of: entry.amount) {
+            for part in try entry.split.exactParts(of: entry.amount, typedAs: entry.typedAmount) {
                 change(part.member) {
                     $0.addShare(units: part.units, numerator: part.numerator, denominator: part.denominator, sign: sign)
                 }
@@ -118,22 +118,20 @@ extension Split {
         public let denominator: Int64
     }
 
-    /// Each member's exact share of `amount`, before any rounding, as whole units and a fraction.
-    public func exactParts(of amount: Money) throws -> [ExactPart] {
-        switch method {
-        case .exact:
+    /// Each member's exact share of `amount`, before any rounding, as whole units and a fraction;
+    /// `typed` is the amount as typed, in another currency or the same.
+    public func exactParts(of amount: Money, typedAs typed: Money? = nil) throws -> [ExactPart] {
+        guard let weights = try weights(of: amount, typedAs: typed ?? amount) else {
             return try shares(of: amount).map { ExactPart(member: $0.member, units: $0.share.minorUnits, numerator: 0, denominator: 1) }
-        case .equal, .shares, .percent:
-            let weights = parts.map { Self.scaledWeight($0.value) }
-            let weightSum = weights.reduce(0, +)
-            return zip(parts, weights).map { part, weight in
-                // amount × weight can pass 2⁶³; the quotient never passes the amount.
-                let (units, remainder) = weightSum.dividingFullWidth(amount.minorUnits.multipliedFullWidth(by: weight))
-                let common = Self.greatestCommonDivisor(remainder, weightSum)
-                return remainder == 0
-                    ? ExactPart(member: part.member, units: units, numerator: 0, denominator: 1)
-                    : ExactPart(member: part.member, units: units, numerator: remainder / common, denominator: weightSum / common)
-            }
+        }
+        let weightSum = weights.reduce(0, +)
+        return zip(parts, weights).map { part, weight in
+            // amount × weight can pass 2⁶³; the quotient never passes the amount.
+            let (units, remainder) = weightSum.dividingFullWidth(amount.minorUnits.multipliedFullWidth(by: weight))
+            let common = Self.greatestCommonDivisor(remainder, weightSum)
+            return remainder == 0
+                ? ExactPart(member: part.member, units: units, numerator: 0, denominator: 1)
+                : ExactPart(member: part.member, units: units, numerator: remainder / common, denominator: weightSum / common)
         }
     }
 

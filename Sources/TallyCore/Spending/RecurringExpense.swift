@@ -31,7 +31,10 @@ public struct ExpenseTemplate: Hashable, Sendable {
         payers = entry.payers
         description = entry.description
         category = entry.category
-        split = entry.split
+        // An exact split typed in another currency becomes the shares it came to in the ledger's.
+        let converted = entry.original == nil || entry.split.method != .exact ? nil
+            : (try? entry.shares).flatMap { shares in try? Split(method: .exact, parts: shares.map { SplitPart(member: $0.member, value: $0.share.decimal) }) }
+        split = converted ?? entry.split
     }
 
     /// As stored, checked when it was written.

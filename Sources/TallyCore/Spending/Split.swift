@@ -85,9 +85,32 @@ public struct Split: Hashable, Sendable {
         }
     }
 
+    /// Each member's share of `amount`, an entry's amount in its ledger's currency, typed as
+    /// `typed` (another currency, or the same amount). An exact split, typed in the entry's own
+    /// currency, shares the converted amount in proportion to its exact parts.
+    public func shares(of amount: Money, typedAs typed: Money) throws -> [(member: MemberID, share: Money)] {
+        guard method == .exact, typed.currency != amount.currency else { return try shares(of: amount) }
+        let weights = try shares(of: typed).map(\.share.minorUnits)
+        return zip(parts, Self.largestRemainder(amount.minorUnits, weights: weights))
+            .map { (member: $0.member, share: Money(minorUnits: $1, currency: amount.currency)) }
+    }
+
+    /// The weights by which `amount` (typed as `typed`) is shared: share counts and percentages
+    /// in 1/10^4, equal parts alike, and an exact split typed in another currency by its parts.
+    func weights(of amount: Money, typedAs typed: Money) throws -> [Int64]? {
+        switch method {
+        case .exact:
+            guard typed.currency != amount.currency else { return nil }
+            return try shares(of: typed).map(\.share.minorUnits)
+        case .equal, .shares, .percent:
+            return parts.map { Self.scaledWeight($0.value) }
+        }
+    }
+
     /// Splits `total` in proportion to `weights` (all > 0) so that the parts add up to `total`.
     static func largestRemainder(_ total: Int64, weights: [Int64]) -> [Int64] {
         let weightSum = weights.reduce(0, +)
+        guard weightSum > 0 else { return weights.map { _ in 0 } }
         var parts = weights.map { total * $0 / weightSum }
         var leftover = total - parts.reduce(0, +)
         // Largest remainder first; ties go to the earlier member (the sort is stable).

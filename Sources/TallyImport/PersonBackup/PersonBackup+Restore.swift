@@ -293,17 +293,21 @@ extension EntryJSON {
     /// by the names the backup gives its members' ids), under a new id.
     func spendingEntry(names: [MemberID: String], in details: LedgerDetails, currency: Currency) throws -> SpendingEntry {
         let members = RestoredMembers(names: names, details: details)
-        let amount = try TransactionAmount.parse(self.amount, currency: currency)
+        // An entry typed in another currency comes back as typed, at its rate.
+        let converted = try original.map { LedgerCurrency(currency, rate: try ExchangeRate(parsing: $0.rate)) }
+        let amount = try original.map { try TransactionAmount.parse($0.amount, currency: try Currency(code: $0.currency)) }
+            ?? TransactionAmount.parse(self.amount, currency: currency)
         var entry: SpendingEntry
         switch kind {
         case .payment:
             guard let recipient else { throw TallyError.invalid("a payment without a recipient") }
             entry = try .payment(id: UUID(), from: try members.member(payer), to: try members.member(recipient), amount: amount, date: date,
-                                 note: description, createdAt: createdAt, members: details.members)
+                                 note: description, createdAt: createdAt, convertedTo: converted, members: details.members)
         case .expense:
+            let payers = original.map(\.payers) ?? self.payers
             entry = try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payers: try members.payers(payers, payer: payer, amount: amount),
                                       date: date, description: description, category: category, split: try members.split(split, parts),
-                                      createdAt: createdAt, members: details.members)
+                                      createdAt: createdAt, convertedTo: converted, members: details.members)
         }
         entry.deletedAt = deletedAt
         return entry

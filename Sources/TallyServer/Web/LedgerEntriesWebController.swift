@@ -59,7 +59,7 @@ struct LedgerEntriesWebController {
             summary: summary, overview: overview, search: search, after: after,
             today: today, user: user.id,
             justDeleted: justDeleted.flatMap { id in overview.deleted.first { $0.id == id } },
-            retry: retry?.all ?? [:], refusedField: field)
+            retry: retry?.all ?? [:], refusedField: field, reference: try await spending.referenceRates())
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.said), status: Web.status(of: error))
     }
 
@@ -69,12 +69,14 @@ struct LedgerEntriesWebController {
             // The service's refusal names its field; the page shows it at that input.
             let payers = try PayerToggles.input(form, details)
             let split = try SplitFields.input(form, details)
+            let typed = CurrencyFields.input(form)
             _ = try await spending.addExpense(to: ledger, NewExpense(
                 // The form's id, new on every page: a second tap (or a resent form) adds nothing twice.
                 id: form["id"].flatMap(UUID.init(uuidString:)),
                 amount: .text(try form.requireNumeral("amount", Phrase("the amount"))), payer: payers.one, payers: payers.several,
                 date: try TallyError.about("date") { try form["date"].map { try LocalDate.parse($0) } },
-                description: form["description"], category: form["category"], split: split))
+                description: form["description"], category: form["category"], split: split,
+                currency: typed.currency, rate: typed.rate.map(AmountValue.text)))
         }
     }
 
@@ -83,8 +85,10 @@ struct LedgerEntriesWebController {
             guard let from = form["from"].flatMap(MemberID.init), let to = form["to"].flatMap(MemberID.init) else {
                 throw TallyError.invalid("Choose who paid and who received the payment.")
             }
+            let typed = CurrencyFields.input(form)
             _ = try await spending.recordPayment(in: ledger, NewPayment(
-                id: form["id"].flatMap(UUID.init(uuidString:)), from: from, to: to, amount: .text(try form.requireNumeral("amount", Phrase("the amount")))))
+                id: form["id"].flatMap(UUID.init(uuidString:)), from: from, to: to, amount: .text(try form.requireNumeral("amount", Phrase("the amount"))),
+                currency: typed.currency, rate: typed.rate.map(AmountValue.text)))
         }
     }
 
@@ -92,7 +96,8 @@ struct LedgerEntriesWebController {
         let spending = services.spending(for: context.user)
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
         let (details, entry) = (try await spending.ledger(ledger), try await spending.entry(id, in: ledger))
-        return Web.html(EntryEditPage(details: details, entry: entry, values: EntryEditPage.values(of: entry))
+        return Web.html(EntryEditPage(details: details, entry: entry, known: KnownRates(ledger: try await spending.foreignSpending(in: ledger), reference: try await spending.referenceRates()),
+                                      values: EntryEditPage.values(of: entry))
             .render(Web.pageContext(request, context)))
     }
 
@@ -110,13 +115,17 @@ struct LedgerEntriesWebController {
             }
             let expense = entry.kind == .expense
             let payers = expense ? try PayerToggles.input(form, details) : (one: nil, several: nil)
+            let currency = CurrencyFields.input(form)
             _ = try await spending.editEntry(id, in: ledger, EntryChangeBody(
                 amount: .text(typed), payer: payers.one, payers: payers.several, date: date,
                 description: .set(description), category: expense ? .set(form.all["category"] ?? "") : .unchanged,
-                split: expense ? try SplitFields.input(form, details) : nil), seen: form["seen"])
+                split: expense ? try SplitFields.input(form, details) : nil,
+                // An emptied currency is the ledger's.
+                currency: currency.currency ?? details.ledger.currency.code, rate: currency.rate.map(AmountValue.text)), seen: form["seen"])
             return Web.redirect(SitePath.ledger.link(ledger))
         } refused: { form, refusal in
-            Web.html(EntryEditPage(details: details, entry: entry, values: form.all, refusal: refusal).render(Web.pageContext(request, context)),
+            Web.html(EntryEditPage(details: details, entry: entry, known: KnownRates(), values: form.all, refusal: refusal)
+                .render(Web.pageContext(request, context)),
                      status: Web.status(of: refusal.error))
         }
     }

@@ -82,6 +82,9 @@ struct SpendingEntryRecord: Codable, FetchableRecord, PersistableRecord {
     var deletedAt: Date?
     var importKey: String?
     var searchKey: String?
+    var originalAmount: Int64?
+    var originalCurrency: String?
+    var rate: String?
 
     init(_ entry: SpendingEntry, ledger: UUID, importKey: String?) {
         id = entry.id
@@ -97,6 +100,10 @@ struct SpendingEntryRecord: Codable, FetchableRecord, PersistableRecord {
         deletedAt = entry.deletedAt
         self.importKey = importKey
         searchKey = entry.description.map(UserText.searchKey)
+        let original = entry.storedOriginal
+        originalAmount = original?.amount
+        originalCurrency = original?.currency
+        rate = original?.rate
     }
 
     /// The stored entry with its split and payers, rebuilt through the same checks it passed when written.
@@ -104,7 +111,8 @@ struct SpendingEntryRecord: Codable, FetchableRecord, PersistableRecord {
                members: [LedgerMember]) throws -> SpendingEntry {
         try .stored(id: id, kind: kind, amount: amount, currency: currency, payer: payerId, payers: payers.map { ($0.memberId, $0.paid) },
                     date: LocalDate(number: date), description: description, category: category, splitMethod: splitMethod,
-                    createdAt: createdAt, deletedAt: deletedAt, shares: shares.map { ($0.memberId, $0.value) }, members: members)
+                    createdAt: createdAt, deletedAt: deletedAt, shares: shares.map { ($0.memberId, $0.value) },
+                    original: StoredOriginal(amount: originalAmount, currency: originalCurrency, rate: rate), members: members)
     }
 }
 
@@ -118,7 +126,7 @@ struct SpendingPayerRecord: Codable, FetchableRecord, PersistableRecord {
 
     static func rows(of entry: SpendingEntry) -> [SpendingPayerRecord] {
         guard entry.hasSeveralPayers else { return [] }
-        return entry.payers.map { SpendingPayerRecord(entryId: entry.id, memberId: $0.member, paid: $0.amount.minorUnits) }
+        return entry.typedPayers.map { SpendingPayerRecord(entryId: entry.id, memberId: $0.member, paid: $0.amount.minorUnits) }
     }
 }
 

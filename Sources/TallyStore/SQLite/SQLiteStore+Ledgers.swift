@@ -189,6 +189,16 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
+    public func foreignSpending(in ledger: UUID, of user: UUID) async throws -> [ForeignSpending] {
+        try await read { db in try Self.foreignSpending(in: try Self.details(ledger, of: user, db), db) }
+    }
+
+    static func foreignSpending(in details: LedgerDetails, _ db: Database) throws -> [ForeignSpending] {
+        try Row.fetchAll(db.cachedStatement(sql: ForeignSpending.sql(ledger: "?1", sequence: "rowid")), arguments: [details.ledger.id]).map { row in
+            try ForeignSpending(code: row[0], spent: row[1], inLedger: row[2], lastRate: row[3], ledger: details.ledger.currency)
+        }
+    }
+
     public func standing(of ledger: UUID, of user: UUID) async throws -> LedgerStanding {
         try await read { db in
             LedgerStanding(details: try Self.details(ledger, of: user, db), totals: try Self.totals(of: ledger, db))
@@ -219,7 +229,8 @@ extension SQLiteStore: LedgerRepository {
                         return MonthlySpending(month: YearMonth(year: month / 100, month: month % 100)!, category: row["category"],
                                                amount: row["amount"])
                     },
-                revision: try Self.revision(of: ledger, db))
+                revision: try Self.revision(of: ledger, db),
+                currencies: try Self.foreignSpending(in: details, db))
         }
     }
 

@@ -23,6 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
     var publicURL: String?
     @Option(help: ArgumentHelp("An address or range (10.0.0.0/8) of a reverse proxy whose X-Forwarded-For, -Proto and -Host headers count; repeat for several (env: TALLY_TRUSTED_PROXY, comma-separated).", valueName: "address"))
     var trustedProxy: [String] = []
+    @Option(help: ArgumentHelp("Where to take the day's exchange reference rates from, in the ECB's eurofxref-daily.xml format, such as https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml; none by default (env: TALLY_RATES_URL).", valueName: "url"))
+    var ratesURL: String?
 
     /// How long the requests in flight may take to finish after SIGTERM before the server stops anyway.
     static let shutdownLimit: Duration = .seconds(30)
@@ -45,6 +47,12 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration.publicAddress = try PublicAddress(url: publicURL ?? environment["TALLY_PUBLIC_URL"], trustedProxies: proxies)
             } catch let error as PublicAddressError {
                 throw TallyError.invalid(.verbatim(error.description))
+            }
+            if let text = ratesURL ?? environment["TALLY_RATES_URL"] {
+                guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                    throw TallyError.invalid("The rates source must be an http or https address; \(UserText.quoted(text)) is not.")
+                }
+                configuration.ratesSource = url
             }
             // Only the browser tests' push service lives on loopback: never set this on a server.
             if environment["TALLY_TEST_PUSH_TO_LOOPBACK"] == "1" { configuration.pushEndpoints = .loopbackForTests }

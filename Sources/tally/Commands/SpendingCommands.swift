@@ -15,10 +15,11 @@ struct SpendCommand: TallyCommand {
             When several paid, give each with what they paid: --payer Alex=30 --payer Sam=20.
             """)
 
-    @Argument(help: ArgumentHelp("How much, in the ledger's currency (12.50).", valueName: "amount"))
+    @Argument(help: ArgumentHelp("How much, in the ledger's currency or --currency's (12.50).", valueName: "amount"))
     var amount: String
     @Argument(help: ArgumentHelp("What it was for.", valueName: "description"))
     var description: [String] = []
+    @OptionGroup var currency: CurrencyOptions
     @OptionGroup var payers: PayerOptions
     @OptionGroup var split: SplitOptions
     @Option(help: ArgumentHelp("The day, YYYY-MM-DD (default: today).", valueName: "date"))
@@ -34,10 +35,20 @@ struct SpendCommand: TallyCommand {
         let request = NewExpense(
             amount: .text(amount), payer: several == nil ? try payer ?? ownMember(ledger) : nil, payers: several,
             date: try date.map(parseDate), description: description.isEmpty ? nil : description.joined(separator: " "),
-            category: category, split: try split.body(ledger))
+            category: category, split: try split.body(ledger), currency: currency.code, rate: currency.rate.map { .text($0) })
         let entry = try await context.spending.addExpense(to: ledger.id, request)
         try emit(entry, context) { SpendingText.recorded(entry, ledger) }
     }
+}
+
+/// The currency an expense or a payment is typed in, when not the ledger's, and its rate.
+struct CurrencyOptions: ParsableArguments {
+    @Option(name: .customLong("currency"),
+            help: ArgumentHelp("The amount's currency when it is not the ledger's (USD).", valueName: "code"))
+    var code: String?
+    @Option(help: ArgumentHelp("How many of the ledger's currency one unit of it is worth (0.92); default: the ledger's last rate for it.",
+                               valueName: "rate"))
+    var rate: String?
 }
 
 /// Who paid an expense, as `tally spend` and `tally expenses edit` take it: one member, or
@@ -117,6 +128,7 @@ struct PayCommand: TallyCommand {
     var note: String?
     @Option(help: ArgumentHelp("The day, YYYY-MM-DD (default: today).", valueName: "date"))
     var date: String?
+    @OptionGroup var currency: CurrencyOptions
     @OptionGroup var ledger: LedgerOption
     @OptionGroup var options: CommonOptions
 
@@ -124,7 +136,7 @@ struct PayCommand: TallyCommand {
         let ledger = try await context.ledger(ledger)
         let entry = try await context.spending.recordPayment(in: ledger.id, NewPayment(
             from: try ledger.member(named: from), to: try ledger.member(named: to),
-            amount: .text(amount), date: try date.map(parseDate), note: note))
+            amount: .text(amount), date: try date.map(parseDate), note: note, currency: currency.code, rate: currency.rate.map { .text($0) }))
         try emit(entry, context) { SpendingText.recorded(entry, ledger) }
     }
 }
@@ -214,6 +226,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         var id: String
         @Option(help: ArgumentHelp("The new amount.", valueName: "amount"))
         var amount: String?
+        @OptionGroup var currency: CurrencyOptions
         @OptionGroup var payers: PayerOptions
         @Option(help: ArgumentHelp("What it was for.", valueName: "text"))
         var description: String?
@@ -236,7 +249,8 @@ struct ExpensesCommand: AsyncParsableCommand {
             let (payer, several) = try payers.payers(ledger)
             let change = EntryChangeBody(amount: amount.map { .text($0) }, payer: payer, payers: several,
                                          date: try date.map(parseDate), description: description.map { .set($0) } ?? .unchanged,
-                                         category: category.map { .set($0) } ?? .unchanged, split: split)
+                                         category: category.map { .set($0) } ?? .unchanged, split: split,
+                                         currency: currency.code, rate: currency.rate.map { .text($0) })
             let matching = try await context.spending.entryIDs(startingWith: id, in: ledger.id, .all)
             let entry = try await context.spending.editEntry(try ledger.entryID(id, matching: matching), in: ledger.id, change)
             try emit(entry, context) { t("Changed: \(SpendingText.line(entry, ledger)).") }

@@ -64,7 +64,8 @@ enum SpendingText {
 
     /// "Groceries  30.00 EUR, paid by Alex, split equally" or "payment  20.00 EUR, Sam → Alex".
     static func line(_ entry: EntryJSON, _ ledger: LedgerJSON) -> String {
-        let amount = "\(entry.amount) \(entry.currency)"
+        // "100.00 USD → 92.34 EUR" for an entry typed in another currency.
+        let amount = (entry.original.map { "\($0.amount) \($0.currency) → " } ?? "") + "\(entry.amount) \(entry.currency)"
         if let recipient = entry.recipient {
             let (from, to) = (ledger.name(of: entry.payer), ledger.name(of: recipient))
             guard let note = entry.description else { return t("payment of \(amount), \(from) → \(to)") }

@@ -593,13 +593,48 @@ function enhancePayers(root) {
   }
 }
 
+// The currency an expense is typed in: the rate field shows only for another currency than the
+// ledger's, filled in with the rate the ledger last used for it (data-rates: "USD=0.92 GBP=1.17"),
+// and the amount's label names the chosen currency. The amount's own pattern holds the ledger
+// currency's decimals; for another currency the server checks them.
+function enhanceCurrency(root) {
+  for (const box of root.querySelectorAll("[data-currency-fields]")) {
+    const form = box.closest("form");
+    const code = box.querySelector("input[name=currency]");
+    const rate = box.querySelector("input[name=rate]");
+    const field = box.querySelector("[data-rate-field]");
+    const rates = new Map((box.dataset.rates || "").split(" ").filter(Boolean).map((pair) => pair.split("=")));
+    const amount = form?.elements.amount;
+    if (amount && amount.dataset.pattern === undefined) amount.dataset.pattern = amount.getAttribute("pattern") ?? "";
+    let shown = code.value.trim().toUpperCase();
+    const follow = () => {
+      const chosen = code.value.trim().toUpperCase();
+      const other = chosen !== "" && chosen !== box.dataset.ledger;
+      field.hidden = !other;
+      if (chosen !== shown && other) rate.value = rates.get(chosen) ?? "";
+      shown = chosen;
+      for (const label of form?.querySelectorAll("[data-amount-currency], [data-rate-from]") ?? []) {
+        label.textContent = chosen || box.dataset.ledger;
+      }
+      if (amount && amount.dataset.pattern) {
+        if (other) amount.removeAttribute("pattern"); else amount.setAttribute("pattern", amount.dataset.pattern);
+      }
+    };
+    code.addEventListener("input", follow);
+    code.addEventListener("change", follow);
+    follow();
+  }
+}
+
 // A money amount must match the field's pattern (the currency's decimals), be above 0 and at
 // most 1,000,000 before it is sent; the field says why not.
 function checkMoney(form) {
   const input = form.elements.amount;
   const text = input.value.trim();
   const value = Number(plainNumber(text).replace(",", "."));
-  const valid = new RegExp("^(?:" + input.pattern + ")$").test(text) && value > 0 && value <= Number(input.dataset.max);
+  const pattern = input.getAttribute("pattern");
+  const valid = (!pattern || new RegExp("^(?:" + pattern + ")$").test(text)) && value > 0
+    && (!pattern || value <= Number(input.dataset.max));
   input.setCustomValidity(valid ? "" : input.dataset.invalid);
   input.setAttribute("aria-invalid", String(!valid));
   const error = form.querySelector(".field-error");
@@ -947,7 +982,7 @@ async function leaveWorkerWords() {
 }
 
 const enhancers = [enhancePush, enhanceLevelSliders, enhanceFileFields, enhanceCustomDialog, enhanceForms, enhanceSwapForms,
-  enhanceMoreEntries, enhanceGoalPreview, enhanceSplit, enhancePayers, enhanceUploads, enhanceInviteShare];
+  enhanceMoreEntries, enhanceGoalPreview, enhanceSplit, enhancePayers, enhanceCurrency, enhanceUploads, enhanceInviteShare];
 
 function enhance(root) {
   for (const enhancer of enhancers) enhancer(root);

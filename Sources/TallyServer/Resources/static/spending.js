@@ -61,16 +61,55 @@ function plainAmount(units, ledger) {
 // fieldset the reason belongs to ("payers" or "split").
 function effectOf(fields, ledger) {
   const get = (name) => fields.find(([key]) => key === name)?.[1];
-  const amount = minorUnits(get("amount") ?? "", ledger.decimals);
+  const foreign = foreignOf(get, ledger);
+  if (foreign?.error) return { error: foreign.error };
+  // What was typed is read in its own currency, and shared in the ledger's as the server does:
+  // the converted amount by the same weights, an exact split and several payers by their parts.
+  const typed = foreign ? { ...ledger, decimals: foreign.decimals } : ledger;
+  const amount = minorUnits(get("amount") ?? "", typed.decimals);
   if (!(amount > 0)) return { error: tr("Type an amount such as 12.50.") };
+  const total = foreign ? converted(amount, foreign, ledger) : amount;
+  if (!(total > 0)) return { error: tr("Type an amount such as 12.50.") };
   if (get("to")) {
-    return { payers: new Map([[Number(get("from")), amount]]), amount, kind: "payment", shares: new Map([[Number(get("to")), amount]]) };
+    return { payers: new Map([[Number(get("from")), total]]), amount: total, kind: "payment", shares: new Map([[Number(get("to")), total]]),
+      typed: foreign ? { amount, currency: foreign.code, decimals: foreign.decimals } : null };
   }
-  const payers = payersOf(get, amount, ledger);
+  const payers = payersOf(get, amount, typed);
   if (payers.error) return { error: payers.error, at: "payers" };
-  const shares = sharesOf(get, amount, ledger);
+  const shares = sharesOf(get, amount, typed, total);
   if (shares.error) return { error: shares.error, at: "split" };
-  return { payers, amount, kind: "expense", shares };
+  return { payers: total === amount ? payers : sharedOut(payers, total), amount: total, kind: "expense", shares,
+    typed: foreign ? { amount, currency: foreign.code, decimals: foreign.decimals } : null };
+}
+
+// Another currency than the ledger's, as a waiting form has it: its decimals (2 unless the page
+// knows it) and its rate as an exact fraction; null for the ledger's own, { error } for a rate
+// the server would refuse.
+function foreignOf(get, ledger) {
+  const code = (get("currency") ?? "").trim().toUpperCase();
+  if (code === "" || code === ledger.currency) return null;
+  const box = document.querySelector("[data-currency-fields]");
+  const decimals = new Map((box?.dataset.decimals || "").split(" ").filter(Boolean).map((pair) => pair.split("=")));
+  const match = /^([0-9]+)(?:[.,]([0-9]{0,10}))?$/.exec(plainNumber(get("rate") ?? "").trim());
+  if (!match || !(Number(plainNumber(get("rate")).replace(",", ".")) > 0)) {
+    return { error: tr("Give the rate of {0}: how many {1} one {2} is worth. This ledger has no rate for it yet.", code, ledger.currency, code) };
+  }
+  const places = (match[2] ?? "").length;
+  return { code, decimals: Number(decimals.get(code) ?? 2), numerator: BigInt(match[1] + (match[2] ?? "")), places };
+}
+
+// `units` of the typed currency in the ledger's minor units: amount × rate, rounded once, half up.
+function converted(units, foreign, ledger) {
+  const numerator = BigInt(units) * foreign.numerator * 10n ** BigInt(ledger.decimals);
+  const denominator = 10n ** BigInt(foreign.places + foreign.decimals);
+  return Number((2n * numerator + denominator) / (2n * denominator));
+}
+
+// `parts` (a Map of member → units) scaled to add up to `total`, as the server shares a
+// converted amount: in proportion, the leftover to the largest remainders.
+function sharedOut(parts, total) {
+  const shares = shareOut(total, [...parts.values()]);
+  return new Map([...parts.keys()].map((id, index) => [id, shares[index]]));
 }
 
 // Who paid an expense, as the server reads the form: one member the whole amount, or with
@@ -110,7 +149,7 @@ function notAnAmount(typed, ledger) {
 }
 
 // Who owes what of an expense, shared the way the server shares: a Map(member → units), or { error }.
-function sharesOf(get, amount, ledger) {
+function sharesOf(get, amount, ledger, total = amount) {
   const method = get("split") ?? "equal";
   const ids = ledger.ids;
   let members, weights;
@@ -131,7 +170,8 @@ function sharesOf(get, amount, ledger) {
         return { error: tr("The exact amounts add up to {0}, not {1}: change them by {2} so they match the expense.",
           plainAmount(sum, ledger), plainAmount(amount, ledger), plainAmount(amount - sum, ledger)) };
       }
-      return new Map(members.map((id, index) => [id, units[index]]));
+      const exact = new Map(members.map((id, index) => [id, units[index]]));
+      return total === amount ? exact : sharedOut(exact, total);
     }
     const total = Math.round(numbers.reduce((a, b) => a + b, 0) * 10000);
     if (method === "percent" && total !== 1000000) {
@@ -140,7 +180,7 @@ function sharesOf(get, amount, ledger) {
     weights = numbers.map((value) => Math.round(value * 10000));
   }
   if (members.length === 0 || weights.some((weight) => !(weight > 0))) return { error: tr("Choose who shares the expense.") };
-  const parts = shareOut(amount, weights);
+  const parts = shareOut(total, weights);
   return new Map(members.map((id, index) => [id, parts[index]]));
 }
 
@@ -285,7 +325,10 @@ function waitingEntry(item, effect, ledger, name) {
   what.append(title, detail, waitingLine(item, tr("Waiting to be sent.")));
   const amount = document.createElement("span");
   amount.className = "amount";
-  amount.textContent = effect.error ? get("amount") : moneyText(effect.amount, ledger);
+  // "$10.05 → €9.05" for an amount typed in another currency, as the history shows it.
+  const converted = moneyText(effect.amount, ledger);
+  amount.textContent = effect.error ? get("amount") : effect.typed
+    ? tr("{0} → {1}", formatMoney(effect.typed.amount, effect.typed.currency, effect.typed.decimals), converted) : converted;
   entry.append(what, amount, item.refused
     ? dropButton(item, tr("Dismiss"), tr("Dismiss: {0}, {1}", title.textContent, amount.textContent))
     : dropButton(item, tr("Cancel"), tr("Cancel: {0}, {1}", title.textContent, amount.textContent)));

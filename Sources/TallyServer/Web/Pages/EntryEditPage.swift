@@ -10,14 +10,17 @@ import TallyServices
 struct EntryEditPage {
     var details: LedgerDetails
     var entry: SpendingEntry
+    /// The ledger's other currencies with their last rates, and the day's reference rates.
+    var known: KnownRates
     /// The form's fields: the entry's, or as typed when the change was refused.
     var values: [String: String]
     var refusal: Web.Refusal?
 
     /// The fields that show `entry` as it stands.
     static func values(of entry: SpendingEntry) -> [String: String] {
-        var values = ["amount": entry.amount.plain, "date": entry.date.description,
+        var values = ["amount": entry.typedAmount.plain, "date": entry.date.description,
                       "description": entry.description ?? "", "category": entry.category ?? ""]
+        values.merge(CurrencyFields.values(of: entry)) { $1 }
         values.merge(PayerToggles.values(of: entry)) { $1 }
         if entry.kind == .expense { values.merge(SplitFields.values(of: entry.split)) { $1 } }
         return values
@@ -34,6 +37,8 @@ struct EntryEditPage {
             return (refusal.error.said, HTML(unsafe: #" aria-invalid="true""#))
         }
         let amount = refused("amount"), description = refused("description"), date = refused("date")
+        let rateField = refusal?.field == "currency" ? "currency" : "rate"
+        let currencies = CurrencyFields(ledger: currency, known: known, values: values, refusal: refused(rateField), refusedField: refusal?.field)
         let expenseFields: HTML = isPayment ? "" : PayerToggles(
             members: details.members, chosen: values["payer"].flatMap(MemberID.init),
             several: .init(values: values, currency: currency, refusal: refused("payers"))).render()
@@ -45,20 +50,22 @@ struct EntryEditPage {
         let who: HTML = isPayment
             ? "<p class=\"help\">\(t("\(name(entry.payer)) paid \(entry.recipient.map(name) ?? ""); to change who, delete it and record a new one."))</p>"
             : ""
-        let (amountText, day, ledgerName) = (Layout.money(entry.amount), Written.current.longDay(entry.date), details.ledger.name)
+        let (amountText, day, ledgerName) = (LedgerPage.amount(entry), Written.current.longDay(entry.date), details.ledger.name)
         let summary = entry.description.map { t("\($0), \(amountText) on \(day), in \(ledgerName).") }
             ?? (isPayment ? t("A payment, \(amountText) on \(day), in \(ledgerName).") : t("An expense, \(amountText) on \(day), in \(ledgerName)."))
-        let marked: Set<String> = isPayment ? ["amount", "description", "date"] : ["amount", "description", "date", "payers", "split"]
+        let marked: Set<String> = isPayment ? ["amount", "description", "date", "currency", "rate"]
+            : ["amount", "description", "date", "payers", "split", "currency", "rate"]
         return Layout.page(title, context, error: refusal?.banner(besides: marked), """
         <h1>\(title)</h1>
         <p>\(summary)</p>
         \(who)
         <form method="post" action="\(SitePath.editLedgerEntry.link(details.ledger.id, entry.id))" class="stack card quick" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)">
-        <label for="amount">\(t("Amount (\(currency.code))"))</label>
+        <label for="amount">\(HTML.sentence("Amount ({0})", "<span data-amount-currency>\(currencies.chosen)</span>"))</label>
         <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required \
         value="\(values["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)>
         <p class="field-error" id="amount-error">\(amount.message)</p>
+        \(currencies.render())
         \(expenseFields)
         <label for="description">\(isPayment ? HTML.sentence("Note {0}", LedgerPage.optionalMark) : HTML.sentence("What for {0}", LedgerPage.optionalMark))</label>
         <input id="description" name="description" maxlength="200" value="\(values["description"] ?? "")" autocomplete="off" \

@@ -25,6 +25,8 @@ struct LedgerPage {
     var retry: [String: String] = [:]
     /// The field the refusal is about: amount, description, date or split.
     var refusedField: String?
+    /// The day's reference rates the server keeps, offered for currencies the ledger has no rate for.
+    var reference: ReferenceRates? = nil
 
     var details: LedgerDetails { summary.details }
     var currency: Currency { details.ledger.currency }
@@ -85,6 +87,10 @@ struct LedgerPage {
         let amount = refusal("amount"), description = refusal("description"), date = refusal("date"), split = refusal("split")
         let payers = PayerToggles(members: details.members, chosen: payer, you: you,
                                   several: .init(values: retry, currency: currency, refusal: refusal("payers")))
+        let currencies = CurrencyFields(ledger: currency, known: KnownRates(ledger: overview.currencies, reference: reference), values: retry,
+                                        usual: after == nil && !search.isActive ? overview.entries.first?.typedAmount.currency : nil,
+                                        refusal: refusedField == "currency" ? refusal("currency") : refusal("rate"),
+                                        refusedField: refusedField)
         let open = !date.message.isEmpty || !split.message.isEmpty
         let invalidAmount = t(one: "Type an amount such as \(example), with at most \(decimals) decimal, more than 0 and at most \(TransactionAmount.maximumUnits).",
                               other: "Type an amount such as \(example), with at most \(decimals) decimals, more than 0 and at most \(TransactionAmount.maximumUnits).")
@@ -93,11 +99,12 @@ struct LedgerPage {
         <h2 id="add-title">\(t("Add an expense"))</h2>
         <form method="post" action="\(SitePath.expenses.link(ledger))" data-swap data-offline="expense" class="stack" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
-        <label for="amount">\(t("Amount (\(currency.code))"))</label>
+        <label for="amount">\(HTML.sentence("Amount ({0})", "<span data-amount-currency>\(currencies.chosen)</span>"))</label>
         <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required
           pattern="\(pattern)" data-max="\(TransactionAmount.maximumUnits)" value="\(retry["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)
           data-invalid="\(invalidAmount)">
         <p class="field-error" id="amount-error" aria-live="polite">\(amount.message)</p>
+        \(currencies.render())
         <label for="description">\(HTML.sentence("What for {0}", Self.optionalMark))</label>
         <input id="description" name="description" maxlength="200" value="\(retry["description"] ?? "")" autocomplete="off"
           aria-describedby="description-error"\(description.invalid)>
@@ -142,8 +149,19 @@ struct LedgerPage {
         <tbody>\(rows)</tbody>
         </table>
         <p class="help">\(t("Balance: paid minus share, plus payments sent, minus payments received. Positive means the others owe them."))</p>
+        \(otherCurrencies)
         </section>
         """
+    }
+
+    /// "Of which spent in USD: $1,200.00 (€1,104.00)": the expenses typed in each other currency.
+    private var otherCurrencies: HTML {
+        let spent = overview.currencies.filter { !$0.spent.isZero }
+        guard !spent.isEmpty else { return "" }
+        let lines = spent.map { use -> HTML in
+            "<li>\(t("Of which spent in \(use.spent.currency.code): \(Layout.money(use.spent)) (\(Layout.money(use.inLedger)))"))</li>"
+        }
+        return "<ul class=\"help other-currencies\">\(lines)</ul>"
     }
 
     /// Who owes whom, from the reader's side first: "You owe Ada $25.33.", "Ben owes you €12.00.",
@@ -224,8 +242,10 @@ struct LedgerPage {
         <div><label for="pay-from">\(t("From"))</label><select id="pay-from" name="from">\(options(from))</select></div>
         <div><label for="pay-to">\(t("To"))</label><select id="pay-to" name="to">\(options(to))</select></div>
         </div>
-        <label for="pay-amount">\(t("Amount (\(currency.code))"))</label>
+        <label for="pay-amount">\(HTML.sentence("Amount ({0})", "<span data-amount-currency>\(currency.code)</span>"))</label>
         <input id="pay-amount" name="amount" inputmode="decimal" autocomplete="off" required>
+        \(CurrencyFields(ledger: currency, known: KnownRates(ledger: overview.currencies, reference: reference), values: [:],
+                         idPrefix: "pay-").render())
         <button type="submit">\(t("Record payment"))</button>
         </form>
         </details>
@@ -317,7 +337,9 @@ struct LedgerPage {
         let you = details.member(of: user)?.id
         let items = entries.map { entry -> HTML in
             let (title, detail) = describe(entry)
-            let amount = Layout.money(entry.amount)
+            let amount = Self.amount(entry)
+            // "$100.00 →" above the ledger's amount (the style sheet draws the arrow the way the page reads).
+            let original = entry.original.map { Layout.money($0.amount) }
             let day = Written.current.day(entry.date, today: today)
             // Worked out once: the row's figures, what it means for you and its details use them.
             let shares = (try? entry.shares) ?? []
@@ -327,7 +349,8 @@ struct LedgerPage {
             <li class="\(entry.kind.rawValue)" \(figures(entry, shares))><details class="entry">
             <summary><span class="what"><strong>\(title)</strong>
             <span class="help"><time datetime="\(entry.date)">\(day)</time> · \(detail)</span></span>
-            <span class="figures"><span class="amount">\(amount)</span>\
+            <span class="figures">\(original.map { HTML("<span class=\"original\">\($0)</span>") } ?? "")\
+            <span class="amount">\(Layout.money(entry.amount))</span>\
             \(yours.map { HTML("<span class=\"yours \($0.state)\">\($0.text)</span>") } ?? "")</span></summary>
             <div class="entry-more">
             \(sharesLine(entry, shares))
@@ -352,6 +375,12 @@ struct LedgerPage {
         \(more)
         </section>
         """
+    }
+
+    /// "€12.50", or "$100.00 → €92.34" for an entry typed in another currency.
+    static func amount(_ entry: SpendingEntry) -> String {
+        // The arrow points the way the page reads.
+        entry.original.map { t("\(Layout.money($0.amount)) → \(Layout.money(entry.amount))") } ?? Layout.money(entry.amount)
     }
 
     /// What the entry means for the reader: "you lent €5.00", "you borrowed €5.00", "you paid",

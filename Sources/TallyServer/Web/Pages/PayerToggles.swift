@@ -33,7 +33,7 @@ struct PayerToggles {
     static func values(of entry: SpendingEntry) -> [String: String] {
         guard entry.hasSeveralPayers else { return ["payer": String(entry.payer)] }
         var values = ["payer": severalValue]
-        for payer in entry.payers { values["paid-\(payer.member)"] = payer.amount.plain }
+        for payer in entry.typedPayers { values["paid-\(payer.member)"] = payer.amount.plain }
         return values
     }
 

@@ -35,6 +35,7 @@ enum Migrations {
         Migration20TokenScopes.self,
         Migration21AccountLanguage.self,
         Migration22ActivityPhrases.self,
+        Migration23ForeignAmounts.self,
     ] }
 
     static var migrator: DatabaseMigrator {

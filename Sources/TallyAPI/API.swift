@@ -115,6 +115,9 @@ public enum API {
     // MARK: Moving ledgers in and out (S6)
     /// Query: `format` (csv or json); the answer is the file.
     public static let exportLedger = Route<NoBody, FileBody>(.get, "ledgers/{ledger}/export")
-    /// The body is IHateMoney's export (JSON or CSV); query: `ledger`, `name`, `currency`.
+    /// The body is IHateMoney's export (JSON or CSV); query: `ledger`, `name`, `currency`, `rate`
+    /// (repeated: `USD=0.92`).
     public static let importIHateMoney = Route<FileBody, IHateMoneyImportReport>(.post, "ledgers/import/ihatemoney")
+    /// The body is Splitwise's CSV export; query as for IHateMoney's.
+    public static let importSplitwise = Route<FileBody, IHateMoneyImportReport>(.post, "ledgers/import/splitwise")
 }

@@ -53,6 +53,29 @@ struct SpendingCommandTests {
         #expect(summary.values.map { Decimal(string: $0)! }.reduce(0, +) == 0)
     }
 
+    // S2: an expense and a payment in another currency, converted at the rate given or last used;
+    // a new rate converts that entry again; refusals in one sentence, nothing stored.
+    @Test func otherCurrency() throws {
+        let tally = try sandbox()
+        let added = try tally.ok(["spend", "100", "Dinner", "--currency", "usd", "--rate", "0.92"]).stdout
+        #expect(added.contains("Recorded Dinner 100.00 USD → 92.00 EUR, paid by Alex, split equally."), "\(added)")
+        let taxi = try tally.object(["spend", "10", "Taxi", "--currency", "USD", "--payer", "Sam"])
+        #expect(taxi["amount"] as? String == "9.20", "the ledger's last rate for dollars")
+        #expect((taxi["original"] as? [String: Any])?["rate"] as? String == "0.92")
+        try tally.ok(["pay", "Sam", "Alex", "20", "--currency", "USD", "--rate", "0.9"])
+        #expect(try balances(tally) == ["Alex": "23.40", "Sam": "-23.40"])
+        let id = try #require(taxi["id"] as? String)
+        let changed = try tally.ok(["expenses", "edit", String(id.prefix(8)), "--rate", "1"]).stdout
+        #expect(changed.contains("Taxi 10.00 USD → 10.00 EUR"), "\(changed)")
+        let listed = try tally.ok(["expenses"]).stdout
+        #expect(listed.contains("Dinner 100.00 USD → 92.00 EUR"), "\(listed)")
+        #expect(try tally.refused(["spend", "10", "--currency", "GBP"])
+                == "Give the rate of GBP: how many EUR one GBP is worth. This ledger has no rate for it yet.")
+        #expect(try tally.refused(["spend", "10", "--currency", "USD", "--rate", "0"]) == "A rate must be more than 0.")
+        #expect(try tally.refused(["spend", "10", "--currency", "ABC", "--rate", "1"])
+                == "\"ABC\" is not a currency: use an ISO 4217 code such as EUR, USD, GBP or JPY.")
+    }
+
     // S2, S3: two members paid one expense, each with what they paid; an edit changes their parts.
     @Test func severalPayers() throws {
         let tally = try sandbox()
@@ -194,6 +217,44 @@ struct SpendingCommandTests {
         #expect(exported.split(whereSeparator: \.isNewline).count == 15)
         #expect(try tally.refused(["import", "ihatemoney", Self.fixtures.appendingPathComponent("couple.json").path]).contains("--currency"))
         #expect(try tally.refused(["import", "ihatemoney", "/nonexistent/bills.json"], exit: 2).contains("Cannot read"))
+    }
+
+    /// A Splitwise group's export: two rows in EUR (one paid by two), one in USD, one that
+    /// moves nothing, and the Total balance rows.
+    static let splitwise = #"""
+        Date,Description,Category,Cost,Currency,José,Zoë Müller,Kim
+        2024-03-01,"Dinner, drinks and ""tapas""",Dining out,90.00,EUR,30.00,30.00,-60.00
+        2024-03-02,Taxi,Transportation,20.00,USD,-10.00,10.00,0.00
+        2024-03-03,Coffee,General,3.50,EUR,0.00,0.00,0.00
+        2024-03-04,José paid Kim,Payment,10.00,EUR,10.00,0.00,-10.00
+
+        2024-03-05,Total balance,,,EUR,40.00,30.00,-70.00
+        2024-03-05,Total balance,,,USD,-10.00,10.00,0.00
+
+        """#
+
+    // S6: a Splitwise export imports once, with a rate for its other currency; locally and through a server.
+    @Test func importSplitwise() throws {
+        let tally = try Sandbox(now: "2026-11-21T10:00:00Z")
+        let file = tally.folder.appendingPathComponent("trip.csv")
+        try Data(Self.splitwise.utf8).write(to: file)
+        #expect(try tally.refused(["import", "splitwise", file.path])
+            == "This export has entries in USD, and the ledger keeps EUR: give the rate of each to EUR, such as USD=0.92.")
+        #expect(try tally.refused(["import", "splitwise", file.path, "--rate", "USD"]).contains("is not a rate such as USD=0.92"))
+        let text = try tally.ok(["import", "splitwise", file.path, "--rate", "USD=0.90"]).stdout
+        #expect(text.contains("Imported 3 of 3 bills.") && text.contains("1 row moved nothing and was left out.")
+                && text.contains("New members: José, Zoë Müller, Kim."), "\(text)")
+        // Zoë: +30.00 + 9.00 (half of 20 USD at 0.90); José: +30.00 − 9.00 + 10.00.
+        #expect(try balances(tally) == ["José": "31.00", "Zoë Müller": "39.00", "Kim": "-70.00"])
+        let again = try tally.object(["import", "splitwise", file.path, "--ledger", "trip", "--rate", "USD=0.95", "--rate", "GBP=1.17"])
+        #expect(again["added"] as? Int == 0 && again["alreadyThere"] as? Int == 3 && again["skipped"] as? Int == 1)
+
+        let server = try ServeProcess.start()
+        defer { server.stop() }
+        let remote = try server.run(["import", "splitwise", file.path, "--currency", "USD", "--rate", "EUR=1.10", "--json"])
+        #expect(remote.exitCode == 0 && remote.stdout.contains("\"added\" : 3"), "\(remote)")
+        let refused = try server.run(["import", "splitwise", file.path, "--ledger", "trip"])
+        #expect(refused.exitCode == 1 && refused.stderr.contains("give the rate of each to USD, such as EUR=0.92."), "\(refused)")
     }
 
     // A5 remote mode: the same commands through a server give the same JSON.

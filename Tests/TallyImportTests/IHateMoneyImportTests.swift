@@ -221,7 +221,7 @@ struct IHateMoneyImportTests {
         let csv = String(decoding: try await LedgerExport.data(of: ledger, format: .csv, spending: spending), as: UTF8.self)
         let lines = csv.split(whereSeparator: \.isNewline)
         #expect(lines.count == bills.count + 1)
-        #expect(lines[0] == "date,kind,description,category,amount,currency,paid by,paid to,split,share of Alex,share of Sam,share of Zoë Müller")
+        #expect(lines[0] == "date,kind,description,category,amount,currency,original amount,original currency,rate,paid by,paid to,split,share of Alex,share of Sam,share of Zoë Müller")
         #expect(csv.contains("'+1 guest dinner"))
         let json = try await LedgerExport.data(of: ledger, format: .json, spending: spending)
         let decoder = JSONDecoder()
@@ -252,7 +252,8 @@ struct IHateMoneyImportTests {
 
         let csv = String(decoding: try await LedgerExport.data(of: ledger, format: .csv, spending: spending), as: UTF8.self)
         let row = try #require(try CSVReader(string: csv, hasHeaderRow: true).first { $0[2] == "Dinner" })
-        #expect(row[6] == "Alex 40.00; Sam 20.00")
+        #expect(row[9] == "Alex 40.00; Sam 20.00")
+        #expect(row[6] == "" && row[7] == "" && row[8] == "", "in the ledger's currency: no original amount, currency or rate")
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let document = try decoder.decode(LedgerExport.Document.self, from: try await LedgerExport.data(of: ledger, format: .json, spending: spending))
@@ -260,6 +261,44 @@ struct IHateMoneyImportTests {
         let names = Dictionary(uniqueKeysWithValues: after.details.members.map { ($0.id, $0.name) })
         #expect(exported.payers.map { "\(names[$0.member]!) \($0.paid)" } == ["Alex 40.00", "Sam 20.00"])
         #expect(document.summary.members.map(\.balance) == after.balances.members.map { Money(minorUnits: $0.balance, currency: after.balances.currency).plain })
+    }
+
+    @Test("S6: bills in two currencies: the ledger keeps the one chosen, a bill in the other keeps its own at the rate given, and without one nothing comes in")
+    func twoCurrencies() async throws {
+        let spending = try await Self.service()
+        let bills = try IHateMoneyExport.bills(from: Data("""
+            [{"what": "Taxi", "bill_type": "Expense", "amount": 20.0, "currency": "USD", "date": "2024-02-21", "payer_name": "Sam", "payer_weight": 1.0, "owers": ["Ada", "Sam"]},
+             {"what": "Back", "bill_type": "Reimbursement", "amount": 5.0, "currency": "USD", "date": "2024-02-21", "payer_name": "Sam", "payer_weight": 1.0, "owers": ["Ada"]},
+             {"what": "Hotel", "bill_type": "Expense", "amount": 30.0, "currency": "EUR", "date": "2024-02-20", "payer_name": "Ada", "payer_weight": 1.0, "owers": ["Ada", "Sam"]},
+             {"what": "Snack", "bill_type": "Expense", "amount": 3.0, "currency": "XXX", "date": "2024-02-20", "payer_name": "Ada", "payer_weight": 1.0, "owers": ["Ada", "Sam"]}]
+            """.utf8))
+        let importer = IHateMoneyImporter(spending: spending)
+        await #expect(throws: TallyError.invalid("This export has bills in EUR and USD; a ledger keeps one currency: import it with --currency to choose one.")) {
+            try await importer.importBills(bills, into: nil, name: "Trip", currency: nil)
+        }
+        await #expect(throws: TallyError.invalid("This export has entries in USD, and the ledger keeps EUR: give the rate of each to EUR, such as USD=0.92.", field: "rate")) {
+            try await importer.importBills(bills, into: nil, name: "Trip", currency: "EUR")
+        }
+        #expect(try await spending.ledgers().isEmpty)
+
+        let report = try await importer.importBills(bills, into: nil, name: "Trip", currency: "EUR", rates: try ImportRates(parsing: ["USD=0.92"]))
+        #expect(report.added == 4)
+        let entries = try await spending.entries(in: report.ledger)
+        let taxi = try #require(entries.first { $0.description == "Taxi" })
+        #expect(taxi.amount == (try Money(parsing: "18.40", currency: .euro)))
+        #expect(taxi.original?.amount == (try Money(parsing: "20.00", currency: try Currency(code: "USD"))))
+        let back = try #require(entries.first { $0.kind == .payment })
+        let (fourSixty, rate) = (try Money(parsing: "4.60", currency: .euro), try ExchangeRate(parsing: "0.92"))
+        #expect(back.amount == fourSixty && back.original?.rate == rate)
+        // The Snack names no currency (XXX): it is in the ledger's.
+        #expect(entries.first { $0.description == "Snack" }?.original == nil)
+        // Ada: +30.00 + 3.00 − 15.00 − 1.50 − 9.20 − 4.60; Sam the opposite.
+        let summary = try await spending.summary(of: report.ledger)
+        #expect(summary.balances.members.map { "\(summary.name($0.member)) \($0.balance)" } == ["Ada 270", "Sam -270"])
+
+        // Again, into the ledger (it keeps EUR) at another rate: the bills are there already.
+        let again = try await importer.importBills(bills, into: report.ledger, name: "", currency: nil, rates: try ImportRates(parsing: ["USD=0.95"]))
+        #expect(again.added == 0 && again.alreadyThere == 4)
     }
 
     @Test("S6: every text cell a person typed is spreadsheet-safe in the CSV: members' names too, in the header and as payer and payee")

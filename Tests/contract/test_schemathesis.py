@@ -101,6 +101,7 @@ STATEFUL_RULES = {
     "PATCH /api/v1/ledgers/{ledger}/recurring/{id}": "members exist, a split adds up, the days start today and come round",
     "POST /api/v1/import/apple-health": "the body is a real Apple Health export",
     "POST /api/v1/ledgers/import/ihatemoney": "the body is a real IHateMoney export",
+    "POST /api/v1/ledgers/import/splitwise": "the body is a real Splitwise export",
 }
 
 

@@ -80,7 +80,12 @@ public struct SplitPartJSON: Codable, Sendable {
 
     /// Each member's part of `split`, with their share of `amount`.
     static func parts(of split: Split, amount: Money) throws -> [SplitPartJSON] {
-        let shares = Dictionary(uniqueKeysWithValues: try split.shares(of: amount).map { ($0.member, $0.share) })
+        try parts(of: split, shares: split.shares(of: amount))
+    }
+
+    /// Each member's part of `split`, with their share from `shares`.
+    static func parts(of split: Split, shares: [(member: MemberID, share: Money)]) throws -> [SplitPartJSON] {
+        let shares = Dictionary(uniqueKeysWithValues: shares.map { ($0.member, $0.share) })
         return split.parts.map { SplitPartJSON(member: $0.member, value: "\($0.value)", share: shares[$0.member]?.plain ?? "0") }
     }
 }
@@ -122,6 +127,10 @@ public struct EntryJSON: Codable, Sendable {
     public var parts: [SplitPartJSON]
     public var createdAt: Date
     @ExplicitNull public var deletedAt: Date?
+    /// The amount as typed in another currency than the ledger's, and its rate; `amount`,
+    /// `payers` and the parts' shares are then what it came to in the ledger's currency, and an
+    /// exact split's values are in `original.currency`.
+    @ExplicitNull public var original: OriginalAmountJSON?
 
     public init(_ entry: SpendingEntry) throws {
         id = entry.id
@@ -135,9 +144,27 @@ public struct EntryJSON: Codable, Sendable {
         description = entry.description
         category = entry.category
         split = entry.split.method
-        parts = try SplitPartJSON.parts(of: entry.split, amount: entry.amount)
+        parts = try SplitPartJSON.parts(of: entry.split, shares: entry.shares)
         createdAt = entry.createdAt
         deletedAt = entry.deletedAt
+        original = entry.original.map { OriginalAmountJSON($0, payers: entry.hasSeveralPayers ? entry.typedPayers : []) }
+    }
+}
+
+/// An entry's amount as it was typed, in another currency than its ledger's.
+public struct OriginalAmountJSON: Codable, Sendable, Equatable {
+    public var amount: String
+    public var currency: String
+    /// How many of the ledger's currency one unit of `currency` was worth.
+    public var rate: String
+    /// What each of several payers paid, as typed (none when one member paid it all).
+    public var payers: [PayerJSON]
+
+    public init(_ original: ForeignAmount, payers: [PayerPart]) {
+        amount = original.amount.plain
+        currency = original.amount.currency.code
+        rate = original.rate.plain
+        self.payers = payers.map { PayerJSON(member: $0.member, paid: $0.amount.plain) }
     }
 }
 
@@ -229,18 +256,21 @@ public struct ActivityList: Codable, Sendable {
     }
 }
 
-/// IHateMoney's export brought into a ledger (S6).
+/// Another app's export (IHateMoney's, Splitwise's) brought into a ledger (S6).
 public struct IHateMoneyImportReport: Codable, Equatable, Sendable {
     public var ledger: UUID
     public var added: Int
     /// Bills already in the ledger from an earlier import.
     public var alreadyThere: Int
     public var newMembers: [String]
+    /// Rows that move nothing (a Splitwise row of cost 0, or whose amounts are all 0), left out.
+    public var skipped: Int
 
-    public init(ledger: UUID, added: Int, alreadyThere: Int, newMembers: [String]) {
+    public init(ledger: UUID, added: Int, alreadyThere: Int, newMembers: [String], skipped: Int = 0) {
         self.ledger = ledger
         self.added = added
         self.alreadyThere = alreadyThere
         self.newMembers = newMembers
+        self.skipped = skipped
     }
 }

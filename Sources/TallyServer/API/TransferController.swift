@@ -6,13 +6,14 @@ import TallyImport
 import TallyRepositories
 import TallyServices
 
-/// A ledger's export, and IHateMoney's exports brought in (S6).
+/// A ledger's export, and IHateMoney's and Splitwise's exports brought in (S6).
 struct TransferController {
     let services: APIServices
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.on(API.exportLedger, use: export)
-        group.on(API.importIHateMoney, use: importIHateMoney)
+        group.on(API.importIHateMoney) { try await importExport($0, $1, from: .ihatemoney) }
+        group.on(API.importSplitwise) { try await importExport($0, $1, from: .splitwise) }
     }
 
     /// `format=csv` (the default) or `format=json`.
@@ -35,17 +36,20 @@ struct TransferController {
         ], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// The body is the export file itself (JSON or CSV); `ledger` adds to one of your ledgers,
-    /// otherwise a new ledger called `name` is created; `currency` for an export without one.
-    @Sendable func importIHateMoney(_ request: Request, context: SignedInContext) async throws -> JSONBody<IHateMoneyImportReport> {
+    /// The body is the export file itself (IHateMoney's JSON or CSV, Splitwise's CSV); `ledger`
+    /// adds to one of your ledgers, otherwise a new ledger called `name` is created; `currency`
+    /// chooses the ledger's currency; each `rate` (`USD=0.92`) converts the entries in a currency.
+    @Sendable func importExport(_ request: Request, _ context: SignedInContext,
+                                from app: OtherAppExport.App) async throws -> JSONBody<IHateMoneyImportReport> {
         let spending = services.spending(context)
         let ledger = try request.query("ledger", { UUID(uuidString: $0) }, form: Phrase("a ledger's id"))
+        let query = request.uri.queryParameters
+        let rates = try ImportRates(parsing: query[values: "rate"].map(String.init))
         let report = try await services.uploads.run(for: context.user.id) {
             let body = try await request.body.collect(upTo: TallyRequestContext.maxImportSize)
-            let bills = try await HealthUpload.read { try IHateMoneyExport.bills(from: Data(body.readableBytesView)) }
-            return try await IHateMoneyImporter(spending: spending).importBills(
-                bills, into: ledger, name: request.uri.queryParameters.get("name").map { String($0) } ?? "IHateMoney",
-                currency: request.uri.queryParameters.get("currency").map { String($0) })
+            let export = try await HealthUpload.read { try OtherAppExport(Data(body.readableBytesView), from: app) }
+            return try await export.importInto(ledger, name: query.get("name").map { String($0) } ?? app.name,
+                                               currency: query.get("currency").map { String($0) }, rates: rates, spending: spending)
         }
         return JSONBody(report, status: report.added > 0 ? .created : .ok)
     }

@@ -16,7 +16,7 @@ struct LedgersWebController {
         web.get(SitePath.spending, use: start)
         web.post(SitePath.spending, use: create)
         web.post(SitePath.joinLedger, use: join)
-        web.post(SitePath.importLedger, use: importIHateMoney)
+        web.post(SitePath.importLedger, use: importExport)
         web.get(SitePath.invitation, use: invitation)
     }
 
@@ -87,16 +87,24 @@ struct LedgersWebController {
         }
     }
 
-    /// An IHateMoney export pasted (or, with JavaScript, read from a file): into a new ledger,
-    /// or into the one the form names.
-    @Sendable func importIHateMoney(_ request: Request, context: SignedInPageContext) async throws -> Response {
+    /// An IHateMoney or Splitwise export (the form's `app`) pasted (or, with JavaScript, read
+    /// from a file): into a new ledger, or into the one the form names; `rates` as
+    /// `USD=0.92, GBP=1.17`.
+    @Sendable func importExport(_ request: Request, context: SignedInPageContext) async throws -> Response {
         let spending = services.spending(for: context.user)
         return try await Web.formAction(request, context, limit: TallyRequestContext.maxImportSize) { form in
             let export = Data(try form.require("export", Phrase("the export's contents")).utf8)
-            let (target, name, currency) = (Self.importTarget(form), form["name"] ?? "IHateMoney", form["currency"])
+            let app = try form["app"].map { code in
+                guard let app = OtherAppExport.App(rawValue: code) else {
+                    throw TallyError.invalid("Choose the app the export is from: IHateMoney or Splitwise.")
+                }
+                return app
+            } ?? .ihatemoney
+            let (target, name, currency) = (Self.importTarget(form), form["name"] ?? app.name, form["currency"])
+            let rates = try ImportRates(parsing: form["rates"].map { [$0] } ?? [])
             let report = try await services.uploads.run(for: context.user.id) {
-                let bills = try await HealthUpload.read { try IHateMoneyExport.bills(from: export) }
-                return try await IHateMoneyImporter(spending: spending).importBills(bills, into: target, name: name, currency: currency)
+                let read = try await HealthUpload.read { try OtherAppExport(export, from: app) }
+                return try await read.importInto(target, name: name, currency: currency, rates: rates, spending: spending)
             }
             return Web.redirect(SitePath.ledger.link(report.ledger) + "?imported=\(report.added)&skipped=\(report.alreadyThere)")
         } refused: { form, refusal in

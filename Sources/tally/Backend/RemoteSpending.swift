@@ -116,13 +116,15 @@ struct RemoteSpending: SpendingBackend {
         _ = try await client.send(API.deleteRecurringExpense, ledger, id)
     }
 
-    func importIHateMoney(_ export: Data, into ledger: UUID?, name: String, currency: String?) async throws -> IHateMoneyImportReport {
+    func importExport(_ export: Data, from app: OtherAppExport.App, into ledger: UUID?, name: String, currency: String?,
+                      rates: [String]) async throws -> IHateMoneyImportReport {
         var query = [URLQueryItem(name: "name", value: name)]
         if let ledger { query.append(URLQueryItem(name: "ledger", value: ledger.uuidString)) }
         if let currency { query.append(URLQueryItem(name: "currency", value: currency)) }
-        let format = IHateMoneyExport.format(of: export)
-        return try await client.upload(API.importIHateMoney, data: export, query: query,
-                                       contentType: format == .json ? "application/json" : "text/csv")
+        query += rates.map { URLQueryItem(name: "rate", value: $0) }
+        let json = app == .ihatemoney && IHateMoneyExport.format(of: export) == .json
+        return try await client.upload(app == .ihatemoney ? API.importIHateMoney : API.importSplitwise, data: export, query: query,
+                                       contentType: json ? "application/json" : "text/csv")
     }
 
     func export(_ ledger: UUID, format: LedgerExport.Format) async throws -> Data {

@@ -40,8 +40,10 @@ protocol SpendingBackend: Sendable {
     func changeRecurringExpense(_ id: UUID, in ledger: UUID, _ change: RecurringExpenseChange) async throws -> RecurringExpenseJSON
     func deleteRecurringExpense(_ id: UUID, in ledger: UUID) async throws
 
-    /// An IHateMoney export (JSON or CSV) into `ledger`, or into a new ledger called `name`.
-    func importIHateMoney(_ export: Data, into ledger: UUID?, name: String, currency: String?) async throws -> IHateMoneyImporter.Report
+    /// Another app's export (IHateMoney's JSON or CSV, Splitwise's CSV) into `ledger`, or into a
+    /// new ledger called `name`; `rates` as typed (`USD=0.92`).
+    func importExport(_ export: Data, from app: OtherAppExport.App, into ledger: UUID?, name: String, currency: String?,
+                      rates: [String]) async throws -> IHateMoneyImporter.Report
     func export(_ ledger: UUID, format: LedgerExport.Format) async throws -> Data
 }
 
@@ -138,8 +140,10 @@ struct LocalSpending: SpendingBackend {
         try await service.deleteRecurringExpense(id, in: ledger)
     }
 
-    func importIHateMoney(_ export: Data, into ledger: UUID?, name: String, currency: String?) async throws -> IHateMoneyImporter.Report {
-        try await IHateMoneyImporter(spending: service).importBills(try IHateMoneyExport.bills(from: export), into: ledger, name: name, currency: currency)
+    func importExport(_ export: Data, from app: OtherAppExport.App, into ledger: UUID?, name: String, currency: String?,
+                      rates: [String]) async throws -> IHateMoneyImporter.Report {
+        try await OtherAppExport(export, from: app).importInto(ledger, name: name, currency: currency, rates: try ImportRates(parsing: rates),
+                                                               spending: service)
     }
 
     func export(_ ledger: UUID, format: LedgerExport.Format) async throws -> Data {

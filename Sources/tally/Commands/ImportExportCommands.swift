@@ -7,7 +7,7 @@ import TallyServices
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import another app's export.", subcommands: [AppleHealth.self, CSV.self, IHateMoney.self])
+        commandName: "import", abstract: "Import another app's export.", subcommands: [AppleHealth.self, CSV.self, IHateMoney.self, Splitwise.self])
 
     struct AppleHealth: TallyCommand {
         static let configuration = CommandConfiguration(
@@ -75,20 +75,54 @@ struct ImportCommand: AsyncParsableCommand {
             commandName: "ihatemoney", abstract: "Import an IHateMoney project's bills (its JSON or CSV export).",
             discussion: """
                 Creates a ledger named after the file unless --ledger names one to add to. Members are \
-                matched or created by name; Reimbursements become payments. Importing the same file \
+                matched or created by name; Reimbursements become payments. A bill in another currency \
+                than the ledger's keeps it, converted at the --rate given for it. Importing the same file \
                 again (JSON or CSV) adds nothing twice.
                 """)
         @Argument(help: ArgumentHelp("The export: bills.json or bills.csv.", valueName: "file"))
         var file: String
+        @OptionGroup var into: LedgerImportOptions
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            try await into.run(file, from: .ihatemoney, in: context)
+        }
+    }
+
+    struct Splitwise: TallyCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "splitwise", abstract: "Import a Splitwise group (its Export as spreadsheet CSV).",
+            discussion: """
+                Creates a ledger named after the file unless --ledger names one to add to, with a member \
+                for each person's column (matched by name in an existing ledger). Each row becomes an \
+                expense paid and split as it was, or a payment; rows that move nothing are left out. The \
+                ledger's currency is the one most rows use unless --currency says; a row in another \
+                currency keeps it, converted at the --rate given for it. Importing the same file again \
+                adds nothing twice.
+                """)
+        @Argument(help: ArgumentHelp("The CSV file Splitwise's Export as spreadsheet wrote.", valueName: "file"))
+        var file: String
+        @OptionGroup var into: LedgerImportOptions
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            try await into.run(file, from: .splitwise, in: context)
+        }
+    }
+
+    /// Where another app's ledger goes, and at what rates: the options both its imports take.
+    struct LedgerImportOptions: ParsableArguments {
         @Option(help: ArgumentHelp("Add to this ledger instead of creating one.", valueName: "ledger"))
         var ledger: String?
         @Option(help: ArgumentHelp("The new ledger's name (default: the file's name).", valueName: "name"))
         var name: String?
-        @Option(help: ArgumentHelp("The currency, for an export without one (IHateMoney's XXX).", valueName: "code"))
+        @Option(help: ArgumentHelp("The new ledger's currency: for an export without one (IHateMoney's XXX), or to choose.", valueName: "code"))
         var currency: String?
-        @OptionGroup var options: CommonOptions
+        @Option(help: ArgumentHelp("The rate of a currency other than the ledger's: how many of the ledger's currency one of it is worth (repeat for each currency).",
+                                   valueName: "CODE=rate"))
+        var rate: [String] = []
 
-        func run(in context: CommandContext) async throws {
+        func run(_ file: String, from app: OtherAppExport.App, in context: CommandContext) async throws {
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
@@ -97,13 +131,18 @@ struct ImportCommand: AsyncParsableCommand {
             }
             let target = try await ledger.asyncMap { try await context.ledger(named: $0).id }
             let ledgerName = name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            let report = try await context.spending.importIHateMoney(data, into: target, name: ledgerName, currency: currency)
+            let report = try await context.spending.importExport(data, from: app, into: target, name: ledgerName, currency: currency,
+                                                                 rates: rate)
             try emit(report, context) {
                 let (added, total, alreadyThere) = (report.added, report.added + report.alreadyThere, report.alreadyThere)
                 var lines = [t("Imported \(added) of \(total) bills.")]
                 if alreadyThere > 0 {
                     lines.append(t(one: "\(alreadyThere) was already there from an earlier import.",
                                    other: "\(alreadyThere) were already there from an earlier import."))
+                }
+                if report.skipped > 0 {
+                    lines.append(t(one: "\(report.skipped) row moved nothing and was left out.",
+                                   other: "\(report.skipped) rows moved nothing and were left out."))
                 }
                 if !report.newMembers.isEmpty { lines.append(t("New members: \(report.newMembers.joined(separator: ", ")).")) }
                 return lines.joined(separator: "\n")

@@ -34,7 +34,7 @@ struct LedgerSettingsPage {
         <h2 id="export-title">\(t("Export and import"))</h2>
         <div class="row"><a class="button" href="\(SitePath.exportCSV.link(ledger))" download>\(t("CSV (spreadsheet)"))</a>
         <a class="button" href="\(SitePath.exportJSON.link(ledger))" download>\(t("JSON (everything)"))</a></div>
-        <details class="more"><summary>\(t("Import from IHateMoney"))</summary>
+        <details class="more"><summary>\(t("Import from IHateMoney or Splitwise"))</summary>
         \(SpendingStartPage.importForm(context, into: details.ledger.id))
         </details>
         </section>

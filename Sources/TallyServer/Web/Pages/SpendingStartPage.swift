@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyImport
 import TallyLanguages
 import TallyRepositories
 import TallyServices
@@ -79,29 +80,41 @@ struct SpendingStartPage {
         </form>
         </section>
         <section aria-labelledby="import-title">
-        <h2 id="import-title">\(t("Import from IHateMoney"))</h2>
+        <h2 id="import-title">\(t("Import from IHateMoney or Splitwise"))</h2>
         \(Self.importForm(context, into: nil))
         </section>
         """)
     }
 
-    /// IHateMoney's bills export, pasted or (with JavaScript) picked as a file (S6).
+    /// IHateMoney's bills export or Splitwise's, pasted or (with JavaScript) picked as a file
+    /// (S6): one form, the app chosen in it; a new ledger is named after the app unless named.
     static func importForm(_ context: PageContext, into ledger: UUID?) -> HTML {
         let target: HTML = ledger.map { "<input type=\"hidden\" name=\"ledger\" value=\"\($0)\">" } ?? """
-            <label for="import-name">\(t("New ledger's name"))</label>
-            <input id="import-name" name="name" maxlength="100" value="IHateMoney">
-            <label for="import-currency">\(HTML.sentence("Currency {0}", HTML("<span class=\"help\">\(t("(if the export has none)"))</span>")))</label>
+            <label for="import-name">\(HTML.sentence("New ledger's name {0}", HTML("<span class=\"help\">\(t("(the app's if empty)"))</span>")))</label>
+            <input id="import-name" name="name" maxlength="100">
+            <label for="import-currency">\(HTML.sentence("Currency {0}", HTML("<span class=\"help\">\(t("(if empty, the export's)"))</span>")))</label>
             <input id="import-currency" name="currency" maxlength="3" autocapitalize="characters">
             """
+        let apps = OtherAppExport.App.allCases.map { app -> HTML in
+            let name = switch app {
+            case .ihatemoney: t("IHateMoney")
+            case .splitwise: t("Splitwise")
+            }
+            return "<option value=\"\(app.rawValue)\">\(name)</option>"
+        }
         return """
         <form method="post" action="\(SitePath.importLedger.link)" class="stack import">
         \(Layout.csrfField(context))
+        <label for="import-app">\(t("Exported from"))</label>
+        <select id="import-app" name="app">\(apps)</select>
         \(target)
-        <label for="import-file" hidden>\(t("Export file (bills.json or bills.csv)"))</label>
+        <label for="import-rates">\(HTML.sentence("Rates {0}", HTML("<span class=\"help\">\(t("(for entries in other currencies, such as USD=0.92, GBP=1.17)"))</span>")))</label>
+        <input id="import-rates" name="rates" maxlength="500" autocomplete="off" spellcheck="false" autocapitalize="characters">
+        <label for="import-file" hidden>\(t("Export file (IHateMoney's bills.json or bills.csv, Splitwise's CSV)"))</label>
         <input id="import-file" type="file" accept=".json,.csv,application/json,text/csv" hidden data-fills="import-export">
-        <label for="import-export">\(HTML.sentence("Export contents {0}", HTML("<span class=\"help\">\(t("(paste bills.json or bills.csv)"))</span>")))</label>
+        <label for="import-export">\(HTML.sentence("Export contents {0}", HTML("<span class=\"help\">\(t("(paste the file's text)"))</span>")))</label>
         <textarea id="import-export" name="export" rows="4" required spellcheck="false"></textarea>
-        <p class="help">\(t("Members are matched or added by name; a Reimbursement becomes a payment. Importing the same export again adds nothing twice."))</p>
+        <p class="help">\(t("Members are matched or added by name; IHateMoney's Reimbursements and Splitwise's payments become payments. Importing the same export again adds nothing twice."))</p>
         <button type="submit">\(t("Import"))</button>
         </form>
         """

@@ -29,7 +29,7 @@ function trCount(count, one, other, ...values) {
 }
 // A number that is not a count (a volume, a percentage) as the server writes volumes: the
 // locale's decimal sign, no grouping ("2450", "8.5"; "8,5" in German).
-function plainNumber(value) {
+function localNumber(value) {
   return new Intl.NumberFormat(LOCALE, { useGrouping: false, maximumFractionDigits: 4 }).format(value);
 }
 
@@ -381,7 +381,7 @@ function enhanceForms(root) {
         const shown = body?.volumeMl && unit ? Math.round((body.volumeMl / Number(unit.dataset.mlPerUnit)) * places) / places : null;
         const label = unit?.dataset.unit ?? "";
         const removed = path.endsWith("removals");
-        const volume = shown !== null ? plainNumber(shown) + " " + label : null;
+        const volume = shown !== null ? localNumber(shown) + " " + label : null;
         if (volume !== null) celebrate((removed ? "−" : "+") + volume);
         await refresh(kind === "delete" ? tr("Deleted.") : null);
         if (kind === "delete" && gone) offerUndo(tr("Deleted {0}.", form.dataset.what), () => logAgain(gone), true);
@@ -482,14 +482,14 @@ function enhanceGoalPreview(root) {
       try {
         const goal = await api("POST", "/api/v1/goal/calculate", body);
         output.replaceChildren();
-        const base = tr("Base {0} ml ({1} ml per kg)", plainNumber(Math.round(goal.baseMl)), plainNumber(goal.mlPerKg));
-        for (const text of [base, tr("+ activity {0} ml", plainNumber(goal.bonusMl))]) {
+        const base = tr("Base {0} ml ({1} ml per kg)", localNumber(Math.round(goal.baseMl)), localNumber(goal.mlPerKg));
+        for (const text of [base, tr("+ activity {0} ml", localNumber(goal.bonusMl))]) {
           const span = document.createElement("span");
           span.textContent = text;
           output.append(span);
         }
         const total = document.createElement("strong");
-        const perDay = plainNumber(Math.round(goal.goalMl));
+        const perDay = localNumber(Math.round(goal.goalMl));
         total.textContent = goal.clamped ? tr("= {0} ml a day (kept within 1500–4500 ml)", perDay) : tr("= {0} ml a day", perDay);
         output.append(total);
       } catch (error) {
@@ -549,7 +549,7 @@ function enhanceSplit(root) {
           const rest = Math.round((100 - sum) * 10000) / 10000;
           // (A no-break space before each "%".)
           text = rest === 0 ? tr("The percentages add up to 100 %.")
-            : rest > 0 ? tr("{0} % left to share.", plainNumber(rest)) : tr("{0} % too many.", plainNumber(-rest));
+            : rest > 0 ? tr("{0} % left to share.", localNumber(rest)) : tr("{0} % too many.", localNumber(-rest));
         } else if (!(amount > 0)) {
           text = tr("Type the amount to see how it is shared.");
         } else if (method === "exact") {

@@ -89,13 +89,30 @@ def test_an_expense_in_dollars_offline(server, browser, unique_name):
 
     # check: the waiting entry shows both amounts, and the balances count the converted one
     assert text(driver, "li.waiting-entry .amount") == "$10.05 → €9.05"
-    shown = {"Alex": ("€9.05", "+€4.52"), "Sam": ("€0.00", "−€4.52")}
+    wait(driver, lambda d: balances(d) == {"Alex": ("€9.05", "+€4.52"), "Sam": ("€0.00", "−€4.52")},
+         message=lambda: f"balances: {balances(driver)}")
+
+    # act: 20 dollars split exactly 15 and 5, still in dollars at 0.9: 13.50 and 4.50 euros
+    assert driver.find_element(By.ID, "currency").get_attribute("value") == "USD"
+    fill(driver, "#amount", "20")
+    fill(driver, "#description", "Museum")
+    click(driver, driver.find_element(By.CSS_SELECTOR, "details.more summary"))
+    click(driver, driver.find_element(By.CSS_SELECTOR, "label[for=split-exact]"))
+    for part, value in zip(driver.find_elements(By.CSS_SELECTOR, "ul.among input.part"), ["15", "5"]):
+        part.clear()
+        part.send_keys(value)
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
+    wait(driver, lambda d: len(waiting(d)) == 2, message=lambda: f"waiting: {waiting(driver)}")
+
+    # check: the shares of both, added up exactly once, as the server will
+    shown = {"Alex": ("€27.05", "+€9.02"), "Sam": ("€0.00", "−€9.02")}
     wait(driver, lambda d: balances(d) == shown, message=lambda: f"balances: {balances(driver)}")
     check_page(driver, "phone-currency-offline")
 
     # act and check: online, it is sent once, and the server's figures are what the page showed
     network(driver, online=True)
     wait(driver, lambda d: not waiting(d) and banner(d) == "", timeout=15, message="the expense was not sent")
-    assert held(driver, ledger) == [("Taxi", "9.05", "10.05", "USD", "0.9")]
+    wait(driver, lambda d: len(held(d, ledger)) == 2, message="the server does not hold both")
+    assert sorted(held(driver, ledger)) == [("Museum", "18.00", "20.00", "USD", "0.9"), ("Taxi", "9.05", "10.05", "USD", "0.9")]
     load(driver, ledger)
     assert balances(driver) == shown

@@ -149,7 +149,8 @@ function notAnAmount(typed, ledger) {
 }
 
 // Who owes what of an expense, shared the way the server shares: a Map(member → units), or { error }.
-function sharesOf(get, amount, ledger, total = amount) {
+// `into`: the amount in the ledger's currency that the shares add up to, when it was typed in another.
+function sharesOf(get, amount, ledger, into = amount) {
   const method = get("split") ?? "equal";
   const ids = ledger.ids;
   let members, weights;
@@ -171,7 +172,7 @@ function sharesOf(get, amount, ledger, total = amount) {
           plainAmount(sum, ledger), plainAmount(amount, ledger), plainAmount(amount - sum, ledger)) };
       }
       const exact = new Map(members.map((id, index) => [id, units[index]]));
-      return total === amount ? exact : sharedOut(exact, total);
+      return into === amount ? exact : sharedOut(exact, into);
     }
     const total = Math.round(numbers.reduce((a, b) => a + b, 0) * 10000);
     if (method === "percent" && total !== 1000000) {
@@ -180,7 +181,7 @@ function sharesOf(get, amount, ledger, total = amount) {
     weights = numbers.map((value) => Math.round(value * 10000));
   }
   if (members.length === 0 || weights.some((weight) => !(weight > 0))) return { error: tr("Choose who shares the expense.") };
-  const parts = shareOut(total, weights);
+  const parts = shareOut(into, weights);
   return new Map(members.map((id, index) => [id, parts[index]]));
 }
 

@@ -34,7 +34,9 @@ struct CurrencyFields {
 
     var chosen: String { values["currency"].map { $0.uppercased() } ?? usual?.code ?? ledger.code }
 
-    func render() -> HTML {
+    /// `amountInput` with the currency's code beside it (named for screen readers only: the
+    /// amount's label names the currency), then the rate, which shows for another currency.
+    func render(beside amountInput: HTML) -> HTML {
         let rates = known.all(in: ledger)
         let codes = [ledger.code] + known.ledger.map(\.spent.currency.code) + Self.common + rates.keys.sorted()
         var seen = Set<String>()
@@ -49,9 +51,9 @@ struct CurrencyFields {
         let (code, rateID, error, list) = (idPrefix + "currency", idPrefix + "rate", idPrefix + "rate-error", idPrefix + "currency-codes")
         return """
         <div class="currency-fields" data-currency-fields data-ledger="\(ledger.code)" data-rates="\(rateList)" data-decimals="\(decimals)">
-        <label for="\(code)">\(t("Currency"))</label>
-        <input id="\(code)" name="currency" class="currency-code" value="\(chosen)" list="\(list)" maxlength="3" \
-        autocomplete="off" autocapitalize="characters" spellcheck="false" aria-describedby="\(error)"\(refusedField == "currency" ? refusal.invalid : "")>
+        <div class="amount-and-currency">\(amountInput)<span id="\(code)-name" class="visually-hidden">\(t("Currency"))</span>\
+        <input id="\(code)" name="currency" class="currency-code" value="\(chosen)" list="\(list)" maxlength="3" aria-labelledby="\(code)-name" \
+        autocomplete="off" autocapitalize="characters" spellcheck="false" aria-describedby="\(error)"\(refusedField == "currency" ? refusal.invalid : "")></div>
         <datalist id="\(list)">\(options)</datalist>
         <span class="rate-field" data-rate-field>
         <label for="\(rateID)">\(HTML.sentence("Rate: {0} = … {1}", from, "\(ledger.code)"))</label>

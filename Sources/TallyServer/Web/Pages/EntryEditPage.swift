@@ -62,10 +62,11 @@ struct EntryEditPage {
         <form method="post" action="\(SitePath.editLedgerEntry.link(details.ledger.id, entry.id))" class="stack card quick" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)">
         <label for="amount">\(HTML.sentence("Amount ({0})", "<span data-amount-currency>\(currencies.chosen)</span>"))</label>
-        <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required \
-        value="\(values["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)>
+        \(currencies.render(beside: """
+            <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required \
+            value="\(values["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)>
+            """))
         <p class="field-error" id="amount-error">\(amount.message)</p>
-        \(currencies.render())
         \(expenseFields)
         <label for="description">\(isPayment ? HTML.sentence("Note {0}", LedgerPage.optionalMark) : HTML.sentence("What for {0}", LedgerPage.optionalMark))</label>
         <input id="description" name="description" maxlength="200" value="\(values["description"] ?? "")" autocomplete="off" \

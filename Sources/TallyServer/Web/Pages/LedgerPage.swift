@@ -100,11 +100,12 @@ struct LedgerPage {
         <form method="post" action="\(SitePath.expenses.link(ledger))" data-swap data-offline="expense" class="stack" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
         <label for="amount">\(HTML.sentence("Amount ({0})", "<span data-amount-currency>\(currencies.chosen)</span>"))</label>
-        <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required
-          pattern="\(pattern)" data-max="\(TransactionAmount.maximumUnits)" value="\(retry["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)
-          data-invalid="\(invalidAmount)">
+        \(currencies.render(beside: """
+            <input id="amount" name="amount" class="amount-input" inputmode="decimal" autocomplete="off" required
+              pattern="\(pattern)" data-max="\(TransactionAmount.maximumUnits)" value="\(retry["amount"] ?? "")" aria-describedby="amount-error"\(amount.invalid)
+              data-invalid="\(invalidAmount)">
+            """))
         <p class="field-error" id="amount-error" aria-live="polite">\(amount.message)</p>
-        \(currencies.render())
         <label for="description">\(HTML.sentence("What for {0}", Self.optionalMark))</label>
         <input id="description" name="description" maxlength="200" value="\(retry["description"] ?? "")" autocomplete="off"
           aria-describedby="description-error"\(description.invalid)>
@@ -243,9 +244,8 @@ struct LedgerPage {
         <div><label for="pay-to">\(t("To"))</label><select id="pay-to" name="to">\(options(to))</select></div>
         </div>
         <label for="pay-amount">\(HTML.sentence("Amount ({0})", "<span data-amount-currency>\(currency.code)</span>"))</label>
-        <input id="pay-amount" name="amount" inputmode="decimal" autocomplete="off" required>
         \(CurrencyFields(ledger: currency, known: KnownRates(ledger: overview.currencies, reference: reference), values: [:],
-                         idPrefix: "pay-").render())
+                         idPrefix: "pay-").render(beside: #"<input id="pay-amount" name="amount" inputmode="decimal" autocomplete="off" required>"#))
         <button type="submit">\(t("Record payment"))</button>
         </form>
         </details>

@@ -637,7 +637,9 @@ function checkMoney(form) {
     && (!pattern || value <= Number(input.dataset.max));
   input.setCustomValidity(valid ? "" : input.dataset.invalid);
   input.setAttribute("aria-invalid", String(!valid));
-  const error = form.querySelector(".field-error");
+  // The amount's own message: the field it names, else the form's first.
+  const error = (input.getAttribute("aria-describedby") && document.getElementById(input.getAttribute("aria-describedby")))
+    || form.querySelector(".field-error");
   if (error) error.textContent = valid ? "" : input.dataset.invalid;
   return valid;
 }

@@ -11,12 +11,13 @@ extension PostgresStore {
                          _ build: @escaping @Sendable (LedgerDetails, TimeZone) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool) {
         try await write(locking: .ledger(ledger)) { [self] connection in
             let details = try await self.details(ledger, of: user, connection)
+            // Built first: a body the rules refuse is refused even when its id was sent before.
+            let (entry, note) = try build(details, try await settings(user, connection).zone)
             if let stored = try await connection.row("""
                 SELECT id FROM spendingEntry WHERE id = ANY(\(key.storedIDs)) AND ledgerId = \(ledger) ORDER BY id = \(key.id) DESC LIMIT 1
                 """, logger: logger) {
                 return (try await self.entry(try stored.decode(UUID.self), in: details, connection), false)
             }
-            let (entry, note) = try build(details, try await settings(user, connection).zone)
             // Another ledger's entry with this id, written since the check, is a clash too.
             guard try await insert(entry, importKey: nil, ledger: ledger, connection) else { throw StoreRefusal.idTaken(entry.id) }
             try await changeTotals(of: ledger, connection) { try $0.add(entry) }

@@ -117,8 +117,9 @@ public protocol LedgerRepository: Sendable {
     /// Adds the entry `build` makes from the ledger as it stands inside the transaction, so that
     /// its currency and members are the ones it is written with; `build` also gets the user's
     /// time zone, for the day of an entry that names none; the entry has `key.id`. A key whose
-    /// entry is stored in this ledger already returns that entry, never a second one; another
-    /// ledger's entries are never looked at. One transaction in all.
+    /// entry is stored in this ledger already returns that entry, never a second one, once the
+    /// body passed `build` (a body the rules refuse is refused either way); another ledger's
+    /// entries are never looked at. One transaction in all.
     func addEntry(_ key: LedgerEntryKey, to ledger: UUID, by user: UUID,
                   _ build: @escaping @Sendable (LedgerDetails, TimeZone) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool)
     /// An import, all or nothing: creates the ledger (`.new`) or uses one of the user's, adds

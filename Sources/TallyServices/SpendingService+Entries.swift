@@ -27,7 +27,6 @@ extension SpendingService {
         let (user, now) = (self.user, clock.now)
         let key = LedgerEntryKey(client: body.id, in: ledger)
         let named = try TypedCurrency(code: body.currency, rate: body.rate)
-        try Self.checkShape(body.amount, description: body.description, category: body.category)
         let known = try await knownRates(in: ledger, for: named)
         return try await store.addEntry(key, to: ledger, by: user) { details, zone in
             let typed = try EntryCurrency(named, ledger: details.ledger.currency, known: known)
@@ -49,7 +48,6 @@ extension SpendingService {
         let (user, now) = (self.user, clock.now)
         let key = LedgerEntryKey(client: body.id, in: ledger)
         let named = try TypedCurrency(code: body.currency, rate: body.rate)
-        try Self.checkShape(body.amount, description: body.note, category: nil)
         let known = try await knownRates(in: ledger, for: named)
         return try await store.addEntry(key, to: ledger, by: user) { details, zone in
             let typed = try EntryCurrency(named, ledger: details.ledger.currency, known: known)
@@ -61,17 +59,6 @@ extension SpendingService {
                 convertedTo: typed.conversion, members: details.members)
             return (entry, ActivityNote(Phrase("Recorded \(EntryWording(details).describe(entry))."), entryID: entry.id))
         }
-    }
-
-    /// What a new entry's body must be whatever the ledger holds: checked before a replayed id
-    /// finds the entry it recorded, so that a body that cannot be read is refused either way.
-    static func checkShape(_ amount: AmountValue, description: String?, category: String?) throws {
-        if case .text(let text) = amount, text.contains(where: { !($0.isASCII && $0.isNumber) && !" .,".contains($0) }) {
-            // Not digits and one decimal sign: refused in the words of any currency's reading.
-            _ = try amount.money(in: .euro, what: SpendingKind.expense.subject)
-        }
-        _ = try LedgerRules.validateDescription(description)
-        _ = try LedgerRules.validateCategory(category)
     }
 
     /// Edits an expense or payment; the activity log says what changed from what (S5).

@@ -70,6 +70,12 @@ struct OtherCurrencyTests {
                 {"id": "\(key)", "from": \(sam), "to": \(ada), "amount": "5", "rate": "AAA"}
                 """)
             #expect(try replay.problem(.badRequest) == "\"AAA\" is not a rate: write how many of the ledger's currency one unit is worth, such as 0.92.")
+            let long = try await client.send(.post, "\(base)/payments", token: f.adaToken, json: """
+                {"id": "\(key)", "from": \(sam), "to": \(ada), "amount": "5", "note": "\(String(repeating: "n", count: 201))"}
+                """)
+            #expect(try long.problem(.badRequest).hasPrefix("A description can be at most 200 characters long"), "the rules first, then the replay")
+            let again = try await client.send(.post, "\(base)/expenses", token: f.adaToken, json: #"{"id": "\#(key)", "amount": "5"}"#)
+            #expect(again.status == .ok, "the same body again is answered with the entry it recorded")
             // Back to the ledger's currency: the original goes.
             let home = try await client.send(.patch, "\(base)/entries/\(taxi.id)", token: f.adaToken, json: #"{"currency": "EUR", "amount": "9.50"}"#)
             #expect(try home.json()["original"] is NSNull)

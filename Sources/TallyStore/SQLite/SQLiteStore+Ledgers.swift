@@ -80,13 +80,14 @@ extension SQLiteStore: LedgerRepository {
                          _ build: @escaping @Sendable (LedgerDetails, TimeZone) throws -> (entry: SpendingEntry, note: ActivityNote)) async throws -> (entry: SpendingEntry, created: Bool) {
         try await write { db in
             let details = try Self.details(ledger, of: user, db)
+            // Built first: a body the rules refuse is refused even when its id was sent before.
+            let (entry, note) = try build(details, try Self.settings(user, db).zone)
             for id in key.storedIDs {
                 if let existing = try SpendingEntryRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM spendingEntry WHERE id = ? AND ledgerId = ?"),
                                                                    arguments: [id, ledger]) {
                     return (try Self.entry(existing, in: details, db), false)
                 }
             }
-            let (entry, note) = try build(details, try Self.settings(user, db).zone)
             try Self.insert(entry, importKey: nil, ledger: ledger, db)
             try Self.changeTotals(of: ledger, db) { try $0.add(entry) }
             try Self.log(note, ledger: ledger, user: user, at: entry.createdAt, db)

@@ -53,6 +53,10 @@ public enum API {
     public static let subscribe = Route<PushSubscriptionBody, NoBody>(.post, "push/subscriptions")
     public static let unsubscribe = Route<PushEndpointBody, NoBody>(.delete, "push/subscriptions")
     public static let testPush = Route<NoBody, PushTestResult>(.post, "push/test")
+    /// The devices with notifications on, how their deliveries went, and those that stopped.
+    public static let pushDevices = Route<NoBody, PushDeviceList>(.get, "push/subscriptions")
+    /// Puts reminders off: none until then, one at that time.
+    public static let snoozeReminders = Route<SnoozeBody, SnoozeAnswer>(.post, "reminders/snooze")
 
     // MARK: Imports (A2)
     /// The body is Apple Health's export.zip, or the export.xml inside it.
@@ -83,6 +87,9 @@ public enum API {
     public static let joinLedger = Route<JoinRequest, LedgerJSON>(.post, "ledgers/join")
     public static let ledger = Route<NoBody, LedgerJSON>(.get, "ledgers/{ledger}")
     public static let changeLedger = Route<LedgerChange, LedgerJSON>(.patch, "ledgers/{ledger}")
+    /// Whether you hear of the changes others make to the ledger (on unless turned off).
+    public static let ledgerNotifications = Route<NoBody, LedgerNotifications>(.get, "ledgers/{ledger}/notifications")
+    public static let setLedgerNotifications = Route<LedgerNotifications, LedgerNotifications>(.put, "ledgers/{ledger}/notifications")
     public static let addMember = Route<MemberName, LedgerJSON>(.post, "ledgers/{ledger}/members")
     public static let renameMember = Route<MemberName, LedgerJSON>(.patch, "ledgers/{ledger}/members/{member}")
     public static let removeMember = Route<NoBody, LedgerJSON>(.delete, "ledgers/{ledger}/members/{member}")

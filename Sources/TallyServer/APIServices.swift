@@ -15,6 +15,8 @@ struct APIServices: Sendable {
     var uploads = Uploads()
     /// How open pages hear of changes.
     var changes = ChangeFeed()
+    /// Who tells the other members of a ledger's changes.
+    var notifier: LedgerNotifier?
 
     func hydration(_ context: SignedInContext) -> HydrationService { hydration(for: context.user) }
 
@@ -25,6 +27,6 @@ struct APIServices: Sendable {
     func spending(_ context: SignedInContext) -> SpendingService { spending(for: context.user) }
 
     func spending(for user: User) -> SpendingService {
-        SpendingService(store: store, clock: clock, user: user.id)
+        SpendingService(store: store, clock: clock, user: user.id, listener: notifier)
     }
 }

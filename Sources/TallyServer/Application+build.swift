@@ -21,6 +21,8 @@ public func buildApplication(
     _ = ServerMetrics.registry // bootstraps swift-metrics before the first request is counted
     let push = PushCenter(store: store, contact: configuration.pushContact, endpoints: configuration.pushEndpoints)
     var services = APIServices(store: store, clock: clock, accounts: accounts, push: push)
+    let notifier = LedgerNotifier(store: store, clock: clock, push: push)
+    services.notifier = notifier
     services.changes = ChangeFeed(pollInterval: configuration.changeCheckInterval, lifetime: configuration.changeStreamLifetime,
                                   open: OpenStreams(perPerson: configuration.streamsPerPerson))
     let router = buildRouter(services: services, address: configuration.publicAddress, metricsToken: configuration.metricsToken)
@@ -29,7 +31,7 @@ public func buildApplication(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .seconds(idle.seconds) + .nanoseconds(idle.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Tally"),
-        services: backgroundServices(configuration, store: store, clock: clock, push: push),
+        services: backgroundServices(configuration, store: store, clock: clock, push: push, notifier: notifier),
         logger: logger
     )
     application.beforeServerStarts {
@@ -40,12 +42,14 @@ public func buildApplication(
     return application
 }
 
-/// What runs beside the requests: the reminders, the recurring expenses and the reference rates, each on its own tick.
+/// What runs beside the requests: the reminders (and the ends of ledger notifications' bursts), the
+/// recurring expenses and the reference rates, each on its own tick.
 private func backgroundServices(_ configuration: ServerConfiguration, store: any TallyStorage, clock: any WallClock,
-                                push: PushCenter) -> [any Service] {
+                                push: PushCenter, notifier: LedgerNotifier) -> [any Service] {
     var services: [any Service] = []
     if configuration.sendsReminders {
         services.append(ReminderService(store: store, clock: clock, push: push, interval: configuration.reminderInterval))
+        services.append(LedgerNoticeService(notifier: notifier))
     }
     if configuration.recordsRecurringExpenses {
         services.append(RecurringExpenseService(store: store, clock: clock, interval: configuration.recurringInterval))

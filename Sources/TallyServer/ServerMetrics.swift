@@ -4,6 +4,7 @@ import Metrics
 import NIOConcurrencyHelpers
 import Prometheus
 import TallyCore
+import TallyRepositories
 
 /// The process's Prometheus registry, bootstrapped into swift-metrics once (the metrics system
 /// can be bootstrapped only once per process, and tests build many applications).
@@ -13,13 +14,28 @@ enum ServerMetrics {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         return registry
     }()
+}
 
-    /// Push messages (reminders, test notifications) that a push service did not take: no
-    /// answer within the timeouts, or an error status other than "gone".
-    static let pushFailures: Metrics.Counter = {
-        _ = registry // a counter made before the bootstrap would count nowhere
-        return Metrics.Counter(label: "tally_push_failures_total")
-    }()
+/// Push messages by what they were for (`kind`: reminder, ledger, test): those a push service
+/// took (`tally_push_sent_total`), and those it did not (`tally_push_failures_total`, by
+/// `reason`: "gone" when it said the subscription is gone, "refused" for another error status,
+/// "unreachable" for no answer within the timeouts).
+enum PushCounts {
+    static func count(_ outcome: PushOutcome, kind: PushSender.Kind) {
+        _ = ServerMetrics.registry // a counter made before the bootstrap would count nowhere
+        switch outcome {
+        case .delivered:
+            Metrics.Counter(label: "tally_push_sent_total", dimensions: [("kind", kind.rawValue)]).increment()
+        case .gone:
+            failure(kind, "gone")
+        case .failed(let failure):
+            self.failure(kind, failure == "no answer" ? "unreachable" : "refused")
+        }
+    }
+
+    private static func failure(_ kind: PushSender.Kind, _ reason: String) {
+        Metrics.Counter(label: "tally_push_failures_total", dimensions: [("kind", kind.rawValue), ("reason", reason)]).increment()
+    }
 }
 
 /// Writes the database refused (a full disk, a read-only file system, an I/O error): counted in

@@ -28,7 +28,7 @@ extension SpendingService {
         let key = LedgerEntryKey(client: body.id, in: ledger)
         let named = try TypedCurrency(code: body.currency, rate: body.rate)
         let known = try await knownRates(in: ledger, for: named)
-        return try await store.addEntry(key, to: ledger, by: user) { details, zone in
+        let added = try await store.addEntry(key, to: ledger, by: user) { details, zone in
             let typed = try EntryCurrency(named, ledger: details.ledger.currency, known: known)
             let amount = try body.amount.money(in: typed.currency, what: SpendingKind.expense.subject)
             let entry = try SpendingEntry(
@@ -40,6 +40,8 @@ extension SpendingService {
                 members: details.members)
             return (entry, ActivityNote(Phrase("Added \(EntryWording(details).describe(entry))."), entryID: entry.id))
         }
+        if added.created { _ = told(.added, added.entry, in: ledger) }
+        return added
     }
 
     /// Records a payment from one member (the user's own when the body names none) to another (S4).
@@ -49,7 +51,7 @@ extension SpendingService {
         let key = LedgerEntryKey(client: body.id, in: ledger)
         let named = try TypedCurrency(code: body.currency, rate: body.rate)
         let known = try await knownRates(in: ledger, for: named)
-        return try await store.addEntry(key, to: ledger, by: user) { details, zone in
+        let recorded = try await store.addEntry(key, to: ledger, by: user) { details, zone in
             let typed = try EntryCurrency(named, ledger: details.ledger.currency, known: known)
             let entry = try SpendingEntry.payment(
                 id: key.id, from: try TallyError.about("from") { try Self.payer(body.from, user: user, in: details) },
@@ -59,6 +61,8 @@ extension SpendingService {
                 convertedTo: typed.conversion, members: details.members)
             return (entry, ActivityNote(Phrase("Recorded \(EntryWording(details).describe(entry))."), entryID: entry.id))
         }
+        if recorded.created { _ = told(.added, recorded.entry, in: ledger) }
+        return recorded
     }
 
     /// Edits an expense or payment; the activity log says what changed from what (S5).
@@ -67,7 +71,8 @@ extension SpendingService {
         let user = self.user
         let named = try TypedCurrency(code: change.currency, rate: change.rate)
         let known = try await knownRates(in: ledger, for: named)
-        return try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
+        let changed = ChangeMark()
+        let edited = try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
             try entry.check(seen: seen, describedAs: EntryWording(details).describe(entry))
             let before = entry
             let typed = change.currency == nil && change.rate == nil
@@ -92,8 +97,10 @@ extension SpendingService {
                 members: details.members)
             let changes = EntryWording(details).changes(from: before, to: entry)
             guard !changes.isEmpty else { return ActivityNote(Phrase("Saved \(EntryWording(details).describe(entry)) without changes."), entryID: id) }
+            changed.mark()
             return ActivityNote(Phrase("Changed \(EntryWording(details).title(before)): \(changes.joined(separator: "; "))."), entryID: id)
         }
+        return changed.isMarked ? told(.changed, edited, in: ledger) : edited
     }
 
     /// Moves an entry to the deleted ones, from where `restoreEntry` brings it back (S5).
@@ -105,20 +112,20 @@ extension SpendingService {
             return entry
         }
         let now = clock.now
-        return try await store.changeEntry(id, in: ledger, by: user, at: now) { entry, details in
+        return told(.deleted, try await store.changeEntry(id, in: ledger, by: user, at: now) { entry, details in
             guard entry.deletedAt == nil else { throw TallyError.conflict("This entry is already deleted; restore it to bring it back.") }
             try entry.check(seen: seen, describedAs: EntryWording(details).describe(entry))
             entry.deletedAt = now
             return ActivityNote(Phrase("Deleted \(EntryWording(details).describe(entry))."), entryID: id)
-        }
+        }, in: ledger)
     }
 
     public func restoreEntry(_ id: UUID, in ledger: UUID) async throws -> SpendingEntry {
-        try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
+        told(.restored, try await store.changeEntry(id, in: ledger, by: user, at: clock.now) { entry, details in
             guard entry.deletedAt != nil else { throw TallyError.conflict("This entry is not deleted.") }
             entry.deletedAt = nil
             return ActivityNote(Phrase("Restored \(EntryWording(details).describe(entry))."), entryID: id)
-        }
+        }, in: ledger)
     }
 
     /// The entries `listing` names, a page at a time: `after` is the last entry of the page before.
@@ -198,4 +205,13 @@ extension SpendingService {
         guard let own = details.member(of: user) else { throw TallyError.invalid("Name the payer.") }
         return own.id
     }
+}
+
+/// Set inside a store's transaction, read once it returned: whether an edit changed anything.
+final class ChangeMark: @unchecked Sendable {
+    private let lock = NSLock()
+    private var marked = false
+
+    func mark() { lock.withLock { marked = true } }
+    var isMarked: Bool { lock.withLock { marked } }
 }

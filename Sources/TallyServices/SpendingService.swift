@@ -4,7 +4,7 @@ import TallyRepositories
 
 /// What the spending part of the store must offer the service: ledgers (the day an expense
 /// without a date falls on is read inside its write) and their recurring expenses.
-public typealias SpendingStore = LedgerRepository & RecurringExpenseRepository
+public typealias SpendingStore = LedgerRepository & RecurringExpenseRepository & LedgerNoticeRepository
 
 /// One user's view of their shared ledgers (S1–S5): what the CLI and the server call. It reads
 /// the clock, applies TallyCore's rules and leaves each change's atomicity to the store.
@@ -12,11 +12,20 @@ public struct SpendingService: Sendable {
     public let store: any SpendingStore
     public let clock: any WallClock
     public let user: UUID
+    /// Told of each expense or payment added, changed, deleted or restored.
+    public let listener: (any EntryChangeListener)?
 
-    public init(store: any SpendingStore, clock: any WallClock, user: UUID) {
+    public init(store: any SpendingStore, clock: any WallClock, user: UUID, listener: (any EntryChangeListener)? = nil) {
         self.store = store
         self.clock = clock
         self.user = user
+        self.listener = listener
+    }
+
+    /// Tells the listener of a change just stored, and returns the entry.
+    func told(_ kind: EntryChange.Kind, _ entry: SpendingEntry, in ledger: UUID) -> SpendingEntry {
+        listener?.entryChanged(EntryChange(kind: kind, ledger: ledger, author: user, entry: entry, at: clock.now))
+        return entry
     }
 
     // MARK: - Ledgers and members (S1)
@@ -32,6 +41,15 @@ public struct SpendingService: Sendable {
         }
         guard !names.isEmpty else { throw TallyError.invalid("A ledger needs at least one member.") }
         return try await store.createLedger(ledger, memberNames: names.map(\.name), user: user, linkedMember: 0)
+    }
+
+    /// Whether the user hears of the changes others make to the ledger.
+    public func changeNotifications(in ledger: UUID) async throws -> Bool {
+        try await store.changeNotifications(in: ledger, of: user)
+    }
+
+    public func setChangeNotifications(_ on: Bool, in ledger: UUID) async throws {
+        try await store.setChangeNotifications(on, in: ledger, of: user)
     }
 
     public func ledgers() async throws -> [LedgerDetails] {

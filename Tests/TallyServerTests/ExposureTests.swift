@@ -152,11 +152,11 @@ struct ExposureTests {
             let subscription = PushSubscription(endpoint: "https://localhost:\(port)/push/phone", p256dh: browser.publicKey.x963Representation,
                                                 auth: WebPushMessage.randomBytes(16))
             let sender = try await PushCenter(store: f.store, contact: "mailto:tally@localhost").sender()
-            #expect(await sender.send(PushSender.reminder(for: f.ada), to: [subscription], now: f.clock.now) == 0)
+            #expect(await sender.send(PushSender.reminder(for: f.ada), to: [subscription], now: f.clock.now, kind: .test) == 0)
             // Even the policy of the tests does not let a name reach an address by https that it
             // does not serve, and plain http on a public policy is refused before any request.
             let plain = PushSubscription(endpoint: "http://127.0.0.1:\(port)/push/phone", p256dh: subscription.p256dh, auth: subscription.auth)
-            #expect(await sender.send(PushSender.reminder(for: f.ada), to: [plain], now: f.clock.now) == 0)
+            #expect(await sender.send(PushSender.reminder(for: f.ada), to: [plain], now: f.clock.now, kind: .test) == 0)
             #expect(await inbox.messages.isEmpty, "the server posted to loopback")
         }
     }
@@ -180,7 +180,7 @@ struct ExposureTests {
             let subscription = PushSubscription(endpoint: "http://127.0.0.1:\(port)/moved", p256dh: browser.publicKey.x963Representation,
                                                 auth: WebPushMessage.randomBytes(16))
             let sender = try await PushCenter(store: f.store, contact: "mailto:tally@localhost", endpoints: .loopbackForTests).sender()
-            #expect(await sender.send(PushSender.reminder(for: f.ada), to: [subscription], now: f.clock.now) == 0)
+            #expect(await sender.send(PushSender.reminder(for: f.ada), to: [subscription], now: f.clock.now, kind: .test) == 0)
             #expect(await inbox.messages.isEmpty, "the redirect was followed")
         }
     }

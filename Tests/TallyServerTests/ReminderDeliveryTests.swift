@@ -65,8 +65,8 @@ struct ReminderDeliveryTests {
         #expect(claims["aud"] as? String == "http://127.0.0.1:\(port)")
         #expect(claims["sub"] as? String == "mailto:tally@localhost")
         let text = try WebPushMessageTests.decrypt(message.body, browserKey: browser, auth: auth)
-        let notification = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: String]
-        return notification["body"] ?? ""
+        let notification = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        return notification["body"] as? String ?? ""
     }
 
     /// ada subscribed at `endpoint` with the browser's key, and a reminder service for her store.
@@ -179,7 +179,7 @@ struct ReminderDeliveryTests {
         #expect(try await f.store.claimReminder(key: "fixed old", at: now), "forgotten")
     }
 
-    @Test("H11: a subscription the push service says is gone is removed")
+    @Test("H11: a subscription the push service says is gone takes nothing more, is listed as gone, and is counted")
     func gone() async throws {
         let f = try await ServerFixture(now: "2026-01-10T09:59:30Z")
         let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
@@ -189,8 +189,12 @@ struct ReminderDeliveryTests {
             let port = try #require(client.port)
             let endpoint = "http://127.0.0.1:\(port)/gone/old-phone"
             let service = try await Self.subscribedService(f, endpoint: endpoint, browser: browser)
+            let gone = Self.metric("tally_push_failures_total", "kind=\"reminder\"", "reason=\"gone\"")
             _ = await service.tick(from: f.clock.now, to: f.clock.now.addingTimeInterval(60))
             #expect(try await f.store.pushSubscriptions(of: f.ada.id).isEmpty)
+            #expect(try await f.store.pushDevices(of: f.ada.id).map(\.goneAt) == [f.clock.now.addingTimeInterval(60)], "listed as gone, for the page to say so")
+            #expect(try await f.store.reminderRecipients().isEmpty)
+            #expect(Self.metric("tally_push_failures_total", "kind=\"reminder\"", "reason=\"gone\"") >= gone + 1)
         }
     }
 
@@ -201,12 +205,15 @@ struct ReminderDeliveryTests {
             of: user.id, at: f.clock.now, limit: pushSubscriptionLimit)
     }
 
-    /// The value of `tally_push_failures_total` in /metrics now.
-    static func pushFailures() -> Double {
+    /// The sum of the metric's lines in /metrics now that carry every one of `labels`
+    /// (`kind="reminder"`), whatever their order.
+    static func metric(_ name: String, _ labels: String...) -> Double {
         let text = String(decoding: ServerMetrics.registry.emitToBuffer(), as: UTF8.self)
-        return text.split(separator: "\n").first { $0.hasPrefix("tally_push_failures_total") }
-            .flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
+        return text.split(separator: "\n").filter { line in line.hasPrefix(name + "{") && labels.allSatisfy { line.contains($0) } }
+            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
     }
+
+    static func pushFailures() -> Double { metric("tally_push_failures_total", "kind=\"reminder\"", "reason=\"refused\"") }
 
     @Test("H11: a push service that never answers does not hold back another person's reminder")
     func hangingService() async throws {

@@ -96,6 +96,35 @@ public struct PushEndpointBody: Codable, Sendable {
     public var endpoint: String
 }
 
+/// The devices with notifications on, as the settings page lists them.
+public struct PushDeviceList: Codable, Sendable {
+    public var items: [PushDevice]
+
+    public init(items: [PushDevice]) { self.items = items }
+}
+
+/// How long to put reminders off.
+public struct SnoozeBody: Codable, Sendable {
+    /// 1 to 1440.
+    public var minutes: Int
+
+    public init(minutes: Int) { self.minutes = minutes }
+}
+
+/// When the next reminder comes.
+public struct SnoozeAnswer: Codable, Sendable {
+    public var until: Date
+
+    public init(until: Date) { self.until = until }
+}
+
+/// Whether you hear of the changes others make to a ledger.
+public struct LedgerNotifications: Codable, Sendable, Equatable {
+    public var changes: Bool
+
+    public init(changes: Bool) { self.changes = changes }
+}
+
 /// A test reminder: how many push services took it, of how many devices.
 public struct PushTestResult: Codable, Sendable {
     public var sent: Int

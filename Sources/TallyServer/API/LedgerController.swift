@@ -21,6 +21,18 @@ struct LedgerController {
         group.on(API.transferOwnership, use: transferOwnership)
         group.on(API.openInvite, use: openInvite)
         group.on(API.revokeInvite, use: revokeInvite)
+        group.on(API.ledgerNotifications, use: notifications)
+        group.on(API.setLedgerNotifications, use: setNotifications)
+    }
+
+    @Sendable func notifications(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<LedgerNotifications> {
+        JSONBody(LedgerNotifications(changes: try await services.spending(context).changeNotifications(in: try context.parameters.ledger)))
+    }
+
+    @Sendable func setNotifications(_ body: LedgerNotifications, _ request: Request,
+                                    context: SignedInContext) async throws -> JSONBody<LedgerNotifications> {
+        try await services.spending(context).setChangeNotifications(body.changes, in: try context.parameters.ledger)
+        return JSONBody(body)
     }
 
     private func view(_ details: LedgerDetails, _ context: SignedInContext, status: HTTPResponse.Status = .ok) -> JSONBody<LedgerJSON> {

@@ -15,6 +15,16 @@ struct PushController {
         group.on(API.subscribe, use: subscribe)
         group.on(API.unsubscribe, use: unsubscribe)
         group.on(API.testPush, use: test)
+        group.on(API.pushDevices, use: devices)
+        group.on(API.snoozeReminders, use: snooze)
+    }
+
+    @Sendable func devices(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<PushDeviceList> {
+        JSONBody(PushDeviceList(items: try await services.push.devices(of: context.user)))
+    }
+
+    @Sendable func snooze(_ body: SnoozeBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<SnoozeAnswer> {
+        JSONBody(SnoozeAnswer(until: try await services.push.snooze(context.user, minutes: body.minutes, now: services.clock.now)))
     }
 
     @Sendable func key(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<PushKey> {
@@ -22,7 +32,8 @@ struct PushController {
     }
 
     @Sendable func subscribe(_ body: PushSubscriptionBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<NoBody> {
-        try await services.push.subscribe(context.user, body, now: services.clock.now)
+        try await services.push.subscribe(context.user, body, device: DeviceName.from(userAgent: request.headers[.userAgent]),
+                                          now: services.clock.now)
         return .empty(.created)
     }
 
@@ -35,3 +46,4 @@ struct PushController {
         JSONBody(try await services.push.test(context.user, now: services.clock.now))
     }
 }
+

@@ -25,8 +25,11 @@ struct PushCenter: Sendable {
 
 extension PushCenter {
     /// Keeps a browser's subscription for the user, after checking its address and keys.
-    func subscribe(_ user: User, _ body: PushSubscriptionBody, now: Date) async throws {
-        try await store.savePushSubscription(try body.subscription(policy: endpoints), of: user.id, at: now, limit: pushSubscriptionLimit)
+    /// `device` names it as its person recognises it ("Chrome on Android").
+    func subscribe(_ user: User, _ body: PushSubscriptionBody, device: String?, now: Date) async throws {
+        var subscription = try body.subscription(policy: endpoints)
+        subscription.device = device
+        try await store.savePushSubscription(subscription, of: user.id, at: now, limit: pushSubscriptionLimit)
     }
 
     func unsubscribe(_ user: User, endpoint: String) async throws {
@@ -36,6 +39,23 @@ extension PushCenter {
         try await store.deletePushSubscription(endpoint: endpoint, of: user.id)
     }
 
+    func devices(of user: User) async throws -> [PushDevice] {
+        try await store.pushDevices(of: user.id)
+    }
+
+    /// The longest a reminder can be put off: to the same time tomorrow.
+    static let longestSnooze = 1440
+
+    /// Puts the user's reminders off for `minutes`; returns when the next one comes.
+    func snooze(_ user: User, minutes: Int, now: Date) async throws -> Date {
+        guard (1...Self.longestSnooze).contains(minutes) else {
+            throw TallyError.invalid("Reminders can be put off for 1 to \(Self.longestSnooze) minutes, not \(minutes).", field: "minutes")
+        }
+        let until = now.addingTimeInterval(TimeInterval(minutes * 60))
+        try await store.snoozeReminders(of: user.id, until: until)
+        return until
+    }
+
     /// Sends a reminder now to every device of the user; says how many push services took it.
     func test(_ user: User, now: Date) async throws -> PushTestResult {
         let subscriptions = try await store.pushSubscriptions(of: user.id)
@@ -43,7 +63,7 @@ extension PushCenter {
             throw TallyError.conflict("No device of yours has notifications turned on: turn them on in Settings first.")
         }
         let sender = try await sender()
-        let sent = await sender.send(PushSender.reminder(for: user), to: subscriptions, now: now)
+        let sent = await sender.send(PushSender.reminder(for: user), to: subscriptions, now: now, kind: .test)
         return PushTestResult(sent: sent, devices: subscriptions.count)
     }
 }

@@ -16,18 +16,65 @@ struct PushSender: Sendable {
     let policy: PushEndpointPolicy
     var logger = Logger(label: "tally.push")
 
-    /// What the service worker shows.
-    struct Notification: Encodable {
+    /// What the service worker shows, and what its buttons do.
+    struct Notification: Encodable, Sendable {
         var title: String
         var body: String
         var url: String
+        /// A newer notification with the same tag replaces the older on the device.
+        var tag: String?
+        /// The buttons under a reminder: "log" and "snooze" (sw.js performs them).
+        var actions: [Action]?
+        /// The drink "log" adds: its id is made once for the notification, so that a second
+        /// tap, or the same reminder answered on two devices, adds it once.
+        var drink: Drink?
+        /// What the worker says once it did what a button asked, in the person's language.
+        var done: [String: String]?
+
+        struct Action: Encodable, Sendable {
+            var action: String
+            var title: String
+        }
+
+        struct Drink: Encodable, Sendable {
+            var id: UUID
+            var volumeMl: Double
+        }
+    }
+
+    /// What a push is for, in /metrics.
+    enum Kind: String, Sendable {
+        case reminder, ledger, test
     }
 
     /// The water reminder, in the person's language (the one their account keeps; English else:
     /// a push has no browser to ask).
     static func reminder(for user: User) -> Notification {
-        let written = Written(chosen: user.language.flatMap(Language.matching), acceptLanguage: nil)
-        return Notification(title: "Tally", body: written.say(Phrase("Time for a glass of water.")), url: "/")
+        Notification(title: "Tally", body: written(for: user).say(Phrase("Time for a glass of water.")), url: "/", tag: "reminder")
+    }
+
+    /// The reminder with its buttons: "Log 250 ml" (the person's first quick-add amount, with a
+    /// drink id made for this notification) and "Snooze 1 h".
+    static func reminder(for user: User, settings: HydrationSettings) -> Notification {
+        let written = written(for: user)
+        let amount = settings.presets.amountsMl.first ?? 250
+        let volume = written.volume(amount, settings.unit)
+        var reminder = reminder(for: user)
+        reminder.actions = [Notification.Action(action: "log", title: written.say(Phrase("Log \(volume)"))),
+                            Notification.Action(action: "snooze", title: written.say(Phrase("Snooze 1 h")))]
+        reminder.drink = Notification.Drink(id: UUID(), volumeMl: amount)
+        reminder.done = [
+            "log": written.say(Phrase("Logged \(volume).")),
+            "snooze": written.say(Phrase("No reminders for an hour.")),
+            "waiting": written.say(Phrase("Kept on this device: it is sent when you are online.")),
+            "failed": written.say(Phrase("That did not work: open Tally and try there.")),
+        ]
+        return reminder
+    }
+
+    /// How `user` reads: their account's language, or English.
+    static func written(for user: User) -> Written {
+        Written(chosen: user.language.flatMap(Language.matching), acceptLanguage: nil)
     }
 
     /// How many push services are waited for at once: enough that a few dead endpoints (each
@@ -35,17 +82,25 @@ struct PushSender: Sendable {
     /// open hundreds of connections at the top of a minute.
     static let concurrentSends = 16
 
-    /// Sends `notification` to every subscription, several at a time; a subscription the push
-    /// service says is gone (404, 410) is removed, and any other failure is logged (by the push
-    /// service's host: the endpoint's path is the subscription's secret) and counted in
-    /// `tally_push_failures_total`. Returns how many push services accepted it.
+    /// Sends `notification` to every subscription, several at a time, and keeps how each push
+    /// service answered (the settings page shows it): a subscription the push service says is
+    /// gone (404, 410) takes nothing more, and any other failure is logged (by the push
+    /// service's host: the endpoint's path is the subscription's secret). Each is counted in
+    /// `tally_push_sent_total` or `tally_push_failures_total` by `kind`. Returns how many push
+    /// services accepted it.
     @discardableResult
-    func send(_ notification: Notification, to subscriptions: [PushSubscription], now: Date) async -> Int {
+    func send(_ notification: Notification, to subscriptions: [PushSubscription], now: Date, kind: Kind) async -> Int {
+        await send(subscriptions.map { (notification, $0) }, now: now, kind: kind)
+    }
+
+    /// Sends each notification to its subscription, all several at a time.
+    @discardableResult
+    func send(_ messages: [(Notification, PushSubscription)], now: Date, kind: Kind) async -> Int {
         await withTaskGroup(of: Bool.self) { group in
-            var waiting = subscriptions.makeIterator()
+            var waiting = messages.makeIterator()
             func sendNext() {
-                guard let subscription = waiting.next() else { return }
-                group.addTask { await deliver(notification, to: subscription, now: now) }
+                guard let (notification, subscription) = waiting.next() else { return }
+                group.addTask { await deliver(notification, to: subscription, now: now, kind: kind) }
             }
             for _ in 0..<Self.concurrentSends { sendNext() }
             var accepted = 0
@@ -58,21 +113,23 @@ struct PushSender: Sendable {
     }
 
     /// Posts to one subscription and deals with the answer; true when the push service took it.
-    private func deliver(_ notification: Notification, to subscription: PushSubscription, now: Date) async -> Bool {
+    private func deliver(_ notification: Notification, to subscription: PushSubscription, now: Date, kind: Kind) async -> Bool {
         let status = await post(notification, to: subscription, now: now)
-        switch status {
-        case 200..<300:
-            return true
-        case 404, 410:
-            try? await store.deletePushSubscription(endpoint: subscription.endpoint, of: nil)
-        default:
-            ServerMetrics.pushFailures.increment()
+        let outcome: PushOutcome = switch status {
+        case 200..<300: .delivered
+        case 404, 410: .gone
+        case 0: .failed("no answer")
+        default: .failed(String(status))
+        }
+        try? await store.recordPush(to: subscription.endpoint, at: now, outcome: outcome)
+        PushCounts.count(outcome, kind: kind)
+        if case .failed(let failure) = outcome {
             logger.warning("A push service did not take a notification.", metadata: [
                 "push.host": "\(URL(string: subscription.endpoint)?.host ?? "?")",
-                "push.status": "\(status == 0 ? "no answer" : String(status))",
+                "push.status": "\(failure)",
             ])
         }
-        return false
+        return outcome == .delivered
     }
 
     /// The push service's status, or 0 when it could not be reached or may not be.

@@ -19,6 +19,8 @@ struct ReminderService: Service {
     /// reminder's quiet stretch starts at the latest when that day's window opened, so no key
     /// older than two days can come due again.
     static let remembered: TimeInterval = 2 * 86_400
+    /// How long a device whose push service said it is gone stays listed, as gone.
+    static let goneKept: TimeInterval = 30 * 86_400
 
     /// Ticks every `interval` until the server shuts down.
     func run() async throws {
@@ -32,6 +34,7 @@ struct ReminderService: Service {
                 if sent > 0 { logger.info("Sent \(sent) reminder\(sent == 1 ? "" : "s").") }
                 if now.timeIntervalSince(forgotten) >= 3600 {
                     _ = try? await store.forgetRemindersSent(before: now.addingTimeInterval(-Self.remembered))
+                    try? await store.forgetGonePushDevices(before: now.addingTimeInterval(-Self.goneKept))
                     forgotten = now
                 }
                 previous = now
@@ -45,20 +48,18 @@ struct ReminderService: Service {
         guard let recipients = try? await store.reminderRecipients(), !recipients.isEmpty,
               let sender = try? await push.sender() else { return 0 }
         var sent = 0
-        // By language: each language's reminder once, to every device whose person reads it.
-        var subscriptions: [String: (reminder: PushSender.Notification, to: [PushSubscription])] = [:]
+        // Each person's reminder is their own (its drink id above all); all are sent at once, a
+        // few at a time: one person's dead push service holds back no one else.
+        var messages: [(PushSender.Notification, PushSubscription)] = []
         for recipient in recipients {
             for key in await dueKeys(recipient, from: previous, to: now)
             where (try? await store.claimReminder(key: key, at: now)) == true {
-                let reminder = PushSender.reminder(for: recipient.user)
-                subscriptions[reminder.body, default: (reminder, [])].to += recipient.subscriptions
+                let reminder = PushSender.reminder(for: recipient.user, settings: recipient.settings)
+                messages += recipient.subscriptions.map { (reminder, $0) }
                 sent += 1
             }
         }
-        // All at once, a few at a time: one person's dead push service holds back no one else.
-        for (reminder, devices) in subscriptions.values {
-            await sender.send(reminder, to: devices, now: now)
-        }
+        await sender.send(messages, now: now, kind: .reminder)
         return sent
     }
 
@@ -69,6 +70,10 @@ struct ReminderService: Service {
         let user = recipient.user.id
         let today = LocalDate(containing: now, in: zone)
         let reminders = recipient.reminders
+        // Put off: nothing until then, and then the one reminder that was asked for.
+        if let until = recipient.snoozedUntil, until > previous {
+            return until <= now ? ["snoozed \(user) \(Int(until.timeIntervalSince1970))"] : []
+        }
         let windows = (try? await store.dayWindows(reminders, of: user, now: now, zone: zone))
             ?? DayWindows(settings: reminders, records: [], zone: zone)
         if let hours = reminders.smartThresholdHours, let smart = try? SmartReminder(thresholdHours: hours) {

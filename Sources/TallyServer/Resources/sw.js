@@ -10,7 +10,7 @@
 // shared device never shows one person's pages (with their invite codes) to the next.
 "use strict";
 
-const SHELL = "tally-shell-v4";
+const SHELL = "tally-shell-v5";
 const PAGES = "tally-pages-v2-"; // + the owner
 // The worker's few sentences in the person's language, left by the page (app.js:
 // leaveWorkerWords), since a worker has no page of its own; English until a page has left them.
@@ -105,20 +105,88 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
-// A reminder from the server (Web Push): shown as a notification; a tap opens Tally. The server
-// sends its words; a message without them says the page's (the name Tally is the same in every
-// language).
+// A notification from the server (Web Push): a reminder, or another member's change to a
+// ledger; shown, and a tap opens the page it names. The server sends its words; a message
+// without them says the page's (the name Tally is the same in every language).
 self.addEventListener("push", (event) => {
   event.waitUntil((async () => {
     let message = { title: "Tally", body: (await words()).reminder ?? "Time for a glass of water.", url: "/" };
     try { message = { ...message, ...event.data.json() }; } catch (_) {}
-    await self.registration.showNotification(message.title, {
-      body: message.body, icon: "/static/icon-192.png", badge: "/static/icon-192.png", data: { url: message.url },
-    });
+    await show(message);
   })());
 });
 
+// Shows a message as the server sent it; a reminder comes with its buttons (actions).
+function show(message) {
+  return self.registration.showNotification(message.title, {
+    body: message.body, icon: "/static/icon-192.png", badge: "/static/icon-192.png", tag: message.tag,
+    actions: Array.isArray(message.actions) ? message.actions.slice(0, 2) : [],
+    data: { url: message.url ?? "/", drink: message.drink, done: message.done ?? {} },
+  });
+}
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  event.waitUntil(self.clients.openWindow(event.notification.data?.url ?? "/"));
+  const data = event.notification.data ?? {};
+  if (event.action === "log" || event.action === "snooze") {
+    event.waitUntil(answer(event.action, data));
+    return;
+  }
+  event.waitUntil(self.clients.openWindow(data.url ?? "/"));
 });
+
+// The session the pages left (app.js: leaveWorkerSession): its CSRF token and whose it is.
+const SESSION_FILE = "/worker-session.json";
+// Drinks logged from a reminder without a connection, for the next page to put in its outbox
+// (app.js: takeWorkerDrinks), where they wait like any other.
+const WAITING_FILE = "/worker-drinks.json";
+
+async function keptJSON(file, empty) {
+  try {
+    const kept = await (await caches.open(WORDS)).match(file);
+    return kept ? await kept.json() : empty;
+  } catch (_) {
+    return empty;
+  }
+}
+
+async function keepJSON(file, value) {
+  const cache = await caches.open(WORDS);
+  await cache.put(file, new Response(JSON.stringify(value), { headers: { "Content-Type": "application/json" } }));
+}
+
+// A reminder's button, done without opening a window, with the session of whoever is signed in
+// on this device: "log" adds the drink the reminder named (its id was made once for the
+// reminder, so a second tap adds nothing), "snooze" puts reminders off for an hour. What was
+// done is said in a notification of its own; a refusal (signed out) opens Tally instead.
+async function answer(action, data) {
+  const done = data.done ?? {};
+  const session = await keptJSON(SESSION_FILE, {});
+  const drink = data.drink && typeof data.drink.id === "string" ? { id: data.drink.id, volumeMl: Number(data.drink.volumeMl) } : null;
+  if (action === "log" && !drink) return self.clients.openWindow(data.url ?? "/");
+  const request = action === "log"
+    ? { method: "POST", path: "/api/v1/intakes", body: drink }
+    : { method: "POST", path: "/api/v1/reminders/snooze", body: { minutes: 60 } };
+  let response;
+  try {
+    response = await fetch(request.path, {
+      method: request.method, credentials: "same-origin", body: JSON.stringify(request.body),
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": session.csrf ?? "" },
+    });
+  } catch (_) {
+    // No connection: a drink waits on the device; a snooze cannot.
+    if (action !== "log") return say(done.failed);
+    const waiting = await keptJSON(WAITING_FILE, []);
+    if (!waiting.some((item) => item.body?.id === drink.id)) {
+      await keepJSON(WAITING_FILE, [...(Array.isArray(waiting) ? waiting : []), { ...request, owner: session.owner ?? null }]);
+    }
+    return say(done.waiting);
+  }
+  if (!response.ok) return self.clients.openWindow(data.url ?? "/");
+  return say(done[action]);
+}
+
+function say(text) {
+  if (!text) return undefined;
+  return self.registration.showNotification("Tally", { body: String(text), icon: "/static/icon-192.png", tag: "answer" });
+}

@@ -19,6 +19,7 @@ struct LedgerSettingsWebController {
         web.post(SitePath.member, use: changeMember)
         web.post(SitePath.owner, use: transferOwnership)
         web.post(SitePath.invite, use: changeInvite)
+        web.post(SitePath.ledgerNotifications, use: saveNotifications)
         web.get(SitePath.exportCSV, use: exportCSV)
         web.get(SitePath.exportJSON, use: exportJSON)
     }
@@ -36,7 +37,8 @@ struct LedgerSettingsWebController {
         details.newInviteCode = newInviteCode
         let page = LedgerSettingsPage(
             details: details, activity: try await spending.activity(in: id, limit: 1), user: user.id, now: services.clock.now,
-            zone: try await services.hydration(for: user).settings().zone, origin: context.origin.origin)
+            zone: try await services.hydration(for: user).settings().zone, origin: context.origin.origin,
+            notifications: try await spending.changeNotifications(in: id))
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.said), status: Web.status(of: error))
     }
 
@@ -51,6 +53,12 @@ struct LedgerSettingsWebController {
     @Sendable func saveGeneral(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsAction(request, context) { form, spending, ledger in
             _ = try await spending.changeLedger(ledger, name: form["name"], currency: form["currency"])
+        }
+    }
+
+    @Sendable func saveNotifications(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await settingsAction(request, context) { form, spending, ledger in
+            try await spending.setChangeNotifications(form["changes"] == "yes", in: ledger)
         }
     }
 

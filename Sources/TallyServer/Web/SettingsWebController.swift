@@ -58,7 +58,8 @@ struct SettingsWebController {
         let view = try await hydration.reminders()
         let reminders = ReminderSection(reminders: view.settings, upcoming: view.upcoming, zone: settings.zone,
                                         sleepRecordWindow: view.sleepRecordWindow, followedWindow: view.followedWindow,
-                                        newCalendarURL: calendarURL)
+                                        newCalendarURL: calendarURL,
+                                        devices: try await services.push.devices(of: context.user), now: services.clock.now)
         return SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
                             kinds: try await hydration.drinkKinds(), reminders: reminders,
                             language: context.user.language.flatMap(Language.matching))

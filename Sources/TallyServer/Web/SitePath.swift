@@ -121,6 +121,7 @@ enum SitePath {
     static let member = Pattern<(UUID, MemberID)>("spending/:ledger/members/:member")
     static let owner = Pattern<UUID>("spending/:ledger/owner")
     static let invite = Pattern<UUID>("spending/:ledger/invite")
+    static let ledgerNotifications = Pattern<UUID>("spending/:ledger/notifications")
     static let exportCSV = Pattern<UUID>("spending/:ledger/export.csv")
     static let exportJSON = Pattern<UUID>("spending/:ledger/export.json")
 }

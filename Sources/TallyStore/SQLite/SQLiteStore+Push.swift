@@ -17,15 +17,18 @@ extension SQLiteStore: PushRepository {
 
     public func savePushSubscription(_ subscription: PushSubscription, of user: UUID, at: Date, limit: Int) async throws {
         try await write { db in
-            let others = try Int.fetchOne(db, sql: "SELECT count(*) FROM pushSubscription WHERE userId = ? AND endpoint != ?",
+            let others = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM pushSubscription WHERE userId = ? AND endpoint != ? AND goneAt IS NULL
+                """,
                                           arguments: [user, subscription.endpoint]) ?? 0
             guard others < limit else {
                 throw StoreRefusal.tooManyDevices(others)
             }
             try db.execute(sql: """
-                INSERT INTO pushSubscription (endpoint, userId, p256dh, auth, createdAt) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (endpoint) DO UPDATE SET userId = excluded.userId, p256dh = excluded.p256dh, auth = excluded.auth
-                """, arguments: [subscription.endpoint, user, subscription.p256dh, subscription.auth, at])
+                INSERT INTO pushSubscription (endpoint, userId, p256dh, auth, createdAt, device) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (endpoint) DO UPDATE SET userId = excluded.userId, p256dh = excluded.p256dh, auth = excluded.auth,
+                    device = coalesce(excluded.device, device), goneAt = NULL, failures = 0
+                """, arguments: [subscription.endpoint, user, subscription.p256dh, subscription.auth, at, subscription.device])
         }
     }
 
@@ -61,16 +64,16 @@ extension SQLiteStore: PushRepository {
     public func reminderRecipients() async throws -> [ReminderRecipient] {
         try await read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(User.columns), \(HydrationSettings.columns), \(ReminderSettings.columns)
+                SELECT \(User.columns), \(HydrationSettings.columns), \(ReminderSettings.columns), userReminders.snoozedUntil
                 FROM userReminders
                 JOIN user ON user.id = userReminders.userId
                 JOIN userSettings ON userSettings.userId = userReminders.userId
                 WHERE userReminders.enabled AND user.disabledAt IS NULL
-                  AND EXISTS (SELECT 1 FROM pushSubscription WHERE userId = userReminders.userId)
+                  AND EXISTS (SELECT 1 FROM pushSubscription WHERE userId = userReminders.userId AND goneAt IS NULL)
                 """).map { row in
                 let user = User(row: row)
                 return ReminderRecipient(user: user, settings: HydrationSettings(row: row), reminders: ReminderSettings(row: row),
-                                         subscriptions: try Self.subscriptions(of: user.id, db))
+                                         subscriptions: try Self.subscriptions(of: user.id, db), snoozedUntil: row["snoozedUntil"])
             }
         }
     }
@@ -88,8 +91,49 @@ extension SQLiteStore: PushRepository {
         }
     }
 
-    private static func subscriptions(of user: UUID, _ db: Database) throws -> [PushSubscription] {
-        try Row.fetchAll(db, sql: "SELECT endpoint, p256dh, auth FROM pushSubscription WHERE userId = ? ORDER BY createdAt", arguments: [user])
-            .map { PushSubscription(endpoint: $0[0], p256dh: $0[1], auth: $0[2]) }
+    public func recordPush(to endpoint: String, at: Date, outcome: PushOutcome) async throws {
+        try await write { db in
+            switch outcome {
+            case .delivered:
+                try db.execute(sql: "UPDATE pushSubscription SET lastDeliveredAt = ?, failures = 0 WHERE endpoint = ?",
+                               arguments: [at, endpoint])
+            case .failed(let failure):
+                try db.execute(sql: """
+                    UPDATE pushSubscription SET lastFailedAt = ?, lastFailure = ?, failures = failures + 1 WHERE endpoint = ?
+                    """, arguments: [at, failure, endpoint])
+            case .gone:
+                try db.execute(sql: "UPDATE pushSubscription SET goneAt = ?, lastFailedAt = ?, lastFailure = 'gone' WHERE endpoint = ?",
+                               arguments: [at, at, endpoint])
+            }
+        }
+    }
+
+    public func pushDevices(of user: UUID) async throws -> [PushDevice] {
+        try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT endpoint, device, createdAt, lastDeliveredAt, lastFailedAt, lastFailure, failures, goneAt
+                FROM pushSubscription WHERE userId = ? ORDER BY createdAt, endpoint
+                """, arguments: [user]).map {
+                PushDevice(endpoint: $0[0], device: $0[1], subscribedAt: $0[2], lastDeliveredAt: $0[3], lastFailedAt: $0[4],
+                           lastFailure: $0[5], failures: $0[6], goneAt: $0[7])
+            }
+        }
+    }
+
+    public func forgetGonePushDevices(before date: Date) async throws {
+        try await write { db in try db.execute(sql: "DELETE FROM pushSubscription WHERE goneAt < ?", arguments: [date]) }
+    }
+
+    public func snoozeReminders(of user: UUID, until: Date?) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE userReminders SET snoozedUntil = ? WHERE userId = ?", arguments: [until, user])
+        }
+    }
+
+    static func subscriptions(of user: UUID, _ db: Database) throws -> [PushSubscription] {
+        try Row.fetchAll(db, sql: """
+            SELECT endpoint, p256dh, auth, device FROM pushSubscription WHERE userId = ? AND goneAt IS NULL ORDER BY createdAt
+            """, arguments: [user])
+            .map { PushSubscription(endpoint: $0[0], p256dh: $0[1], auth: $0[2], device: $0[3]) }
     }
 }

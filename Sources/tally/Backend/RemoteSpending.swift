@@ -19,6 +19,11 @@ struct RemoteSpending: SpendingBackend {
         try await client.send(API.changeLedger, ledger, body: LedgerChange(name: name, currency: currency))
     }
 
+    func notifications(in ledger: UUID, set on: Bool?) async throws -> LedgerNotifications {
+        guard let on else { return try await client.send(API.ledgerNotifications, ledger) }
+        return try await client.send(API.setLedgerNotifications, ledger, body: LedgerNotifications(changes: on))
+    }
+
     func addMember(to ledger: UUID, name: String) async throws -> LedgerJSON {
         try await client.send(API.addMember, ledger, body: MemberName(name: name))
     }

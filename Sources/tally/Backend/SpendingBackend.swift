@@ -13,6 +13,8 @@ protocol SpendingBackend: Sendable {
     func ledgers() async throws -> [LedgerJSON]
     func createLedger(name: String, currency: String, members: [String]?) async throws -> LedgerJSON
     func changeLedger(_ ledger: UUID, name: String?, currency: String?) async throws -> LedgerJSON
+    /// Whether you hear of the changes others make (set when `on` is given).
+    func notifications(in ledger: UUID, set on: Bool?) async throws -> LedgerNotifications
     func addMember(to ledger: UUID, name: String) async throws -> LedgerJSON
     func renameMember(_ member: MemberID, in ledger: UUID, to name: String) async throws -> LedgerJSON
     func removeMember(_ member: MemberID, from ledger: UUID) async throws -> LedgerJSON
@@ -66,6 +68,11 @@ struct LocalSpending: SpendingBackend {
 
     func changeLedger(_ ledger: UUID, name: String?, currency: String?) async throws -> LedgerJSON {
         json(try await service.changeLedger(ledger, name: name, currency: currency))
+    }
+
+    func notifications(in ledger: UUID, set on: Bool?) async throws -> LedgerNotifications {
+        if let on { try await service.setChangeNotifications(on, in: ledger) }
+        return LedgerNotifications(changes: try await service.changeNotifications(in: ledger))
     }
 
     func addMember(to ledger: UUID, name: String) async throws -> LedgerJSON { json(try await service.addMember(to: ledger, name: name)) }

@@ -8,7 +8,8 @@ import TallyServices
 struct LedgerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ledger", abstract: "Create, list, share and change ledgers of shared spending.",
-        subcommands: [List.self, Create.self, Show.self, Rename.self, Members.self, Owner.self, Invite.self, Join.self, Log.self],
+        subcommands: [List.self, Create.self, Show.self, Rename.self, Members.self, Owner.self, Invite.self, Join.self, Log.self,
+                      Notifications.self],
         defaultSubcommand: List.self)
 
     struct List: TallyCommand {
@@ -179,6 +180,30 @@ struct LedgerCommand: AsyncParsableCommand {
         func run(in context: CommandContext) async throws {
             let joined = try await context.spending.join(code: code, memberName: member, newName: newName)
             try emit(joined, context) { SpendingText.joined(joined) }
+        }
+    }
+
+    struct Notifications: TallyCommand {
+        enum Setting: String, ExpressibleByArgument, CaseIterable {
+            case on, off
+        }
+
+        static let configuration = CommandConfiguration(
+            commandName: "notifications",
+            abstract: "Say whether your devices are told of the expenses and payments others add, change or delete; or turn it on or off.")
+        @Argument(help: ArgumentHelp("on or off; left out, the setting is shown.", valueName: "on|off"))
+        var setting: Setting?
+        @OptionGroup var ledger: LedgerOption
+        @OptionGroup var options: CommonOptions
+
+        func run(in context: CommandContext) async throws {
+            let current = try await context.ledger(ledger)
+            let answer = try await context.spending.notifications(in: current.id, set: setting.map { $0 == .on })
+            try emit(answer, context) {
+                answer.changes
+                    ? t("Your devices are told of the changes others make to \(current.name).")
+                    : t("Your devices are not told of the changes others make to \(current.name).")
+            }
         }
     }
 

@@ -983,6 +983,38 @@ async function leaveWorkerWords() {
   } catch (_) {} // no Cache Storage (an insecure origin): the worker says them in English
 }
 
+// A reminder's buttons are answered by the worker with the session signed in here: it is left
+// for the worker beside its words (only this origin's scripts read it, as they read the page's
+// own token), and dropped on a page for nobody.
+async function leaveWorkerSession() {
+  if (!("caches" in window)) return;
+  try {
+    const cache = await caches.open("tally-words");
+    if (!document.querySelector('form[action="/signout"]')) {
+      await cache.delete("/worker-session.json");
+      return;
+    }
+    const session = { csrf: csrf(), owner: (await me.now()) ?? me.last() };
+    await cache.put("/worker-session.json", new Response(JSON.stringify(session), { headers: { "Content-Type": "application/json" } }));
+  } catch (_) {}
+}
+
+// Drinks a reminder's button logged without a connection (sw.js) join the outbox, and are sent
+// with the others.
+async function takeWorkerDrinks() {
+  if (!("caches" in window)) return;
+  try {
+    const cache = await caches.open("tally-words");
+    const kept = await cache.match("/worker-drinks.json");
+    if (!kept) return;
+    const drinks = await kept.json();
+    await cache.delete("/worker-drinks.json");
+    const known = new Set(outbox.all().map((item) => outbox.idOf(item)));
+    const fresh = (Array.isArray(drinks) ? drinks : []).filter((item) => item?.body?.id && !known.has(item.body.id));
+    if (fresh.length) outbox.save([...outbox.all(), ...fresh.map(({ method, path, body, owner }) => ({ method, path, body, owner: owner ?? me.last() }))]);
+  } catch (_) {}
+}
+
 const enhancers = [enhancePush, enhanceLevelSliders, enhanceFileFields, enhanceCustomDialog, enhanceForms, enhanceSwapForms,
   enhanceMoreEntries, enhanceGoalPreview, enhanceSplit, enhancePayers, enhanceCurrency, enhanceUploads, enhanceInviteShare];
 
@@ -1000,8 +1032,8 @@ document.addEventListener("DOMContentLoaded", () => {
   // can be added asks, so that what is added after the connection goes knows whose it is.
   if (!document.querySelector('form[action="/signout"]')) localStorage.removeItem(me.key);
   else if (document.querySelector("form[data-api], form[data-offline]") && navigator.onLine) me.now();
-  showConnection();
-  outbox.flush();
+  leaveWorkerSession();
+  takeWorkerDrinks().then(() => { showConnection(); outbox.flush(); });
   enhanceSignOut(document);
   for (const field of document.querySelectorAll("input[data-time-zone]")) {
     field.value = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";

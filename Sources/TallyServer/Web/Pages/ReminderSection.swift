@@ -16,6 +16,12 @@ struct ReminderSection {
     var followedWindow: WakeWindow
     /// A calendar address just made: shown this once.
     var newCalendarURL: String?
+    /// The devices with notifications on, and those whose push service gave them up.
+    var devices: [PushDevice] = []
+    var now = Date()
+
+    /// Failures in a row after which a device is pointed to the calendar feed instead.
+    static let failuresBeforeCalendar = 3
 
     /// The reminders' page.
     func render(_ context: PageContext) -> HTML {
@@ -53,8 +59,39 @@ struct ReminderSection {
         <button type="button" data-push-test>\(t("Send a test reminder"))</button></div>
         <p class="message" data-push-status hidden></p>
         </div>
+        \(deviceList)
         <noscript><p class="help">\(t("Notifications need JavaScript; the calendar feed works without it."))</p></noscript>
         </section>
+        """
+    }
+
+    /// Each device, and how its notifications went: a reminder that stopped arriving says so
+    /// here rather than going quiet.
+    private var deviceList: HTML {
+        guard !devices.isEmpty else { return "" }
+        let written = Written.current
+        let rows = devices.map { device -> HTML in
+            let name = DeviceName.shown(device.device ?? "an unknown device")
+            let state: HTML
+            if let gone = device.goneAt {
+                state = "<p class=\"message error\">\(t("Stopped on \(written.moment(gone, in: zone)): the browser no longer takes notifications. Turn them on again on that device."))</p>"
+            } else if device.failures >= Self.failuresBeforeCalendar {
+                let failure = device.lastFailure == "no answer" ? t("no answer") : t("status \(device.lastFailure ?? "?")")
+                state = """
+                <p class="message error">\(t(one: "The last \(device.failures) notification did not reach this device (\(failure)).",
+                                             other: "The last \(device.failures) notifications did not reach this device (\(failure)).")) \
+                <a href="\(SitePath.calendar.link)">\(t("Use the calendar feed instead"))</a></p>
+                """
+            } else if let delivered = device.lastDeliveredAt {
+                state = "<p class=\"help\">\(t("Last notification: \(written.moment(delivered, in: zone))"))</p>"
+            } else {
+                state = "<p class=\"help\">\(t("No notification sent yet"))</p>"
+            }
+            return "<li data-device=\"\(device.endpoint)\"><span class=\"what\">\(name)</span>\(state)</li>"
+        }
+        return """
+        <h2 id="devices-title">\(t("Your devices"))</h2>
+        <ul class="devices" aria-labelledby="devices-title">\(rows)</ul>
         """
     }
 

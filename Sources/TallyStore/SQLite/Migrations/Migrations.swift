@@ -36,6 +36,7 @@ enum Migrations {
         Migration21AccountLanguage.self,
         Migration22ActivityPhrases.self,
         Migration23ForeignAmounts.self,
+        Migration24Notifications.self,
     ] }
 
     static var migrator: DatabaseMigrator {

@@ -305,6 +305,27 @@ struct SpendingCommandTests {
         #expect(exported.contains("\"description\" : \"Groceries\""))
         let report = try server.run(["import", "ihatemoney", Self.fixtures.appendingPathComponent("trip.csv").path, "--json"])
         #expect(report.exitCode == 0 && report.stdout.contains("\"added\" : 7"), "\(report)")
+        // Whether the changes others make are told, through the server as on the local file.
+        #expect(try server.ok(["ledger", "notifications", "--ledger", "Home"]).stdout
+            .contains("Your devices are told of the changes others make to Home."))
+        try server.ok(["ledger", "notifications", "off", "--ledger", "Home"])
+        let off = try server.run(["ledger", "notifications", "--ledger", "Home", "--json"])
+        #expect(off.exitCode == 0 && off.stdout.contains("\"changes\" : false"), "\(off)")
+    }
+
+    // Notifications of the others' changes, on the local file: shown, turned off and on, and a
+    // word that is neither refused.
+    @Test func notifications() throws {
+        let tally = try sandbox()
+        #expect(try tally.ok(["ledger", "notifications"]).stdout.contains("Your devices are told of the changes others make to Home."))
+        #expect(try tally.ok(["ledger", "notifications", "off"]).stdout
+            .contains("Your devices are not told of the changes others make to Home."))
+        #expect(try tally.object(["ledger", "notifications"])["changes"] as? Bool == false)
+        try tally.ok(["ledger", "notifications", "on"])
+        #expect(try tally.object(["ledger", "notifications"])["changes"] as? Bool == true)
+        let usage = try tally.run(["ledger", "notifications", "loud"])
+        #expect(usage.exitCode == 64 && usage.stderr.contains("'loud' is invalid"), "\(usage)")
+        #expect(try tally.object(["ledger", "notifications"])["changes"] as? Bool == true)
     }
 }
 

@@ -340,7 +340,10 @@ def test_turn_on_notifications_and_send_a_test(server, browser, unique_name, pus
     # 86 bytes of header (16 salt, 4 record size, 1 key length, 65 key), then the sealed record.
     assert len(body) > 86 + 16, f"a body of {len(body)} bytes holds no message"
     if private is not None:
-        assert json.loads(decrypt(body, private, p256dh, auth)) == REMINDER
+        reminder = json.loads(decrypt(body, private, p256dh, auth))
+        assert {key: reminder.get(key) for key in REMINDER} == REMINDER, reminder
+        # The test reminder comes as a real one does, with its two buttons (test_reminder_actions.py).
+        assert [action["action"] for action in reminder["actions"]] == ["log", "snooze"], reminder
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", push_block(driver))
     check_page(driver, shot("sent"), full=False)
 

@@ -63,7 +63,9 @@ extension PushCenter {
             throw TallyError.conflict("No device of yours has notifications turned on: turn them on in Settings first.")
         }
         let sender = try await sender()
-        let sent = await sender.send(PushSender.reminder(for: user), to: subscriptions, now: now, kind: .test)
+        // The reminder as it comes, buttons and all, for the person to try them.
+        let reminder = PushSender.reminder(for: user, settings: try await store.settings(of: user.id))
+        let sent = await sender.send(reminder, to: subscriptions, now: now, kind: .test)
         return PushTestResult(sent: sent, devices: subscriptions.count)
     }
 }

@@ -59,7 +59,8 @@ struct LedgerEntriesWebController {
             summary: summary, overview: overview, search: search, after: after,
             today: today, user: user.id,
             justDeleted: justDeleted.flatMap { id in overview.deleted.first { $0.id == id } },
-            retry: retry?.all ?? [:], refusedField: field, reference: try await spending.referenceRates())
+            retry: retry?.all ?? [:], refusedField: field, reference: try await spending.referenceRates(),
+            notifications: try await spending.changeNotifications(in: id))
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.said), status: Web.status(of: error))
     }
 

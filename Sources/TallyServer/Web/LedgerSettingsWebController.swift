@@ -56,9 +56,14 @@ struct LedgerSettingsWebController {
         }
     }
 
+    /// From the ledger's settings, or its page's toggle (`back=ledger`), where it goes back to.
     @Sendable func saveNotifications(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await settingsAction(request, context) { form, spending, ledger in
-            try await spending.setChangeNotifications(form["changes"] == "yes", in: ledger)
+        try await Web.formAction(request, context) { form in
+            let ledger = try context.parameters.ledger
+            try await services.spending(for: context.user).setChangeNotifications(form["changes"] == "yes", in: ledger)
+            return Web.redirect(form["back"] == "ledger" ? SitePath.ledger.link(ledger) : Self.saved(ledger))
+        } refused: { _, refusal in
+            try await page(request, context, error: refusal.error)
         }
     }
 

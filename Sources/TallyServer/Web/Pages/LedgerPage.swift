@@ -27,6 +27,8 @@ struct LedgerPage {
     var refusedField: String?
     /// The day's reference rates the server keeps, offered for currencies the ledger has no rate for.
     var reference: ReferenceRates? = nil
+    /// Whether the reader's devices are told of the changes others make here.
+    var notifications = true
 
     var details: LedgerDetails { summary.details }
     var currency: Currency { details.ledger.currency }
@@ -38,7 +40,8 @@ struct LedgerPage {
         <div class="ledger-head">
         <h1>\(details.ledger.name)</h1>
         <nav class="row ledger-links" aria-label="\(details.ledger.name)"><a href="\(SitePath.recurringExpenses.link(ledger))">\(t("Recurring"))</a>
-        <a href="\(SitePath.ledgerSettings.link(ledger))">\(t("Members & settings"))</a></nav>
+        <a href="\(SitePath.ledgerSettings.link(ledger))">\(t("Members & settings"))</a>
+        \(notificationToggle(context))</nav>
         </div>
         <div class="ledger-columns">
         <div class="ledger-add">
@@ -56,6 +59,16 @@ struct LedgerPage {
         </div>
         </div>
         """)
+    }
+
+    /// One tap turns the others' changes told to this person's devices on or off (pressed: on).
+    private func notificationToggle(_ context: PageContext) -> HTML {
+        """
+        <form method="post" action="\(SitePath.ledgerNotifications.link(ledger))" class="toggle-form">\(Layout.csrfField(context))\
+        <input type="hidden" name="changes" value="\(notifications ? "no" : "yes")"><input type="hidden" name="back" value="ledger">\
+        <button type="submit" class="link toggle" aria-pressed="\(notifications ? "true" : "false")" \
+        title="\(t("Tell me when others add, change or delete"))">\(t("Notify me"))</button></form>
+        """
     }
 
     /// The reader's own number first, above the form: what they owe or are owed in all. The

@@ -376,6 +376,8 @@ def test_flow(server, browser, unique_name, viewport):
     # A tap on a button, too, is taken back with Undo.
     click(driver, driver.find_element(By.CSS_SELECTOR, "button.preset[aria-label='Add 100 ml of water']"))
     wait_total(driver, "319 ml")
+    # The notice, like the Undo above, may come a moment after the total on a loaded machine.
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "main .message span"), message="no notice after a preset")
     assert text(driver, "main .message span") == "Added 100 ml."
     click(driver, driver.find_element(By.CSS_SELECTOR, "main .message button"))
     wait_total(driver, "219 ml")

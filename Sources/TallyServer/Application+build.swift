@@ -21,7 +21,8 @@ public func buildApplication(
     _ = ServerMetrics.registry // bootstraps swift-metrics before the first request is counted
     let push = PushCenter(store: store, contact: configuration.pushContact, endpoints: configuration.pushEndpoints)
     var services = APIServices(store: store, clock: clock, accounts: accounts, push: push)
-    let notifier = LedgerNotifier(store: store, clock: clock, push: push)
+    let notifier = LedgerNotifier(store: store, clock: clock, push: push,
+                                  burst: TimeInterval(configuration.noticeBurst.components.seconds))
     services.notifier = notifier
     services.changes = ChangeFeed(pollInterval: configuration.changeCheckInterval, lifetime: configuration.changeStreamLifetime,
                                   open: OpenStreams(perPerson: configuration.streamsPerPerson))
@@ -49,7 +50,8 @@ private func backgroundServices(_ configuration: ServerConfiguration, store: any
     var services: [any Service] = []
     if configuration.sendsReminders {
         services.append(ReminderService(store: store, clock: clock, push: push, interval: configuration.reminderInterval))
-        services.append(LedgerNoticeService(notifier: notifier))
+        // The ends of bursts are looked for as often as reminders are, at most every 5 seconds.
+        services.append(LedgerNoticeService(notifier: notifier, interval: min(configuration.reminderInterval, .seconds(5))))
     }
     if configuration.recordsRecurringExpenses {
         services.append(RecurringExpenseService(store: store, clock: clock, interval: configuration.recurringInterval))

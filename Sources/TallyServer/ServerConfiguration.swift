@@ -15,6 +15,9 @@ public struct ServerConfiguration: Sendable {
     /// How often the reminders that fell due are looked for: every minute (reminders are set to
     /// the minute); the multi-instance test looks every second.
     public var reminderInterval: Duration = .seconds(60)
+    /// How long one person's burst of changes to a ledger lasts before the rest of it is told
+    /// together (a minute); the multi-instance test waits seconds.
+    public var noticeBurst: Duration = .seconds(60)
     /// Whether this server records the recurring expenses that fall due (tests that do not want
     /// a background service turn it off).
     public var recordsRecurringExpenses = true

@@ -83,7 +83,8 @@ class PushService:
 def instances(database, tmp_path_factory):
     """The base URLs of two `tally serve` on the database, with an admin account made before."""
     folder = tmp_path_factory.mktemp("instances")
-    environment = tally_process.environment(TALLY_TEST_PUSH_TO_LOOPBACK="1", TALLY_TEST_REMINDER_TICK_SECONDS="1")
+    environment = tally_process.environment(TALLY_TEST_PUSH_TO_LOOPBACK="1", TALLY_TEST_REMINDER_TICK_SECONDS="1",
+                                            TALLY_TEST_NOTICE_BURST_SECONDS="3")
     tally = str(tally_process.binary())
     subprocess.run([tally, "user", "create", ADMIN, "--database", database], input=PASSWORD + "\n",
                    text=True, check=True, capture_output=True, env=environment)
@@ -229,3 +230,43 @@ def test_a_change_made_through_one_instance_is_named_by_the_others_stream_within
         stream.close()
         assert after != before and after == request(first, "GET", path, token=secret)[1]["revision"]
         assert took < 1, f"{path}: the second instance named the change after {took:.2f} s"
+
+
+def test_a_ledgers_changes_are_told_once_by_two_instances(instances, database):
+    # The instances run with bursts of 3 seconds (TALLY_TEST_NOTICE_BURST_SECONDS), looked for every second.
+    first, second = instances
+    ada = token(database, "ledger-notices")["secret"]
+    subprocess.run([str(tally_process.binary()), "user", "create", "bob", "--database", database], input=PASSWORD + "\n",
+                   text=True, check=True, capture_output=True, env=tally_process.environment())
+    bob = json.loads(subprocess.run([str(tally_process.binary()), "token", "create", "--name", "phone", "--user", "bob",
+                                     "--database", database, "--json"], check=True, capture_output=True, text=True,
+                                    env=tally_process.environment()).stdout)["secret"]
+    status, ledger = request(first, "POST", "/api/v1/ledgers", {"name": "Flat", "currency": "EUR", "members": ["Ada", "Bob"]}, token=ada)
+    assert status == 201
+    status, invite = request(first, "POST", f"/api/v1/ledgers/{ledger['id']}/invite", {}, token=ada)
+    assert status in (200, 201), status
+    status, _ = request(second, "POST", "/api/v1/ledgers/join", {"code": invite["inviteCode"], "memberName": "Bob"}, token=bob)
+    assert status == 200, status
+    push = PushService()
+    status, _ = request(second, "POST", "/api/v1/push/subscriptions",
+                        {"endpoint": push.endpoint.replace("ada-phone", "bob-phone"),
+                         "keys": {"p256dh": UA_PUBLIC, "auth": "AAECAwQFBgcICQoLDA0ODw"}}, token=bob)
+    assert status == 201
+    # Ada's own device: she hears nothing of her own changes.
+    assert request(first, "POST", "/api/v1/push/subscriptions",
+                   {"endpoint": push.endpoint, "keys": {"p256dh": UA_PUBLIC, "auth": "AAECAwQFBgcICQoLDA0ODw"}}, token=ada)[0] == 201
+
+    # Five expenses, through one instance and the other, within the burst.
+    for number in range(5):
+        base = first if number % 2 == 0 else second
+        status, _ = request(base, "POST", f"/api/v1/ledgers/{ledger['id']}/expenses",
+                            {"amount": "4.00", "description": f"Item {number}"}, token=ada)
+        assert status == 201, status
+    deadline = time.monotonic() + 10
+    while push.count() < 2 and time.monotonic() < deadline:
+        time.sleep(0.25)
+    # Both instances look every second: another summary would come within a few.
+    time.sleep(4)
+    with push.lock:
+        paths = [path for _, path in push.requests]
+    assert paths == ["/push/bob-phone", "/push/bob-phone"], paths

@@ -60,6 +60,9 @@ struct ServeCommand: AsyncParsableCommand {
             if let seconds = environment["TALLY_TEST_REMINDER_TICK_SECONDS"].flatMap(Int.init), seconds > 0 {
                 configuration.reminderInterval = .seconds(seconds)
             }
+            if let seconds = environment["TALLY_TEST_NOTICE_BURST_SECONDS"].flatMap(Int.init), seconds > 0 {
+                configuration.noticeBurst = .seconds(seconds)
+            }
             if let seconds = environment["TALLY_TEST_SCHEDULE_TICK_SECONDS"].flatMap(Int.init), seconds > 0 {
                 configuration.recurringInterval = .seconds(seconds)
             }

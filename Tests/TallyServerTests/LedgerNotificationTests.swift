@@ -76,6 +76,22 @@ struct LedgerNotificationTests {
 
         final class Count: @unchecked Sendable { var value = 0 }
         let handed = Count()
+
+        func listening(_ user: User, at path: String, _ body: @escaping @Sendable (Browser, Inbox) async throws -> Void) async throws {
+            try await LedgerNotificationTests.listening(f, user, at: path, body)
+        }
+    }
+
+    /// Runs `body` with a push service on loopback and a device of `user` subscribed to it at
+    /// `path` (/push/… takes messages, /gone/… answers 410).
+    static func listening(_ f: ServerFixture, _ user: User, at path: String,
+                          _ body: @escaping @Sendable (Browser, Inbox) async throws -> Void) async throws {
+        let (browser, inbox) = (Browser(), Inbox())
+        try await ReminderDeliveryTests.pushService(inbox).test(.live) { client in
+            let port = try #require(client.port)
+            try await browser.subscribe(f, user, at: "http://127.0.0.1:\(port)\(path)")
+            try await body(browser, inbox)
+        }
     }
 
     @Test("A new expense is told to the other member with their share, in a message their browser decrypts; the author's devices get nothing")
@@ -107,11 +123,7 @@ struct LedgerNotificationTests {
         let f = try await ServerFixture(now: "2026-03-02T18:00:00Z")
         try await f.store.setLanguage(of: f.bob.id, to: "de")
         let flat = try await Flat(f)
-        let bobs = Browser()
-        let inbox = Inbox()
-        try await ReminderDeliveryTests.pushService(inbox).test(.live) { client in
-            let port = try #require(client.port)
-            try await bobs.subscribe(f, f.bob, at: "http://127.0.0.1:\(port)/push/bob-phone")
+        try await flat.listening(f.bob, at: "/push/bob-phone") { bobs, inbox in
             try await flat.expense("1234.50", "Miete", by: flat.ada)
             _ = await flat.tell()
             let notification = try bobs.read(try #require(await inbox.messages.first).body)
@@ -123,11 +135,7 @@ struct LedgerNotificationTests {
     func burstSummedOnce() async throws {
         let f = try await ServerFixture(now: "2026-03-02T18:00:00Z")
         let flat = try await Flat(f)
-        let bobs = Browser()
-        let inbox = Inbox()
-        try await ReminderDeliveryTests.pushService(inbox).test(.live) { client in
-            let port = try #require(client.port)
-            try await bobs.subscribe(f, f.bob, at: "http://127.0.0.1:\(port)/push/bob-phone")
+        try await flat.listening(f.bob, at: "/push/bob-phone") { bobs, inbox in
             try await flat.expense("10.00", "Bread", by: flat.ada)
             for second in 1...6 {
                 f.clock.advance(by: 5)
@@ -155,11 +163,7 @@ struct LedgerNotificationTests {
     func kindsOfChange() async throws {
         let f = try await ServerFixture(now: "2026-03-02T18:00:00Z")
         let flat = try await Flat(f)
-        let adas = Browser()
-        let inbox = Inbox()
-        try await ReminderDeliveryTests.pushService(inbox).test(.live) { client in
-            let port = try #require(client.port)
-            try await adas.subscribe(f, f.ada, at: "http://127.0.0.1:\(port)/push/ada-phone")
+        try await flat.listening(f.ada, at: "/push/ada-phone") { adas, inbox in
             // Bob pays Ada back: a payment, told to Ada
             _ = try await flat.bob.recordPayment(in: flat.ledger, NewPayment(to: 1, amount: .text("20")))
             _ = await flat.tell()
@@ -188,11 +192,7 @@ struct LedgerNotificationTests {
     func muted() async throws {
         let f = try await ServerFixture(now: "2026-03-02T18:00:00Z")
         let flat = try await Flat(f)
-        let bobs = Browser()
-        let inbox = Inbox()
-        try await ReminderDeliveryTests.pushService(inbox).test(.live) { client in
-            let port = try #require(client.port)
-            try await bobs.subscribe(f, f.bob, at: "http://127.0.0.1:\(port)/push/bob-phone")
+        try await flat.listening(f.bob, at: "/push/bob-phone") { bobs, inbox in
             try await flat.bob.setChangeNotifications(false, in: flat.ledger)
             try await flat.expense("12", "Soap", by: flat.ada)
             #expect(await flat.tell() == 0)
@@ -213,10 +213,7 @@ struct LedgerNotificationTests {
     func goneDevice() async throws {
         let f = try await ServerFixture(now: "2026-03-02T18:00:00Z")
         let flat = try await Flat(f)
-        let inbox = Inbox()
-        try await ReminderDeliveryTests.pushService(inbox).test(.live) { client in
-            let port = try #require(client.port)
-            try await Browser().subscribe(f, f.bob, at: "http://127.0.0.1:\(port)/gone/bob-old-phone")
+        try await flat.listening(f.bob, at: "/gone/bob-old-phone") { _, _ in
             try await flat.expense("12", "Soap", by: flat.ada)
             #expect(await flat.tell() == 0)
             #expect(try await f.store.pushDevices(of: f.bob.id).first?.goneAt == f.clock.now)
@@ -260,11 +257,7 @@ struct LedgerNotificationTests {
         let f = try await ServerFixture(now: "2026-01-10T09:59:30Z")
         let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
         _ = try await hydration.saveReminderSettings(ReminderSettings(enabled: true, window: .standard, frequency: 3, smartThresholdHours: nil))
-        let browser = Browser()
-        let inbox = Inbox()
-        try await ReminderDeliveryTests.pushService(inbox).test(.live) { client in
-            let port = try #require(client.port)
-            try await browser.subscribe(f, f.ada, at: "http://127.0.0.1:\(port)/push/ada-phone")
+        try await Self.listening(f, f.ada, at: "/push/ada-phone") { browser, inbox in
             let push = PushCenter(store: f.store, contact: "mailto:tally@localhost", endpoints: .loopbackForTests)
             let service = ReminderService(store: f.store, clock: f.clock, push: push)
             #expect(await service.tick(from: f.clock.now, to: f.clock.now + 60) == 1) // 11:00 Berlin

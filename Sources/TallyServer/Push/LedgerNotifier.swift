@@ -69,9 +69,9 @@ struct LedgerNotifier: EntryChangeListener {
         for recipient in recipients {
             let written = PushSender.written(for: recipient.user)
             let said = notice(written, details, recipient.member)
+            // No tag: the summary of a burst comes beside its first change, not in its place.
             let notification = PushSender.Notification(
-                title: written.say(said.title), body: written.say(said.body), url: SitePath.ledger.link(ledger),
-                tag: "ledger-\(ledger.uuidString.lowercased())")
+                title: written.say(said.title), body: written.say(said.body), url: SitePath.ledger.link(ledger))
             told += await sender.send(notification, to: recipient.subscriptions, now: now, kind: .ledger)
         }
         return told

@@ -60,7 +60,7 @@ INTRUDERS = r"""
 const check = (root, where) => {
   const found = [];
   const scripts = new Set(["/static/app.js", "/static/spending.js"]);
-  const svgs = new Set(["ring", "chart", "bottle", "tab-icon", "qr"]);
+  const svgs = new Set(["ring", "chart", "bottle", "tab-icon", "qr", "bell"]);
   for (const el of root.querySelectorAll("*")) {
     const tag = el.tagName.toLowerCase();
     const svg = el.namespaceURI === "http://www.w3.org/2000/svg";

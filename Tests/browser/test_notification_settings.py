@@ -1,6 +1,6 @@
 """Where a person sees and sets their notifications, on a phone (H11, the ledger notifications):
 - the ledger's page turns the others' changes told to this person on or off with one tap (a bell
-  beside its name, a toggle button pressed when on), and the ledger's settings say the same;
+  across from "All ledgers", a toggle button pressed when on);
 - Settings → Reminders lists each device with how its notifications went: one whose push service
   said it is gone shows as stopped, one that kept failing points to the calendar feed.
 Screenshots: phone-ledger-notify-{on,off}.png, phone-reminders-devices.png (look at them).
@@ -51,7 +51,7 @@ def failing():
 
 
 def toggle(driver):
-    return driver.find_element(By.CSS_SELECTOR, ".ledger-head button.icon-toggle")
+    return driver.find_element(By.CSS_SELECTOR, ".top-actions button.icon-toggle")
 
 
 def setting(driver, ledger_url):
@@ -68,9 +68,10 @@ def test_the_ledger_page_turns_its_notifications_off_and_on(server, browser, uni
     load(driver, server + "/spending")
     url = create_ledger(driver, "Flat")
     assert toggle(driver).get_attribute("textContent").strip() == "Notify me"
-    # Beside the ledger's name, on its line: the form's Add stays where it was.
-    heading = driver.find_element(By.TAG_NAME, "h1")
-    assert abs(toggle(driver).rect["y"] + toggle(driver).rect["height"] / 2 - (heading.rect["y"] + heading.rect["height"] / 2)) < 12
+    # Across from "All ledgers", on its line: the form's Add stays where it was.
+    back = driver.find_element(By.CSS_SELECTOR, ".back a")
+    middle = lambda element: element.rect["y"] + element.rect["height"] / 2
+    assert abs(middle(toggle(driver)) - middle(back)) < 12
     assert toggle(driver).get_attribute("aria-pressed") == "true" and setting(driver, url) is True
     check_page(driver, "phone-ledger-notify-on", full=False)
     click(driver, toggle(driver))
@@ -78,16 +79,10 @@ def test_the_ledger_page_turns_its_notifications_off_and_on(server, browser, uni
     assert driver.current_url.split("?")[0] == url.split("?")[0], "the toggle left the ledger's page"
     assert setting(driver, url) is False
     check_page(driver, "phone-ledger-notify-off", full=False)
-    # The ledger's settings say the same, and turn it on again.
-    load(driver, url + "/settings")
-    box = driver.find_element(By.ID, "notify-changes")
-    assert not box.is_selected()
-    click(driver, driver.find_element(By.CSS_SELECTOR, "label[for='notify-changes']"))
-    click(driver, box.find_element(By.XPATH, "ancestor::form//button[@type='submit']"))
-    wait(driver, lambda d: "saved" in d.current_url, message="saving the setting did not come back saved")
-    assert driver.find_element(By.ID, "notify-changes").is_selected() and setting(driver, url) is True
-    load(driver, url)
-    assert toggle(driver).get_attribute("aria-pressed") == "true"
+    # A second tap turns it on again.
+    click(driver, toggle(driver))
+    wait(driver, lambda d: toggle(d).get_attribute("aria-pressed") == "true", message="the toggle did not turn on")
+    assert setting(driver, url) is True
 
 
 def test_the_reminders_page_says_which_devices_stopped_or_keep_failing(server, browser, unique_name, failing):
@@ -126,3 +121,10 @@ def test_the_reminders_page_says_which_devices_stopped_or_keep_failing(server, b
     assert link.get_attribute("href").endswith("/settings/calendar")
     assert "the browser no longer takes notifications" in rows[1].text, rows[1].text
     check_page(driver, "phone-reminders-devices")
+    # This browser's own device is marked as such (the stub knows its subscription once made again).
+    assert not driver.find_elements(By.CSS_SELECTOR, "ul.devices .this-device")
+    click(driver, push_block(driver).find_element(By.CSS_SELECTOR, "button[data-push-on]"))
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "ul.devices li .this-device"), message="this device is not marked")
+    marked = driver.find_elements(By.CSS_SELECTOR, "ul.devices li")
+    assert [bool(row.find_elements(By.CSS_SELECTOR, ".this-device")) for row in marked] == [True, False]
+    assert marked[0].find_element(By.CSS_SELECTOR, ".this-device").text == "this device"

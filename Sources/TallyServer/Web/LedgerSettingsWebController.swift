@@ -37,8 +37,7 @@ struct LedgerSettingsWebController {
         details.newInviteCode = newInviteCode
         let page = LedgerSettingsPage(
             details: details, activity: try await spending.activity(in: id, limit: 1), user: user.id, now: services.clock.now,
-            zone: try await services.hydration(for: user).settings().zone, origin: context.origin.origin,
-            notifications: try await spending.changeNotifications(in: id))
+            zone: try await services.hydration(for: user).settings().zone, origin: context.origin.origin)
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.said), status: Web.status(of: error))
     }
 
@@ -56,12 +55,12 @@ struct LedgerSettingsWebController {
         }
     }
 
-    /// From the ledger's settings, or its page's toggle (`back=ledger`), where it goes back to.
+    /// The bell on the ledger's page: its answer is the page again.
     @Sendable func saveNotifications(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await Web.formAction(request, context) { form in
             let ledger = try context.parameters.ledger
             try await services.spending(for: context.user).setChangeNotifications(form["changes"] == "yes", in: ledger)
-            return Web.redirect(form["back"] == "ledger" ? SitePath.ledger.link(ledger) : Self.saved(ledger))
+            return Web.redirect(SitePath.ledger.link(ledger))
         } refused: { _, refusal in
             try await page(request, context, error: refusal.error)
         }

@@ -780,6 +780,7 @@ function enhancePush(root) {
       const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
       await api("POST", "/api/v1/push/subscriptions", subscription.toJSON());
       say(tr("Notifications are on for this device."), false, status);
+      markThisDevice(document);
     } catch (error) {
       say(error.message || tr("This browser could not turn notifications on."), true, status);
     }
@@ -793,6 +794,21 @@ function enhancePush(root) {
       say(error.message, true, status);
     }
   });
+  markThisDevice(root);
+}
+
+// The list of devices says which of them is this browser.
+async function markThisDevice(root) {
+  try {
+    const subscription = await (await navigator.serviceWorker.ready).pushManager.getSubscription();
+    const row = subscription && [...root.querySelectorAll("ul.devices li[data-device]")]
+      .find((item) => item.dataset.device === subscription.endpoint);
+    if (!row || row.querySelector(".this-device")) return;
+    const mark = document.createElement("span");
+    mark.className = "this-device";
+    mark.textContent = tr("this device");
+    row.querySelector(".what")?.after(mark);
+  } catch (_) {} // no service worker yet: nothing to mark
 }
 
 // Signing out leaves nothing of the person on the device: the drinks still waiting are sent
@@ -812,6 +828,8 @@ function enhanceSignOut(root) {
         for (const name of await caches.keys()) {
           if (name.startsWith("tally-pages-")) await caches.delete(name);
         }
+        // The session the worker answers reminders with.
+        await (await caches.open("tally-words")).delete("/worker-session.json");
       } catch (_) {} // no Cache Storage (an insecure origin): nothing was kept
       localStorage.removeItem(outbox.key);
       localStorage.removeItem(me.key);
@@ -926,7 +944,15 @@ const live = {
     // An open dialog (a custom amount being typed) waits until it closes.
     const dialog = document.querySelector("dialog[open]");
     if (dialog) { dialog.addEventListener("close", () => this.update(), { once: true }); return; }
-    if (shown.matches(".today")) { await refresh(null); return; }
+    if (shown.matches(".today")) {
+      // What the page said last (an Undo above all) outlives a change the stream names: often
+      // the person's own, whose answer is still being drawn.
+      const said = document.querySelector("main .message:not([hidden])");
+      await refresh(null);
+      const now = document.querySelector("main .message");
+      if (said && now?.hidden) now.replaceWith(said);
+      return;
+    }
     const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
     if (!response.ok) return;
     const page = new DOMParser().parseFromString(await response.text(), "text/html");

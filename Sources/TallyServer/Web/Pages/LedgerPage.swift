@@ -36,10 +36,10 @@ struct LedgerPage {
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
         Layout.page(details.ledger.name, context, error: error, """
-        <p class="back"><a href="\(SitePath.spending.link)?all=1">\(t("All ledgers"))</a></p>
+        <div class="top-actions"><p class="back"><a href="\(SitePath.spending.link)?all=1">\(t("All ledgers"))</a></p>
+        \(notificationToggle(context))</div>
         <div class="ledger-head">
         <h1>\(details.ledger.name)</h1>
-        \(notificationToggle(context))
         <nav class="row ledger-links" aria-label="\(details.ledger.name)"><a href="\(SitePath.recurringExpenses.link(ledger))">\(t("Recurring"))</a>
         <a href="\(SitePath.ledgerSettings.link(ledger))">\(t("Members & settings"))</a></nav>
         </div>
@@ -61,16 +61,17 @@ struct LedgerPage {
         """)
     }
 
-    /// One tap turns the others' changes told to this person's devices on or off: a bell beside
-    /// the ledger's name, pressed (and drawn without a stroke through it) when on.
+    /// One tap turns the others' changes told to this person's devices on or off: a bell across
+    /// from "All ledgers" (where a phone's app keeps its actions), pressed (and drawn without a
+    /// stroke through it) when on. It takes no line of its own.
     private func notificationToggle(_ context: PageContext) -> HTML {
         let bell = "M6 16v-5a6 6 0 0 1 12 0v5l2 2H4zM10 21h4" + (notifications ? "" : "M3 3l18 18")
         return """
         <form method="post" action="\(SitePath.ledgerNotifications.link(ledger))" class="notify">\(Layout.csrfField(context))\
-        <input type="hidden" name="changes" value="\(notifications ? "no" : "yes")"><input type="hidden" name="back" value="ledger">\
+        <input type="hidden" name="changes" value="\(notifications ? "no" : "yes")">\
         <button type="submit" class="icon-toggle" aria-pressed="\(notifications ? "true" : "false")" \
         title="\(t("Tell me when others add, change or delete"))">\
-        \(HTML(unsafe: "<svg viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\"><path d=\"\(bell)\"/></svg>"))\
+        \(HTML(unsafe: "<svg class=\"bell\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\"><path d=\"\(bell)\"/></svg>"))\
         <span class="visually-hidden">\(t("Notify me"))</span></button></form>
         """
     }

@@ -14,8 +14,6 @@ struct LedgerSettingsPage {
     var zone: TimeZone
     /// The server's own address, for the invite link.
     var origin: String
-    /// Whether the person's devices are told of the changes others make.
-    var notifications = true
 
     var ledger: UUID { details.ledger.id }
     private var isOwner: Bool { details.owner?.userID == user }
@@ -30,7 +28,6 @@ struct LedgerSettingsPage {
         <p class="back"><a href="\(SitePath.ledger.link(ledger))">\(details.ledger.name)</a></p>
         <h1>\(t("Ledger settings"))</h1>
         \(members(context))
-        \(notificationForm(context))
         \(invite(context))
         \(general(context))
         <section aria-labelledby="export-title">
@@ -155,22 +152,6 @@ struct LedgerSettingsPage {
         """
     }
 
-
-    /// Whether this person hears of the others' changes: theirs alone, so anyone may change it.
-    private func notificationForm(_ context: PageContext) -> HTML {
-        """
-        <section aria-labelledby="notifications-title">
-        <h2 id="notifications-title">\(t("Notifications"))</h2>
-        <form method="post" action="\(SitePath.ledgerNotifications.link(ledger))" class="stack">
-        \(Layout.csrfField(context))
-        <div class="row"><input type="checkbox" id="notify-changes" name="changes" value="yes"\(HTML.flag("checked", notifications)) \
-        aria-describedby="notify-note"><label for="notify-changes">\(t("Tell me when others add, change or delete"))</label></div>
-        <p class="help" id="notify-note">\(t("On the devices where you turned notifications on (Settings, Reminders). A minute of changes comes as two notifications at most."))</p>
-        <button type="submit">\(t("Save"))</button>
-        </form>
-        </section>
-        """
-    }
 
     private func general(_ context: PageContext) -> HTML {
         """

@@ -126,7 +126,7 @@ const reads = { started: 0, drawn: 0 };
 // Fetches the page again and swaps its content in, letting the ring move from where it was. An
 // answer that comes back after a later read's was drawn is older: it is dropped, and so does not
 // take that read's notice away (a stream's "it changed" and the page's own delete cross).
-async function refresh(notice) {
+async function refresh(notice, { keepMessage = false } = {}) {
   const read = ++reads.started;
   const oldOffset = document.querySelector(".ring .fill")?.getAttribute("stroke-dashoffset");
   const focus = focusKey(document.querySelector("main"));
@@ -135,7 +135,11 @@ async function refresh(notice) {
   if (read < reads.drawn) return;
   reads.drawn = read;
   const main = document.querySelector("main");
+  // Read as the new page goes in, not before: another answer may have spoken meanwhile.
+  const said = keepMessage ? main.querySelector(".message:not([hidden])") : null;
   main.replaceChildren(...page.querySelector("main").childNodes);
+  const blank = main.querySelector(".message[hidden]");
+  if (said && blank) blank.replaceWith(said);
   const fill = document.querySelector(".ring .fill");
   if (fill && oldOffset !== null && !reducedMotion()) {
     const target = fill.getAttribute("stroke-dashoffset");
@@ -944,15 +948,9 @@ const live = {
     // An open dialog (a custom amount being typed) waits until it closes.
     const dialog = document.querySelector("dialog[open]");
     if (dialog) { dialog.addEventListener("close", () => this.update(), { once: true }); return; }
-    if (shown.matches(".today")) {
-      // What the page said last (an Undo above all) outlives a change the stream names: often
-      // the person's own, whose answer is still being drawn.
-      const said = document.querySelector("main .message:not([hidden])");
-      await refresh(null);
-      const now = document.querySelector("main .message");
-      if (said && now?.hidden) now.replaceWith(said);
-      return;
-    }
+    // What the page says (an Undo above all) outlives a change the stream names: often the
+    // person's own, whose answer is being drawn at the same time.
+    if (shown.matches(".today")) { await refresh(null, { keepMessage: true }); return; }
     const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
     if (!response.ok) return;
     const page = new DOMParser().parseFromString(await response.text(), "text/html");
@@ -1020,7 +1018,8 @@ async function leaveWorkerSession() {
       await cache.delete("/worker-session.json");
       return;
     }
-    const session = { csrf: csrf(), owner: (await me.now()) ?? me.last() };
+    // Who is signed in, as an earlier page learned it; asked only when no page did yet.
+    const session = { csrf: csrf(), owner: me.last() ?? (await me.now()) };
     await cache.put("/worker-session.json", new Response(JSON.stringify(session), { headers: { "Content-Type": "application/json" } }));
   } catch (_) {}
 }

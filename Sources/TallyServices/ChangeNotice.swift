@@ -27,23 +27,17 @@ public struct ChangeNotice: Sendable {
             return
         }
         let what = entry.description.map(Phrase.verbatim) ?? Phrase("an expense")
-        let share = (try? entry.shares)?.first { $0.member == reader }?.share
-        // A deleted expense is no one's share any more.
-        guard change.kind != .deleted, let share, share.minorUnits > 0 else {
-            body = switch change.kind {
-            case .added: Phrase("\(author) added \(what) — \(amount)")
-            case .changed: Phrase("\(author) changed \(what) — now \(amount)")
-            case .deleted: Phrase("\(author) deleted \(what) — \(amount)")
-            case .restored: Phrase("\(author) restored \(what) — \(amount)")
-            }
-            return
-        }
-        let yours = Phrase.verbatim(money(share))
-        body = switch change.kind {
-        case .added: Phrase("\(author) added \(what) — \(amount), your share \(yours)")
-        case .deleted: Phrase("\(author) deleted \(what) — \(amount)")
-        case .changed: Phrase("\(author) changed \(what) — now \(amount), your share \(yours)")
-        case .restored: Phrase("\(author) restored \(what) — \(amount), your share \(yours)")
+        // The reader's share, if they have one; a deleted expense is no one's share any more.
+        let share = change.kind == .deleted ? nil : (try? entry.shares)?.first { $0.member == reader }?.share
+        let yours = share.flatMap { $0.minorUnits > 0 ? Phrase.verbatim(money($0)) : nil }
+        body = switch (change.kind, yours) {
+        case (.added, nil): Phrase("\(author) added \(what) — \(amount)")
+        case (.added, let yours?): Phrase("\(author) added \(what) — \(amount), your share \(yours)")
+        case (.changed, nil): Phrase("\(author) changed \(what) — now \(amount)")
+        case (.changed, let yours?): Phrase("\(author) changed \(what) — now \(amount), your share \(yours)")
+        case (.deleted, _): Phrase("\(author) deleted \(what) — \(amount)")
+        case (.restored, nil): Phrase("\(author) restored \(what) — \(amount)")
+        case (.restored, let yours?): Phrase("\(author) restored \(what) — \(amount), your share \(yours)")
         }
     }
 

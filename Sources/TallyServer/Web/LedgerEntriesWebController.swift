@@ -20,6 +20,7 @@ struct LedgerEntriesWebController {
         web.post(SitePath.editLedgerEntry, use: edit)
         web.post(SitePath.deleteLedgerEntry, use: delete)
         web.post(SitePath.restoreLedgerEntry, use: restore)
+        web.post(SitePath.ledgerNotifications, use: saveNotifications)
     }
 
     @Sendable func ledger(_ request: Request, context: SignedInPageContext) async throws -> Response {
@@ -158,6 +159,13 @@ struct LedgerEntriesWebController {
 
     /// A change to the ledger from its page: done, then back to it; refused, the page again
     /// with the reason (and, for the quick entry, what was typed, with the field it is about).
+    /// The bell at the top of the page: the others' changes told to this person, on or off.
+    @Sendable func saveNotifications(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await ledgerAction(request, context) { form, spending, ledger in
+            try await spending.setChangeNotifications(form["changes"] == "yes", in: ledger)
+        }
+    }
+
     private func ledgerAction(_ request: Request, _ context: SignedInPageContext, keepsInput: Bool = false,
                               _ action: (FormFields, SpendingService, UUID) async throws -> Void) async throws -> Response {
         try await Web.formAction(request, context) { form in

@@ -19,7 +19,6 @@ struct LedgerSettingsWebController {
         web.post(SitePath.member, use: changeMember)
         web.post(SitePath.owner, use: transferOwnership)
         web.post(SitePath.invite, use: changeInvite)
-        web.post(SitePath.ledgerNotifications, use: saveNotifications)
         web.get(SitePath.exportCSV, use: exportCSV)
         web.get(SitePath.exportJSON, use: exportJSON)
     }
@@ -52,17 +51,6 @@ struct LedgerSettingsWebController {
     @Sendable func saveGeneral(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await settingsAction(request, context) { form, spending, ledger in
             _ = try await spending.changeLedger(ledger, name: form["name"], currency: form["currency"])
-        }
-    }
-
-    /// The bell on the ledger's page: its answer is the page again.
-    @Sendable func saveNotifications(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await Web.formAction(request, context) { form in
-            let ledger = try context.parameters.ledger
-            try await services.spending(for: context.user).setChangeNotifications(form["changes"] == "yes", in: ledger)
-            return Web.redirect(SitePath.ledger.link(ledger))
-        } refused: { _, refusal in
-            try await page(request, context, error: refusal.error)
         }
     }
 

@@ -59,7 +59,7 @@ struct SettingsWebController {
         let reminders = ReminderSection(reminders: view.settings, upcoming: view.upcoming, zone: settings.zone,
                                         sleepRecordWindow: view.sleepRecordWindow, followedWindow: view.followedWindow,
                                         newCalendarURL: calendarURL,
-                                        devices: try await services.push.devices(of: context.user), now: services.clock.now)
+                                        devices: try await services.push.devices(of: context.user))
         return SettingsPage(settings: settings, goal: try await hydration.goalStatus(),
                             kinds: try await hydration.drinkKinds(), reminders: reminders,
                             language: context.user.language.flatMap(Language.matching))

@@ -18,7 +18,6 @@ struct ReminderSection {
     var newCalendarURL: String?
     /// The devices with notifications on, and those whose push service gave them up.
     var devices: [PushDevice] = []
-    var now = Date()
 
     /// Failures in a row after which a device is pointed to the calendar feed instead.
     static let failuresBeforeCalendar = 3

@@ -38,6 +38,14 @@ let package = Package(
         // UTS #39's confusable skeleton from ICU's spoof checker (Debian's libicu-dev to build,
         // libicu at run time, opened on first use).
         .target(name: "CUnicodeSecurity"),
+        // Receipt photos decoded, cleaned of their metadata and written again by libvips (Debian's
+        // libvips-dev to build, libvips42 at run time, opened on first use). Its headers include
+        // GLib's, whose configuration lives under the architecture's library folder.
+        .target(
+            name: "CReceiptImages",
+            cSettings: [.unsafeFlags(["-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+                                      "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include"])]
+        ),
         // QR codes of invite links, drawn by the server (Debian's libqrencode-dev to build,
         // libqrencode4 at run time).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
@@ -75,7 +83,7 @@ let package = Package(
         // store; they take the API's bodies, one input shape per command.
         .target(
             name: "TallyServices",
-            dependencies: ["TallyCore", "TallyAPI", "TallyRepositories"]
+            dependencies: ["TallyCore", "TallyAPI", "TallyRepositories", "CReceiptImages"]
         ),
         // The HTTP server: the JSON API, the web app, accounts and sessions.
         .target(
@@ -176,7 +184,9 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            ],
+            // Receipts/: photos with EXIF (a GPS position, a camera) in each format taken.
+            resources: [.copy("Fixtures")]
         ),
         // Runs the built `tally` binary; reads its database with GRDB only to prove that a refused
         // command changed nothing.

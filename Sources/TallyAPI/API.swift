@@ -106,6 +106,11 @@ public enum API {
     public static let editLedgerEntry = Route<EntryChangeBody, EntryJSON>(.patch, "ledgers/{ledger}/entries/{id}")
     public static let deleteLedgerEntry = Route<NoBody, EntryJSON>(.delete, "ledgers/{ledger}/entries/{id}")
     public static let restoreLedgerEntry = Route<NoBody, EntryJSON>(.post, "ledgers/{ledger}/entries/{id}/restore")
+    /// The body is the photo (JPEG, PNG, WebP, HEIC) or PDF itself; it replaces the one before.
+    public static let attachReceipt = Route<FileBody, EntryJSON>(.put, "ledgers/{ledger}/entries/{id}/receipt")
+    /// Query: `size=thumbnail` for the small copy of a photo; the answer is the file.
+    public static let receipt = Route<NoBody, FileBody>(.get, "ledgers/{ledger}/entries/{id}/receipt")
+    public static let removeReceipt = Route<NoBody, EntryJSON>(.delete, "ledgers/{ledger}/entries/{id}/receipt")
     public static let summary = Route<NoBody, SummaryJSON>(.get, "ledgers/{ledger}/summary")
     /// Query: `limit`, `cursor`.
     public static let activity = Route<NoBody, ActivityList>(.get, "ledgers/{ledger}/activity")

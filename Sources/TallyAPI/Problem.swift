@@ -33,6 +33,8 @@ public struct Problem: Codable, Sendable, Equatable {
         case .unauthorized: 401
         case .forbidden: 403
         case .tooManyRequests: 429
+        case .unsupportedType: 415
+        case .tooLarge: 413
         case .busy, .storageUnavailable: 503
         case .storageFull: 507
         }
@@ -46,6 +48,8 @@ public struct Problem: Codable, Sendable, Equatable {
         case 403: .forbidden
         case 404: .notFound
         case 409: .conflict
+        case 413: .tooLarge
+        case 415: .unsupportedType
         case 429: .tooManyRequests
         case 503: .busy
         case 507: .storageFull

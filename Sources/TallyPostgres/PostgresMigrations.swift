@@ -89,6 +89,18 @@ enum PostgresMigrations {
             CREATE INDEX ledgerBurst_open ON ledgerBurst (ledgerId, authorId, endsAt);
             CREATE INDEX ledgerBurst_end ON ledgerBurst (endsAt);
             """),
+        // SQLite's migration 25. A photo is compressed already: its bytes are kept out of line
+        // as they are, not compressed again.
+        Migration(version: 11, name: "receipts", sql: """
+            CREATE TABLE entryReceipt (
+                entryId uuid PRIMARY KEY REFERENCES spendingEntry ON DELETE CASCADE,
+                format text NOT NULL,
+                attachedAt timestamptz NOT NULL,
+                thumbnail bytea,
+                bytes bytea NOT NULL
+            );
+            ALTER TABLE entryReceipt ALTER COLUMN bytes SET STORAGE EXTERNAL;
+            """),
     ]
 
     /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.

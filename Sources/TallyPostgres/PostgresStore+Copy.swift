@@ -22,12 +22,15 @@ extension PostgresStore {
         ("signUpInvite", "signUpInvite", [:]), ("signInAttempt", "signInAttempt", [:]),
         ("ledger", "ledger", [:]), ("ledgerMember", "ledgerMember", [:]), ("ledgerInvite", "ledgerInvite", [:]),
         ("spendingEntry", "spendingEntry", [:]), ("spendingShare", "spendingShare", [:]),
-        ("spendingPayer", "spendingPayer", [:]),
+        ("spendingPayer", "spendingPayer", [:]), ("entryReceipt", "entryReceipt", [:]),
         ("ledgerActivity", "ledgerActivity", [:]), ("memberTotal", "memberTotal", [:]),
         ("memberShareFraction", "memberShareFraction", [:]), ("recurringExpense", "recurringExpense", [:]),
         ("serverKey", "serverKey", [:]), ("pushSubscription", "pushSubscription", [:]), ("reminderSent", "reminderSent", [:]),
         ("asleepInterval", "asleepInterval", ["start": "startAt", "end": "endAt"]), ("importedDrink", "importedDrink", [:]),
     ]
+
+    /// Tables whose rows are large (a receipt is up to 10 MB), copied a few rows at a time.
+    static let rowsPerBatch = ["entryReceipt": 8]
 
     /// Copies a whole installation from SQLite into this database, which must hold none yet, in
     /// one transaction: all of it or nothing. Every table's rows are counted in both stores before
@@ -42,7 +45,8 @@ extension PostgresStore {
             var counts: [CopiedTable] = []
             for table in Self.copiedTables {
                 let copied = try await copyTable(table.sqlite, into: table.postgres, renaming: table.columns,
-                                                 from: source, batchSize: batchSize, connection)
+                                                 from: source, batchSize: min(batchSize, Self.rowsPerBatch[table.sqlite] ?? batchSize),
+                                                 connection)
                 counts.append(copied)
             }
             // Days whose entries all went keep a row (with their revision) where they were deleted only.

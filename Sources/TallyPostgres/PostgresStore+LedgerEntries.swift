@@ -72,6 +72,8 @@ extension PostgresStore {
             let before = try await self.entry(id, in: details, connection)
             var entry = before
             let note = try change(&entry, details)
+            // A change to an entry leaves its receipt as it is.
+            entry.receipt = before.receipt
             let (parts, payers, original) = (entry.split.parts, Self.severalPayers(of: entry), entry.storedOriginal)
             // The entry, its shares and payers in one statement: the shares and payers it no
             // longer has go, the others are written (the two never touch the same row).
@@ -203,7 +205,7 @@ extension PostgresStore {
     }
 
     /// One entry of the ledger.
-    private func entry(_ id: UUID, in details: LedgerDetails, _ connection: PostgresConnection) async throws -> SpendingEntry {
+    func entry(_ id: UUID, in details: LedgerDetails, _ connection: PostgresConnection) async throws -> SpendingEntry {
         guard let row = try await connection.row("""
             SELECT \(unescaped: Self.entryColumns) FROM spendingEntry WHERE id = \(id) AND ledgerId = \(details.ledger.id)
             """, logger: logger) else {
@@ -245,7 +247,8 @@ extension PostgresStore {
         ARRAY(SELECT memberId FROM spendingShare WHERE entryId = spendingEntry.id ORDER BY memberId),
         ARRAY(SELECT value::text FROM spendingShare WHERE entryId = spendingEntry.id ORDER BY memberId),
         ARRAY(SELECT memberId FROM spendingPayer WHERE entryId = spendingEntry.id ORDER BY memberId),
-        ARRAY(SELECT paid FROM spendingPayer WHERE entryId = spendingEntry.id ORDER BY memberId)
+        ARRAY(SELECT paid FROM spendingPayer WHERE entryId = spendingEntry.id ORDER BY memberId),
+        (SELECT format FROM entryReceipt WHERE entryId = spendingEntry.id)
         """
 
     /// What each of an entry's several payers paid, as two arrays; empty when one member paid it all.
@@ -257,15 +260,17 @@ extension PostgresStore {
     /// The stored entry of the ledger, rebuilt through the same checks it passed when written.
     private static func entry(_ row: PostgresRow, in details: LedgerDetails) throws -> SpendingEntry {
         let (id, kind, amount, payer, date, description, category, splitMethod, createdAt, deletedAt,
-             originalAmount, originalCurrency, rate, members, values, payers, paid)
+             originalAmount, originalCurrency, rate, members, values, payers, paid, receipt)
             = try row.decode((UUID, String, Int64, MemberID, LocalDate, String?, String?, String, Date, Date?,
-                              Int64?, String?, String?, [MemberID], [String], [MemberID], [Int64]).self)
-        return try SpendingEntry.stored(
+                              Int64?, String?, String?, [MemberID], [String], [MemberID], [Int64], String?).self)
+        var entry = try SpendingEntry.stored(
             id: id, kind: kind, amount: amount, currency: details.ledger.currency, payer: payer,
             payers: zip(payers, paid).map { ($0, $1) }, date: date,
             description: description, category: category, splitMethod: splitMethod, createdAt: createdAt, deletedAt: deletedAt,
             shares: zip(members, values).map { ($0, $1) },
             original: StoredOriginal(amount: originalAmount, currency: originalCurrency, rate: rate), members: details.members)
+        entry.receipt = receipt.flatMap(ReceiptFormat.init(rawValue:))
+        return entry
     }
 
 }

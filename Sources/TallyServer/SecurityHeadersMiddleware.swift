@@ -14,7 +14,8 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        // An answer with a stricter policy of its own (a receipt: `sandbox`) keeps it.
+        if response.headers[.contentSecurityPolicy] == nil { response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "same-origin"
         if context.origin.isSecure {

@@ -3,8 +3,8 @@ import TallyCore
 import TallyRepositories
 
 /// What the spending part of the store must offer the service: ledgers (the day an expense
-/// without a date falls on is read inside its write) and their recurring expenses.
-public typealias SpendingStore = LedgerRepository & RecurringExpenseRepository & LedgerNoticeRepository
+/// without a date falls on is read inside its write), their recurring expenses and receipts.
+public typealias SpendingStore = LedgerRepository & RecurringExpenseRepository & LedgerNoticeRepository & ReceiptRepository
 
 /// One user's view of their shared ledgers (S1–S5): what the CLI and the server call. It reads
 /// the clock, applies TallyCore's rules and leaves each change's atomicity to the store.

@@ -49,7 +49,7 @@ private func report(_ error: any Error) -> any Error {
 
 private func exitCode(_ kind: TallyError.Kind) -> Int32 {
     switch kind {
-    case .invalidInput: 1
+    case .invalidInput, .unsupportedType, .tooLarge: 1
     case .notFound: 2
     case .conflict: 3
     case .unauthorized, .forbidden: 4

@@ -131,6 +131,9 @@ public struct EntryJSON: Codable, Sendable {
     /// `payers` and the parts' shares are then what it came to in the ledger's currency, and an
     /// exact split's values are in `original.currency`.
     @ExplicitNull public var original: OriginalAmountJSON?
+    /// The media type its receipt is kept as (`image/jpeg`, `image/png`, `application/pdf`), when
+    /// it has one: `GET …/entries/{id}/receipt` gives it.
+    @ExplicitNull public var receipt: ReceiptFormat?
 
     public init(_ entry: SpendingEntry) throws {
         id = entry.id
@@ -148,6 +151,7 @@ public struct EntryJSON: Codable, Sendable {
         createdAt = entry.createdAt
         deletedAt = entry.deletedAt
         original = entry.original.map { OriginalAmountJSON($0, payers: entry.hasSeveralPayers ? entry.typedPayers : []) }
+        receipt = entry.receipt
     }
 }
 

@@ -25,6 +25,8 @@ public struct SpendingEntry: Hashable, Sendable, Identifiable {
     public var split: Split
     public var createdAt: Date
     public var deletedAt: Date?
+    /// What its receipt is kept as, when it has one (the receipt itself is read on its own).
+    public var receipt: ReceiptFormat?
 
     /// One member paid the whole amount.
     public init(id: UUID, kind: SpendingKind, amount: Money, payer: MemberID, date: LocalDate,

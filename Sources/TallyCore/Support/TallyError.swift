@@ -17,6 +17,10 @@ public struct TallyError: Error, Equatable, Sendable, CustomStringConvertible {
         case forbidden
         /// Too many tries in too short a time: wait and try again.
         case tooManyRequests
+        /// The file sent is of a kind that is not taken here (a receipt that is not a photo or a PDF).
+        case unsupportedType
+        /// What was sent is bigger than the most that is taken.
+        case tooLarge
         /// The server has too much to do right now: try again shortly.
         case busy
         /// The server's disk is full: nothing was saved.

@@ -145,6 +145,8 @@ extension SQLiteStore: LedgerRepository {
             let before = try Self.entry(record, in: details, db)
             var entry = before
             let note = try change(&entry, details)
+            // A change to an entry leaves its receipt as it is.
+            entry.receipt = before.receipt
             try SpendingEntryRecord(entry, ledger: ledger, importKey: record.importKey).update(db)
             try Self.changeTotals(of: ledger, db) { try $0.replace(before, with: entry) }
             try db.execute(sql: "DELETE FROM spendingShare WHERE entryId = ?", arguments: [id])
@@ -301,9 +303,12 @@ extension SQLiteStore: LedgerRepository {
             SELECT * FROM spendingPayer WHERE entryId IN (SELECT id FROM (\(page)))
             """, arguments: arguments)
         let (sharesByEntry, payersByEntry) = (Dictionary(grouping: shares, by: \.entryId), Dictionary(grouping: payers, by: \.entryId))
+        let receipts = try receiptFormats(of: records.map(\.id), db)
         return try records.map {
-            try $0.entry(currency: details.ledger.currency, shares: sharesByEntry[$0.id] ?? [], payers: payersByEntry[$0.id] ?? [],
-                         members: details.members)
+            var entry = try $0.entry(currency: details.ledger.currency, shares: sharesByEntry[$0.id] ?? [], payers: payersByEntry[$0.id] ?? [],
+                                     members: details.members)
+            entry.receipt = receipts[$0.id]
+            return entry
         }
     }
 
@@ -395,10 +400,22 @@ extension SQLiteStore: LedgerRepository {
         for payer in SpendingPayerRecord.rows(of: entry) { try payer.insert(db) }
     }
 
-    private static func entry(_ record: SpendingEntryRecord, in details: LedgerDetails, _ db: Database) throws -> SpendingEntry {
+    static func entry(_ record: SpendingEntryRecord, in details: LedgerDetails, _ db: Database) throws -> SpendingEntry {
         let shares = try SpendingShareRecord.filter(sql: "entryId = ?", arguments: [record.id]).fetchAll(db)
         let payers = try SpendingPayerRecord.filter(sql: "entryId = ?", arguments: [record.id]).fetchAll(db)
-        return try record.entry(currency: details.ledger.currency, shares: shares, payers: payers, members: details.members)
+        var entry = try record.entry(currency: details.ledger.currency, shares: shares, payers: payers, members: details.members)
+        entry.receipt = try receiptFormats(of: [record.id], db)[record.id]
+        return entry
+    }
+
+    /// What the receipts of these entries are kept as, for those that have one.
+    static func receiptFormats(of entries: [UUID], _ db: Database) throws -> [UUID: ReceiptFormat] {
+        guard !entries.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(db, sql: "SELECT entryId, format FROM entryReceipt WHERE entryId IN (\(databaseQuestionMarks(count: entries.count)))",
+                                    arguments: StatementArguments(entries))
+        return Dictionary(uniqueKeysWithValues: rows.compactMap { row in
+            (row["format"] as String?).flatMap(ReceiptFormat.init(rawValue:)).map { (row["entryId"] as UUID, $0) }
+        })
     }
 
     static func log(_ note: ActivityNote, ledger: UUID, user: UUID?, at: Date, _ db: Database) throws {

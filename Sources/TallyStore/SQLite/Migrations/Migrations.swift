@@ -37,6 +37,7 @@ enum Migrations {
         Migration22ActivityPhrases.self,
         Migration23ForeignAmounts.self,
         Migration24Notifications.self,
+        Migration25Receipts.self,
     ] }
 
     static var migrator: DatabaseMigrator {

@@ -23,6 +23,7 @@ static struct {
     int (*get_width)(const VipsImage *);
     int (*get_height)(const VipsImage *);
     gboolean (*hasalpha)(VipsImage *);
+    VipsImage *(*copy_memory)(VipsImage *);
     int (*thumbnail_buffer)(void *, size_t, VipsImage **, int, ...);
     int (*flatten)(VipsImage *, VipsImage **, ...);
     VipsArrayDouble *(*array_double_newv)(int, ...);
@@ -50,6 +51,7 @@ static void open_vips(void) {
     FIND(get_width, "vips_image_get_width");
     FIND(get_height, "vips_image_get_height");
     FIND(hasalpha, "vips_image_hasalpha");
+    FIND(copy_memory, "vips_image_copy_memory");
     FIND(thumbnail_buffer, "vips_thumbnail_buffer");
     FIND(flatten, "vips_flatten");
     FIND(array_double_newv, "vips_array_double_newv");
@@ -93,6 +95,9 @@ static VipsImage *opaque(VipsImage *image) {
     return failed ? NULL : flat;
 }
 
+/// The most a PNG kept as a PNG may be.
+#define TALLY_LARGEST_PNG (1536 * 1024)
+
 static int save_jpeg(VipsImage *image, int quality, void **bytes, size_t *length) {
     return vips.jpegsave_buffer(image, bytes, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE, NULL);
 }
@@ -121,10 +126,24 @@ int tally_receipt_image_clean(const void *bytes, size_t length, int long_side, i
     }
     const unsigned char *magic = bytes;
     out->is_png = length > 4 && magic[0] == 0x89 && magic[1] == 'P' && magic[2] == 'N' && magic[3] == 'G';
-    int failed;
+    int failed = 0;
     if (out->is_png) {
+        // A screenshot stays a sharp PNG; a photo that came as a PNG (megabytes) becomes a JPEG,
+        // written from the pixels in memory (a second pass over a streamed PNG is not possible).
+        VipsImage *decoded = vips.copy_memory(image);
+        vips.object_unref(image);
+        if ((image = decoded) == NULL) {
+            take_error(message, capacity);
+            return TALLY_IMAGE_UNREADABLE;
+        }
         failed = vips.pngsave_buffer(image, &out->image, &out->image_length, "strip", TRUE, "compression", 6, NULL);
-    } else {
+        if (!failed && out->image_length > TALLY_LARGEST_PNG) {
+            vips.free(out->image);
+            out->image = NULL;
+            out->is_png = 0;
+        }
+    }
+    if (!out->is_png && !failed) {
         image = opaque(image);
         failed = image == NULL || save_jpeg(image, 85, &out->image, &out->image_length);
     }

@@ -12,12 +12,13 @@ public enum LedgerExport {
         case csv, json
     }
 
-    /// The JSON export: the ledger with its members, every entry (deleted ones marked), its
-    /// recurring expenses, the summary at the time of export, and the activity log, newest first.
+    /// The JSON export: the ledger with its members, every entry (deleted ones marked) with its
+    /// receipt's file, its recurring expenses, the summary at the time of export, and the
+    /// activity log, newest first.
     public struct Document: Codable, Sendable {
         public var exportedAt: Date
         public var ledger: LedgerJSON
-        public var entries: [EntryJSON]
+        public var entries: [Entry]
         /// None in an export made before recurring expenses were part of it.
         public var recurring: [RecurringExpenseJSON]
         public var summary: SummaryJSON
@@ -27,20 +28,23 @@ public enum LedgerExport {
     /// Lines of the activity log read at once.
     static let activityPage = 500
 
-    /// The JSON export of a ledger: everything, deleted entries too.
+    /// The JSON export of a ledger: everything, deleted entries and their receipts too.
     public static func document(of ledger: UUID, spending: SpendingService) async throws -> Document {
         let summary = try await spending.summary(of: ledger)
         // The recurring expenses before the entries: an occurrence recorded between the two reads
         // is then in the entries, where a restore finds it, rather than lost between them.
         let recurring = try await spending.recurringExpenses(in: ledger)
-        let entries = try await spending.entries(in: ledger, .all)
+        var entries: [Entry] = []
+        for entry in try await spending.entries(in: ledger, .all) {
+            entries.append(try await Entry(entry, in: ledger, spending: spending))
+        }
         var activity: [ActivityJSON] = []
         while case let page = try await spending.activity(in: ledger, limit: activityPage, offset: activity.count), !page.isEmpty {
             activity += page.map(ActivityJSON.init)
             if page.count < activityPage { break }
         }
         return Document(exportedAt: spending.clock.now, ledger: LedgerJSON(summary.details, user: spending.user),
-                        entries: try entries.map(EntryJSON.init), recurring: try recurring.map(RecurringExpenseJSON.init),
+                        entries: entries, recurring: try recurring.map(RecurringExpenseJSON.init),
                         summary: SummaryJSON(summary), activity: activity)
     }
 

@@ -30,7 +30,7 @@ final class Uploads: Sendable {
     func reserve(for user: UUID) throws {
         try receiving.withLockedValue { receiving in
             guard !receiving.contains(user) else {
-                throw TallyError(.tooManyRequests, "You are already importing a file (an export or a backup); wait until it has finished, then try again.",
+                throw TallyError(.tooManyRequests, "You are already sending a file (an export, a backup or a receipt); wait until it has finished, then try again.",
                                  retryAfter: Self.retryAfter)
             }
             guard receiving.count < serverWide else {

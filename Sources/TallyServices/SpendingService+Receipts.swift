@@ -30,6 +30,14 @@ extension SpendingService {
         }
     }
 
+    /// Keeps a receipt a backup carried as the restored entry's, deleted or not (a deleted entry
+    /// keeps its receipt too); the activity log says it came from the backup.
+    public func restoreReceipt(_ receipt: ReceiptFile, of id: UUID, in ledger: UUID) async throws -> SpendingEntry {
+        try await store.keepReceipt(receipt, of: id, in: ledger, by: user, at: clock.now) { entry, details in
+            ActivityNote(Phrase("Restored the receipt of \(EntryWording(details).title(entry)) from a backup."), entryID: id)
+        }
+    }
+
     /// Removes the entry's receipt; the activity log says who did.
     public func removeReceipt(of id: UUID, in ledger: UUID) async throws -> SpendingEntry {
         try await store.keepReceipt(nil, of: id, in: ledger, by: user, at: clock.now) { entry, details in

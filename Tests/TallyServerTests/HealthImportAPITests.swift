@@ -105,7 +105,7 @@ struct HealthImportAPITests {
             // ada's first import is under way: her second is refused, bob's goes ahead
             try imports.reserve(for: f.ada.id)
             let again = try await upload(client, try Self.export(), token: f.adaToken)
-            #expect(try again.problem(.tooManyRequests).contains("already importing"))
+            #expect(try again.problem(.tooManyRequests).contains("already sending"))
             #expect(again.headers[.retryAfter] == "60")
             #expect(try await upload(client, try Self.export(), token: f.bobToken).status == .created)
 

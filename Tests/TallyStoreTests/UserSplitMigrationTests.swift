@@ -193,6 +193,17 @@ struct UserSplitMigrationTests {
         #expect(try await store.calendarOwner(secretHash: UserSplitMigrationTests.calendarSecretHash) == nil)
         try await store.saveReminderSettings(.standard, of: bob.id)
         #expect(try await store.reminderSettings(of: bob.id) == .standard)
+
+        // An expense from before receipts (migration 25) has none, and takes one.
+        let ledger = try #require(try await store.ledgers(of: ada.id).first).ledger.id
+        let expenses = try await store.entries(in: ledger, of: ada.id, .current, limit: nil, after: nil)
+        #expect(expenses.count == 2 && expenses.allSatisfy { $0.receipt == nil })
+        let photo = ReceiptFile.photo(1, at: instant("2025-06-16T10:00:00Z"))
+        let kept = try await store.keepReceipt(photo, of: expenses[0].id, in: ledger, by: ada.id, at: photo.attachedAt) { entry, _ in
+            ActivityNote("Attached a receipt.", entryID: entry.id)
+        }
+        #expect(kept.receipt == .jpeg)
+        #expect(try await store.receipt(of: expenses[0].id, in: ledger, of: ada.id, thumbnail: false) == photo)
     }
 }
 

@@ -60,8 +60,7 @@ public enum ReceiptUpload: Sendable, Equatable {
     private static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
 
     /// The refusal of a file that is none of the kinds taken.
-    public static let notTaken = TallyError(
-        .unsupportedType, "A receipt must be a photo (JPEG, PNG, WebP or HEIC) or a PDF; this file is none of them.")
+    public static let notTaken = TallyError(.unsupportedType, "A receipt must be a photo (JPEG, PNG, WebP or HEIC) or a PDF; this file is none of them.")
     /// The refusal of a file bigger than `maximumBytes`.
     public static let tooBig = TallyError(.tooLarge, "A receipt can be at most 10 MB; this file is bigger. Take the photo again at a lower resolution.")
     /// The refusal of an empty body.

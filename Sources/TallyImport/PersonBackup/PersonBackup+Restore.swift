@@ -163,8 +163,8 @@ extension PersonBackup {
 
     /// A ledger of the backup: a new one owned by the person (their member first), or, in a
     /// merge, the person's ledger of that name. Entries are known by their id in the backup, and
-    /// so are recurring expenses, which are restored after the entries (each in a transaction of
-    /// its own): restoring again with `merge` adds none twice.
+    /// so are recurring expenses, which are restored after the entries and their receipts (each in
+    /// a transaction of its own): restoring again with `merge` adds none twice.
     static func restore(_ document: LedgerExport.Document, merge: Bool, spending: SpendingService) async throws -> (entries: Int, recurring: Int) {
         let ledger = document.ledger
         let currency = try Currency(code: ledger.currency)
@@ -188,7 +188,8 @@ extension PersonBackup {
             ) { details in
                 try run.map { entry in
                     do {
-                        return ImportedEntry(entry: try entry.spendingEntry(names: backupNames, in: details, currency: currency),
+                        return ImportedEntry(entry: try entry.entry.spendingEntry(id: restoredID(of: entry.id, in: details.ledger.id), names: backupNames,
+                                                                                  in: details, currency: currency),
                                              importKey: "backup:\(entry.id.uuidString.lowercased())")
                     } catch let error as TallyError {
                         throw TallyError.invalid("The backup's ledger \(UserText.quoted(ledger.name)), entry \(entry.id): \(error.phrase)")
@@ -197,7 +198,28 @@ extension PersonBackup {
             }
             (target, details, added) = (result.details.ledger.id, result.details, added + result.added)
         }
+        try await restoreReceipts(of: entries, into: target!, spending: spending)
         return (added, try await restoreRecurring(document, into: details!, spending: spending))
+    }
+
+    /// The id a backup's entry gets in the ledger it is restored into, made from its id in the
+    /// backup and the ledger's: restoring again finds the entries the restore before made.
+    static func restoredID(of entry: UUID, in ledger: UUID) -> UUID {
+        UUID.nameBased(namespace: entry, name: "restored into \(ledger)")
+    }
+
+    /// Gives the restored `entries` the receipts the backup carries (each in a transaction of its
+    /// own, after the entries are in), but only those that have none yet: restoring again with
+    /// `merge` finishes a restore that stopped in between, and replaces no receipt.
+    static func restoreReceipts(of entries: [LedgerExport.Entry], into ledger: UUID, spending: SpendingService) async throws {
+        let carried = entries.filter { $0.receiptFile != nil }
+        guard !carried.isEmpty else { return }
+        var restored = Dictionary(try await spending.entries(in: ledger, .all).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for entry in carried {
+            let id = restoredID(of: entry.id, in: ledger)
+            guard let file = entry.receiptFile, let target = restored[id], target.receipt == nil else { continue }
+            restored[id] = try await spending.restoreReceipt(try file.file(), of: id, in: ledger)
+        }
     }
 
     /// The backup's recurring expenses that `ledger` does not have yet, under ids made from
@@ -221,7 +243,7 @@ extension PersonBackup {
     }
 
     /// A ledger of the backup, checked by the rules its entries were made by: its name, currency
-    /// and members, and each entry and recurring expense among those members.
+    /// and members, each entry and recurring expense among those members, and each receipt's file.
     static func check(_ document: LedgerExport.Document) throws {
         let ledger = document.ledger
         func refuse(_ error: Error) -> TallyError {
@@ -239,7 +261,8 @@ extension PersonBackup {
             let names = Dictionary(members.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
             for entry in document.entries {
                 do {
-                    _ = try entry.spendingEntry(names: names, in: details, currency: currency)
+                    _ = try entry.entry.spendingEntry(names: names, in: details, currency: currency)
+                    _ = try entry.receiptFile?.file()
                 } catch let error as TallyError {
                     throw TallyError.invalid("entry \(entry.id): \(error.phrase)")
                 }
@@ -290,8 +313,8 @@ extension PersonBackup.Entry {
 
 extension EntryJSON {
     /// The ledger entry this export line describes, among the restored ledger's members (found
-    /// by the names the backup gives its members' ids), under a new id.
-    func spendingEntry(names: [MemberID: String], in details: LedgerDetails, currency: Currency) throws -> SpendingEntry {
+    /// by the names the backup gives its members' ids), under the id `id`.
+    func spendingEntry(id: UUID = UUID(), names: [MemberID: String], in details: LedgerDetails, currency: Currency) throws -> SpendingEntry {
         let members = RestoredMembers(names: names, details: details)
         // An entry typed in another currency comes back as typed, at its rate.
         let converted = try original.map { LedgerCurrency(currency, rate: try ExchangeRate(parsing: $0.rate)) }
@@ -301,11 +324,11 @@ extension EntryJSON {
         switch kind {
         case .payment:
             guard let recipient else { throw TallyError.invalid("a payment without a recipient") }
-            entry = try .payment(id: UUID(), from: try members.member(payer), to: try members.member(recipient), amount: amount, date: date,
+            entry = try .payment(id: id, from: try members.member(payer), to: try members.member(recipient), amount: amount, date: date,
                                  note: description, createdAt: createdAt, convertedTo: converted, members: details.members)
         case .expense:
             let payers = original.map(\.payers) ?? self.payers
-            entry = try SpendingEntry(id: UUID(), kind: .expense, amount: amount, payers: try members.payers(payers, payer: payer, amount: amount),
+            entry = try SpendingEntry(id: id, kind: .expense, amount: amount, payers: try members.payers(payers, payer: payer, amount: amount),
                                       date: date, description: description, category: category, split: try members.split(split, parts),
                                       createdAt: createdAt, convertedTo: converted, members: details.members)
         }

@@ -89,7 +89,7 @@ struct FileUpload {
     private enum FilePart { case notYet, arriving, complete }
 
     /// A `key=value` or `key="value"` parameter of a header value.
-    private static func parameter(_ key: String, in header: String) -> String? {
+    static func parameter(_ key: String, in header: String) -> String? {
         for part in header.split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2, pair[0].lowercased() == key else { continue }

@@ -3,9 +3,17 @@ import Hummingbird
 import TallyCore
 import TallyLanguages
 
-/// The fields of a submitted HTML form (application/x-www-form-urlencoded).
+/// The fields of a submitted HTML form (application/x-www-form-urlencoded, or multipart/form-data
+/// when it carries a small file such as a receipt's photo).
 struct FormFields {
     private var values: [String: String] = [:]
+    /// The files sent with a multipart form, by field; a file input left empty sends none.
+    private(set) var files: [String: Data] = [:]
+
+    init(fields: [String: String], files: [String: Data]) {
+        values = fields
+        self.files = files.filter { !$0.value.isEmpty }
+    }
 
     init(_ body: String) {
         for pair in body.split(separator: "&") {
@@ -19,6 +27,9 @@ struct FormFields {
 
     static func read(_ request: Request, _ context: some RequestContext, limit: Int? = nil) async throws -> FormFields {
         let body = try await request.body.collect(upTo: limit ?? context.maxUploadSize)
+        if let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data") {
+            return try FormFields(multipart: body, contentType: type)
+        }
         return FormFields(String(buffer: body))
     }
 

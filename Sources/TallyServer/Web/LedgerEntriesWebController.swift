@@ -21,6 +21,7 @@ struct LedgerEntriesWebController {
         web.post(SitePath.deleteLedgerEntry, use: delete)
         web.post(SitePath.restoreLedgerEntry, use: restore)
         web.post(SitePath.ledgerNotifications, use: saveNotifications)
+        ReceiptWebController(services: services).addRoutes(to: web)
     }
 
     @Sendable func ledger(_ request: Request, context: SignedInPageContext) async throws -> Response {
@@ -65,20 +66,24 @@ struct LedgerEntriesWebController {
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.said), status: Web.status(of: error))
     }
 
+    /// An expense from the quick entry, with the photo of its receipt when one was taken: the
+    /// photo is checked and cleaned first, so that a refused one adds nothing.
     @Sendable func addExpense(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        try await ledgerAction(request, context, keepsInput: true) { form, spending, ledger in
+        try await ledgerAction(request, context, keepsInput: true, limit: ReceiptWebController.formLimit) { form, spending, ledger in
             let details = try await spending.ledger(ledger)
             // The service's refusal names its field; the page shows it at that input.
             let payers = try PayerToggles.input(form, details)
             let split = try SplitFields.input(form, details)
             let typed = CurrencyFields.input(form)
-            _ = try await spending.addExpense(to: ledger, NewExpense(
+            let receipt = try await form.file("receipt").asyncMap { try await ReceiptWebController.cleaned($0, spending, services) }
+            let (entry, _) = try await spending.addExpense(to: ledger, NewExpense(
                 // The form's id, new on every page: a second tap (or a resent form) adds nothing twice.
                 id: form["id"].flatMap(UUID.init(uuidString:)),
                 amount: .text(try form.requireNumeral("amount", Phrase("the amount"))), payer: payers.one, payers: payers.several,
                 date: try TallyError.about("date") { try form["date"].map { try LocalDate.parse($0) } },
                 description: form["description"], category: form["category"], split: split,
                 currency: typed.currency, rate: typed.rate.map(AmountValue.text)))
+            if let receipt { _ = try await spending.keepReceipt(receipt, of: entry.id, in: ledger) }
         }
     }
 
@@ -166,9 +171,9 @@ struct LedgerEntriesWebController {
         }
     }
 
-    private func ledgerAction(_ request: Request, _ context: SignedInPageContext, keepsInput: Bool = false,
+    private func ledgerAction(_ request: Request, _ context: SignedInPageContext, keepsInput: Bool = false, limit: Int? = nil,
                               _ action: (FormFields, SpendingService, UUID) async throws -> Void) async throws -> Response {
-        try await Web.formAction(request, context) { form in
+        try await Web.formAction(request, context, limit: limit) { form in
             let ledger = try context.parameters.ledger
             try await action(form, services.spending(for: context.user), ledger)
             return Web.redirect(SitePath.ledger.link(ledger))

@@ -113,6 +113,9 @@ enum SitePath {
     static let editLedgerEntry = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/edit")
     static let deleteLedgerEntry = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/delete")
     static let restoreLedgerEntry = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/restore")
+    /// An entry's receipt: the file (`?size=thumbnail` its small copy), and the form that attaches one.
+    static let entryReceipt = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/receipt")
+    static let removeEntryReceipt = Pattern<(UUID, UUID)>("spending/:ledger/entries/:id/receipt/remove")
     static let recurringExpenses = Pattern<UUID>("spending/:ledger/recurring")
     static let recurringExpense = Pattern<(UUID, UUID)>("spending/:ledger/recurring/:id")
     static let ledgerSettings = Pattern<UUID>("spending/:ledger/settings")

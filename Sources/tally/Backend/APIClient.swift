@@ -51,27 +51,31 @@ struct APIClient: Sendable {
     }
 
     /// A route whose body is a file: `data` from memory, or `file` streamed from disk.
-    func upload<Answer: Decodable>(_ route: Route<FileBody, Answer>, data: Data? = nil, file: URL? = nil, query: [URLQueryItem] = [],
+    func upload<Answer: Decodable>(_ route: Route<FileBody, Answer>, _ parameters: any CustomStringConvertible...,
+                                   data: Data? = nil, file: URL? = nil, query: [URLQueryItem] = [],
                                    contentType: String, timeout: TimeInterval = Self.timeout) async throws -> Answer {
         let body: RequestBody = file.map { .file($0) } ?? .data(data ?? Data())
-        let answer = try await exchange(route.method.rawValue, route.path(), query: query, body: body, contentType: contentType,
-                                        timeout: timeout) { try await $0.collect(upTo: Self.answerLimit) }
+        let answer = try await exchange(route.method.rawValue, route.path(parameters), query: query, body: body, contentType: contentType,
+                                        timeout: timeout) { try await $0.body.collect(upTo: Self.answerLimit) }
         return try decode(answer, of: route)
     }
 
-    /// A route whose answer is a file: handed to `write` a piece at a time, as it arrives.
+    /// A route whose answer is a file: handed to `write` a piece at a time, as it arrives. Returns
+    /// the media type the answer's `Content-Type` gives, when it gives one.
+    @discardableResult
     func download(_ route: Route<NoBody, FileBody>, _ parameters: any CustomStringConvertible..., query: [URLQueryItem] = [],
-                  to write: (Data) async throws -> Void) async throws {
+                  to write: (Data) async throws -> Void) async throws -> String? {
         try await exchange(route.method.rawValue, route.path(parameters), query: query, contentType: "application/json",
-                           timeout: Self.timeout * 10) { body in
-            for try await piece in body { try await write(Data(buffer: piece, byteTransferStrategy: .noCopy)) }
+                           timeout: Self.timeout * 10) { response in
+            for try await piece in response.body { try await write(Data(buffer: piece, byteTransferStrategy: .noCopy)) }
+            return response.headers.first(name: "Content-Type")
         }
     }
 
     private func answer<Body, Answer: Decodable>(_ route: Route<Body, Answer>, _ parameters: [any CustomStringConvertible],
                                                  query: [URLQueryItem], body: RequestBody?) async throws -> Answer {
         let data = try await exchange(route.method.rawValue, route.path(parameters), query: query, body: body,
-                                      contentType: "application/json") { try await $0.collect(upTo: Self.answerLimit) }
+                                      contentType: "application/json") { try await $0.body.collect(upTo: Self.answerLimit) }
         return try decode(data, of: route)
     }
 
@@ -94,10 +98,10 @@ struct APIClient: Sendable {
         case file(URL)
     }
 
-    /// One request; once its answer is a success, `read` reads the answer's body.
+    /// One request; once its answer is a success, `read` reads the answer (its body, its headers).
     private func exchange<Result>(_ method: String, _ path: String, query: [URLQueryItem] = [], body: RequestBody? = nil,
                                   contentType: String, timeout: TimeInterval = Self.timeout,
-                                  read: (HTTPClientResponse.Body) async throws -> Result) async throws -> Result {
+                                  read: (HTTPClientResponse) async throws -> Result) async throws -> Result {
         var components = URLComponents(url: base.appendingPathComponent("api/v1/" + path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query }
         var request = HTTPClientRequest(url: components.url!.absoluteString)
@@ -123,7 +127,7 @@ struct APIClient: Sendable {
                     throw problem(status: response.status, answer, method: method, path: path)
                 }
                 do {
-                    return try await read(response.body)
+                    return try await read(response)
                 } catch let error as NIOTooManyBytesError {
                     throw RemoteFailure(error.maxBytes.map { Phrase("The server at \(server) answered \(method) /api/v1/\(path) with more than \($0 >> 20) MB.") }
                         ?? Phrase("The server at \(server) answered \(method) /api/v1/\(path) with more than this tally can read."))

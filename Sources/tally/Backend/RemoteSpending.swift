@@ -105,6 +105,28 @@ struct RemoteSpending: SpendingBackend {
         try await client.send(API.activity, ledger, query: [URLQueryItem(name: "limit", value: String(min(500, limit)))]).items
     }
 
+    func entry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON { try await client.send(API.ledgerEntry, ledger, id) }
+
+    /// The file's bytes are the body; the server reads what they are from them.
+    func attachReceipt(_ file: Data, mediaType: String, to id: UUID, in ledger: UUID) async throws -> EntryJSON {
+        // Up to 10 MB, over what may be a phone's connection.
+        try await client.upload(API.attachReceipt, ledger, id, data: file, contentType: mediaType, timeout: APIClient.timeout * 4)
+    }
+
+    /// What the receipt is kept as is the answer's `Content-Type`.
+    func receipt(of id: UUID, in ledger: UUID) async throws -> KeptReceipt {
+        var bytes = Data()
+        let mediaType = try await client.download(API.receipt, ledger, id) { bytes.append($0) }
+        let type = mediaType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let format = type.flatMap(ReceiptFormat.init(rawValue:)) else {
+            throw RemoteFailure(Phrase(
+                "The server at \(client.server) answered \(API.receipt) with a body this tally cannot read: check that it is a Tally server of this version."))
+        }
+        return KeptReceipt(format: format, bytes: bytes)
+    }
+
+    func removeReceipt(of id: UUID, in ledger: UUID) async throws -> EntryJSON { try await client.send(API.removeReceipt, ledger, id) }
+
     func recurringExpenses(in ledger: UUID) async throws -> [RecurringExpenseJSON] {
         try await client.send(API.recurringExpenses, ledger).items
     }

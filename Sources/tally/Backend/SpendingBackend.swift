@@ -37,6 +37,15 @@ protocol SpendingBackend: Sendable {
     func summary(of ledger: UUID) async throws -> SummaryJSON
     func activity(in ledger: UUID, limit: Int) async throws -> [ActivityJSON]
 
+    /// One entry, deleted or not.
+    func entry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON
+    /// Keeps `file` as the entry's receipt, in place of any before it. What the file is comes from
+    /// its bytes; `mediaType` is only what its name says.
+    func attachReceipt(_ file: Data, mediaType: String, to id: UUID, in ledger: UUID) async throws -> EntryJSON
+    /// The entry's receipt as it is kept; not found when it has none.
+    func receipt(of id: UUID, in ledger: UUID) async throws -> KeptReceipt
+    func removeReceipt(of id: UUID, in ledger: UUID) async throws -> EntryJSON
+
     func recurringExpenses(in ledger: UUID) async throws -> [RecurringExpenseJSON]
     func addRecurringExpense(to ledger: UUID, _ expense: NewRecurringExpense) async throws -> RecurringExpenseJSON
     func changeRecurringExpense(_ id: UUID, in ledger: UUID, _ change: RecurringExpenseChange) async throws -> RecurringExpenseJSON
@@ -47,6 +56,13 @@ protocol SpendingBackend: Sendable {
     func importExport(_ export: Data, from app: OtherAppExport.App, into ledger: UUID?, name: String, currency: String?,
                       rates: [String]) async throws -> IHateMoneyImporter.Report
     func export(_ ledger: UUID, format: LedgerExport.Format) async throws -> Data
+}
+
+/// A receipt as it is kept with its entry (a photo written again as a JPEG or PNG, or a PDF),
+/// as either backend reads it back.
+struct KeptReceipt: Sendable {
+    let format: ReceiptFormat
+    let bytes: Data
 }
 
 /// The local database, through the same service the server uses. With no server to record the
@@ -128,6 +144,22 @@ struct LocalSpending: SpendingBackend {
 
     func activity(in ledger: UUID, limit: Int) async throws -> [ActivityJSON] {
         try await service.activity(in: ledger, limit: limit).map(ActivityJSON.init)
+    }
+
+    func entry(_ id: UUID, in ledger: UUID) async throws -> EntryJSON { try EntryJSON(try await service.entry(id, in: ledger)) }
+
+    /// A photo is cleaned here, by libvips, which is opened on the first one.
+    func attachReceipt(_ file: Data, mediaType _: String, to id: UUID, in ledger: UUID) async throws -> EntryJSON {
+        try EntryJSON(try await service.attachReceipt(to: id, in: ledger) { file })
+    }
+
+    func receipt(of id: UUID, in ledger: UUID) async throws -> KeptReceipt {
+        let receipt = try await service.receipt(of: id, in: ledger)
+        return KeptReceipt(format: receipt.format, bytes: receipt.bytes)
+    }
+
+    func removeReceipt(of id: UUID, in ledger: UUID) async throws -> EntryJSON {
+        try EntryJSON(try await service.removeReceipt(of: id, in: ledger))
     }
 
     func recurringExpenses(in ledger: UUID) async throws -> [RecurringExpenseJSON] {

@@ -183,8 +183,8 @@ struct SettleCommand: TallyCommand {
 
 struct ExpensesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "expenses", abstract: "List, delete or restore a ledger's expenses and payments.",
-        subcommands: [List.self, Edit.self, Delete.self, Restore.self], defaultSubcommand: List.self)
+        commandName: "expenses", abstract: "List, change, delete or restore a ledger's expenses and payments, and keep their receipts.",
+        subcommands: [List.self, Edit.self, Delete.self, Restore.self, Receipt.self], defaultSubcommand: List.self)
 
     struct List: TallyCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List expenses and payments, newest first.")

@@ -97,10 +97,13 @@ enum SpendingText {
         t("Recorded \(line(entry, ledger)).") + "  [\(entry.id.uuidString.prefix(8).lowercased())]"
     }
 
+    /// One line per entry, newest first: its day, short id and line, then a 📎 when it has a
+    /// receipt (`tally expenses receipt ID` tells of it) and whether it is deleted.
     static func entries(_ entries: [EntryJSON], _ ledger: LedgerJSON) -> String {
         guard !entries.isEmpty else { return t("No expenses yet in \(ledger.name): add one with `tally spend AMOUNT DESCRIPTION`.") }
         return entries.map {
-            "\($0.date)  \($0.id.uuidString.prefix(8).lowercased())  \(line($0, ledger))\($0.deletedAt == nil ? "" : "  " + t("(deleted)"))"
+            "\($0.date)  \($0.id.uuidString.prefix(8).lowercased())  \(line($0, ledger))"
+                + ($0.receipt == nil ? "" : "  📎") + ($0.deletedAt == nil ? "" : "  " + t("(deleted)"))
         }.joined(separator: "\n")
     }
 

@@ -661,13 +661,23 @@ function enhanceSwapForms(root) {
       if (form.dataset.pending) return;
       if (money && !checkMoney(form)) { focusInView(money); return; }
       if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
-      const body = new URLSearchParams(new FormData(form, event.submitter));
+      // A photo of the receipt goes as the multipart form it is; the rest as plain fields.
+      const data = new FormData(form, event.submitter);
+      const photo = data.get("receipt");
+      data.delete("receipt");
+      const body = new URLSearchParams(data);
       if (form.dataset.confirm) body.set("confirm", "yes");
+      const withPhoto = photo instanceof File && photo.size > 0;
       const added = money ? money.value.trim() : null;
-      if (form.dataset.offline && !navigator.onLine) { keepForLater(form, body); return; }
+      const later = () => {
+        keepForLater(form, body);
+        if (withPhoto) say(tr("Kept without its receipt while offline: attach the photo from the expense once you are online."), true);
+      };
+      if (form.dataset.offline && !navigator.onLine) { later(); return; }
       form.dataset.pending = "yes";
       try {
-        const response = await fetch(form.action, { method: "POST", body, credentials: "same-origin" });
+        const sent = withPhoto ? new FormData(form, event.submitter) : body;
+        const response = await fetch(form.action, { method: "POST", body: sent, credentials: "same-origin" });
         const page = new DOMParser().parseFromString(await response.text(), "text/html");
         const main = document.querySelector("main");
         main.replaceChildren(...page.querySelector("main").childNodes);
@@ -692,7 +702,7 @@ function enhanceSwapForms(root) {
         }
       } catch (error) {
         // The connection went on the way: a ledger's form waits for it, with its id.
-        if (form.dataset.offline) keepForLater(form, body);
+        if (form.dataset.offline) later();
         else say(tr("The server did not answer; check the connection and try again."), true);
       } finally {
         delete form.dataset.pending;
@@ -743,6 +753,28 @@ function focusInView(element) {
 }
 
 // An export file picked from the device fills the field it names, so the plain form sends it.
+// A receipt: the photo chosen on an entry's page is sent at once; the quick entry's camera
+// button shows that a photo waits to go with the expense; removing a receipt asks first.
+function enhanceReceipts(root) {
+  for (const form of root.querySelectorAll("form[data-receipt]")) {
+    form.classList.add("auto");
+    form.elements.receipt.addEventListener("change", () => { if (form.elements.receipt.files.length) form.requestSubmit(); });
+  }
+  const camera = root.querySelector("input#add-receipt");
+  if (camera) {
+    const label = root.querySelector('label[for="add-receipt"]');
+    const title = label.title;
+    camera.addEventListener("change", () => {
+      const file = camera.files?.[0];
+      label.classList.toggle("chosen", Boolean(file));
+      label.title = file ? file.name : title;
+    });
+  }
+  for (const form of root.querySelectorAll("form[data-confirm]:not([data-swap])")) {
+    form.addEventListener("submit", (event) => { if (!window.confirm(form.dataset.confirm)) event.preventDefault(); });
+  }
+}
+
 function enhanceFileFields(root) {
   for (const input of root.querySelectorAll("input[type=file][data-fills]")) {
     const target = root.querySelector("#" + input.dataset.fills);
@@ -1041,7 +1073,8 @@ async function takeWorkerDrinks() {
 }
 
 const enhancers = [enhancePush, enhanceLevelSliders, enhanceFileFields, enhanceCustomDialog, enhanceForms, enhanceSwapForms,
-  enhanceMoreEntries, enhanceGoalPreview, enhanceSplit, enhancePayers, enhanceCurrency, enhanceUploads, enhanceInviteShare];
+  enhanceMoreEntries, enhanceGoalPreview, enhanceSplit, enhancePayers, enhanceCurrency, enhanceUploads, enhanceInviteShare,
+  enhanceReceipts];
 
 function enhance(root) {
   for (const enhancer of enhancers) enhancer(root);

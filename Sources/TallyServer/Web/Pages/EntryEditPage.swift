@@ -15,6 +15,8 @@ struct EntryEditPage {
     /// The form's fields: the entry's, or as typed when the change was refused.
     var values: [String: String]
     var refusal: Web.Refusal?
+    /// Why the receipt last sent was refused.
+    var receiptRefusal: String?
 
     /// The fields that show `entry` as it stands.
     static func values(of entry: SpendingEntry) -> [String: String] {
@@ -59,6 +61,7 @@ struct EntryEditPage {
         <h1>\(title)</h1>
         <p>\(summary)</p>
         \(who)
+        \(ReceiptSection(ledger: details.ledger.id, entry: entry, title: entry.description ?? title, refusal: receiptRefusal).render(context))
         <form method="post" action="\(SitePath.editLedgerEntry.link(details.ledger.id, entry.id))" class="stack card quick" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)">
         <label for="amount">\(HTML.sentence("Amount ({0})", "<span data-amount-currency>\(currencies.chosen)</span>"))</label>

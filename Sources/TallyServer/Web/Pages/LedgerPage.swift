@@ -103,6 +103,7 @@ struct LedgerPage {
             return (error, HTML(unsafe: #" aria-invalid="true""#))
         }
         let amount = refusal("amount"), description = refusal("description"), date = refusal("date"), split = refusal("split")
+        let receipt = refusal("receipt")
         let payers = PayerToggles(members: details.members, chosen: payer, you: you,
                                   several: .init(values: retry, currency: currency, refusal: refusal("payers")))
         let currencies = CurrencyFields(ledger: currency, known: KnownRates(ledger: overview.currencies, reference: reference), values: retry,
@@ -115,7 +116,7 @@ struct LedgerPage {
         return """
         <section class="card quick" aria-labelledby="add-title">
         <h2 id="add-title">\(t("Add an expense"))</h2>
-        <form method="post" action="\(SitePath.expenses.link(ledger))" data-swap data-offline="expense" class="stack" novalidate>
+        <form method="post" action="\(SitePath.expenses.link(ledger))" enctype="multipart/form-data" data-swap data-offline="expense" class="stack" novalidate>
         \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
         <label for="amount">\(HTML.sentence("Amount ({0})", "<span data-amount-currency>\(currencies.chosen)</span>"))</label>
         \(currencies.render(beside: """
@@ -139,7 +140,9 @@ struct LedgerPage {
         <datalist id="categories">\(overview.recentCategories.map { category -> HTML in "<option value=\"\(category)\"></option>" })</datalist>
         \(SplitFields(members: details.members, currency: currency, values: retry, refusal: split).render())
         </details>
-        <button type="submit" class="primary add">\(t("Add expense"))</button>
+        <div class="add-row"><button type="submit" class="primary add">\(t("Add expense"))</button>\
+        \(ReceiptSection.pick(error: receipt.message.isEmpty ? nil : receipt.message))</div>
+        <p class="field-error" id="receipt-error" aria-live="polite">\(receipt.message)</p>
         </form>
         </section>
         """
@@ -365,7 +368,7 @@ struct LedgerPage {
             // A tap on the row shows who shares it and what can be done with it.
             return """
             <li class="\(entry.kind.rawValue)" \(figures(entry, shares))><details class="entry">
-            <summary><span class="what"><strong>\(title)</strong>
+            <summary>\(ReceiptSection.thumbnail(ledger: ledger, entry: entry, title: title))<span class="what"><strong>\(title)</strong>
             <span class="help"><time datetime="\(entry.date)">\(day)</time> · \(detail)</span></span>
             <span class="figures">\(original.map { HTML("<span class=\"original\">\($0)</span>") } ?? "")\
             <span class="amount">\(Layout.money(entry.amount))</span>\

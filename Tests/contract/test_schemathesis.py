@@ -4,8 +4,8 @@ valid and invalid, and checks every answer against the document with all of its 
 A fresh `tally serve` (the binary TALLY_BIN names, by default .build/debug/tally) runs on a
 temporary database of each store (a SQLite file, and a database on the tests' PostgreSQL
 server) with one account, its API token, and something of everything (drinks, a removal, a drink
-kind of its own, a ledger with members, an expense, a payment and two recurring expenses), so
-that the routes with ids reach real things instead of stopping at 404. The seed is fixed, so a
+kind of its own, a ledger with members, an expense with its receipt, a payment and two recurring
+expenses), so that the routes with ids reach real things instead of stopping at 404. The seed is fixed, so a
 failure comes back the same on the next run; its report is in the test's output.
 """
 
@@ -46,10 +46,11 @@ class API:
     def __init__(self, base, token):
         self.base, self.token = base, token
 
-    def __call__(self, method, path, body=None):
+    def __call__(self, method, path, body=None, file=None, file_type=None):
+        data = file if file is not None else None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
-            self.base + path, method=method, data=None if body is None else json.dumps(body).encode(),
-            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+            self.base + path, method=method, data=data,
+            headers={"Authorization": f"Bearer {self.token}", "Content-Type": file_type or "application/json"})
         with urllib.request.urlopen(request, timeout=10) as response:
             text = response.read()
         return json.loads(text) if text else None
@@ -66,6 +67,9 @@ def _seed(api):
     expense = api("POST", f"/api/v1/ledgers/{ledger['id']}/expenses",
                   {"amount": "12.50", "description": "Groceries", "category": "Food",
                    "split": {"method": "shares", "parts": [{"member": ada, "value": 2}, {"member": sam, "value": 1}]}})
+    # The expense's receipt, so that reading it finds one (a PDF: kept as it comes).
+    api("PUT", f"/api/v1/ledgers/{ledger['id']}/entries/{expense['id']}/receipt",
+        file=b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n", file_type="application/pdf")
     api("POST", f"/api/v1/ledgers/{ledger['id']}/payments", {"to": ada, "from": sam, "amount": "4.00"})
     api("POST", f"/api/v1/ledgers/{ledger['id']}/invite")
     rent = api("POST", f"/api/v1/ledgers/{ledger['id']}/recurring",
@@ -102,6 +106,9 @@ STATEFUL_RULES = {
     "POST /api/v1/import/apple-health": "the body is a real Apple Health export",
     "POST /api/v1/ledgers/import/ihatemoney": "the body is a real IHateMoney export",
     "POST /api/v1/ledgers/import/splitwise": "the body is a real Splitwise export",
+    "PUT /api/v1/ledgers/{ledger}/entries/{id}/receipt": "the body is a real photo or PDF",
+    "GET /api/v1/ledgers/{ledger}/entries/{id}/receipt": "the entry has a receipt until DELETE removed it",
+    "DELETE /api/v1/ledgers/{ledger}/entries/{id}/receipt": "the entry has a receipt until DELETE removed it",
 }
 
 
@@ -117,7 +124,8 @@ def _config(ids, spare_token):
         "/api/v1/tokens/{id}": {"path.id": spare_token},
         "/calendar/{file}": {"path.file": ids["calendar"]},
     }
-    for path in ("/api/v1/ledgers/{ledger}/entries/{id}", "/api/v1/ledgers/{ledger}/entries/{id}/restore"):
+    for path in ("/api/v1/ledgers/{ledger}/entries/{id}", "/api/v1/ledgers/{ledger}/entries/{id}/restore",
+                 "/api/v1/ledgers/{ledger}/entries/{id}/receipt"):
         pinned[path] = {"path.ledger": ids["ledger"], "path.id": ids["expense"]}
     lines = ["[parameters]", f'"path.ledger" = "{ids["ledger"]}"', f'"path.member" = {ids["member"]}', ""]
     for method, key in (("GET", "recurring"), ("PATCH", "recurring"), ("DELETE", "spare recurring")):

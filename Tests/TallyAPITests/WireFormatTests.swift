@@ -55,13 +55,16 @@ struct WireFormatTests {
 
     @Test("Problems map to the kinds of error a client reports, and back")
     func problemStatuses() {
-        let kinds: [TallyError.Kind] = [.invalidInput, .notFound, .conflict, .unauthorized, .forbidden, .tooManyRequests, .busy, .storageFull]
+        let kinds: [TallyError.Kind] = [.invalidInput, .notFound, .conflict, .unauthorized, .forbidden, .tooManyRequests, .busy, .storageFull,
+                                        .unsupportedType, .tooLarge]
         for kind in kinds {
             #expect(Problem.kind(of: Problem.status(of: kind)) == kind)
         }
         // A database that cannot be written is, to a client, a server to try again later.
         #expect(Problem.status(of: .storageUnavailable) == 503 && Problem.status(of: .storageFull) == 507)
-        #expect(Problem.kind(of: 413) == .invalidInput)
+        // A file of a type not taken (a receipt that is no photo), a body too large; any other 4xx is input refused.
+        #expect(Problem.status(of: .unsupportedType) == 415 && Problem.status(of: .tooLarge) == 413)
+        #expect(Problem.kind(of: 422) == .invalidInput)
         #expect(Problem.kind(of: 500) == nil)
     }
 }

@@ -55,22 +55,26 @@ def same_text(shown, typed):
 
 
 # What the server wrote that no payload could have: an event handler, autofocus, a style, a
-# stray x="…" outside SVG, a src on anything but the app's scripts, an image, a frame, or an unknown <svg>.
+# stray x="…" outside SVG, a src on anything but the app's scripts and a receipt's picture, an image
+# other than a receipt's, a frame, or an unknown <svg>.
 INTRUDERS = r"""
 const check = (root, where) => {
   const found = [];
   const scripts = new Set(["/static/app.js", "/static/spending.js"]);
-  const svgs = new Set(["ring", "chart", "bottle", "tab-icon", "qr", "bell"]);
+  const svgs = new Set(["ring", "chart", "bottle", "tab-icon", "qr", "bell", "camera"]);
+  // A receipt's small copy, from the server's own address for it.
+  const receipt = (el) => el.tagName.toLowerCase() === "img" && ["receipt-thumb", "receipt-photo"].includes(el.getAttribute("class"))
+    && /^\/spending\/[0-9a-fA-F-]{36}\/entries\/[0-9a-fA-F-]{36}\/receipt\?size=thumbnail$/.test(el.getAttribute("src") ?? "");
   for (const el of root.querySelectorAll("*")) {
     const tag = el.tagName.toLowerCase();
     const svg = el.namespaceURI === "http://www.w3.org/2000/svg";
     for (const { name, value } of el.attributes) {
       const stray = name.startsWith("on") || ["autofocus", "style", "srcdoc", "formaction"].includes(name)
-        || (name === "x" && !svg) || (name === "src" && !(tag === "script" && scripts.has(value)))
+        || (name === "x" && !svg) || (name === "src" && !(tag === "script" && scripts.has(value)) && !receipt(el))
         || /[^a-zA-Z0-9:_-]/.test(name);
       if (stray) found.push(`${where}: <${tag} ${name}="${value.slice(0, 40)}">`);
     }
-    if (["img", "iframe", "object", "embed", "image", "foreignobject", "base", "meta"].includes(tag) && !el.closest("head")
+    if (["img", "iframe", "object", "embed", "image", "foreignobject", "base", "meta"].includes(tag) && !el.closest("head") && !receipt(el)
         || (tag === "svg" && !svgs.has(el.getAttribute("class")))
         || (tag === "script" && !scripts.has(el.getAttribute("src"))))
       found.push(`${where}: an unexpected <${tag}>`);

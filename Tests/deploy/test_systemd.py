@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 import tally_process  # noqa: E402  (Tests/support: the built tally)
 
 DEPLOY = tally_process.REPO / "deploy"
-INSTALLED = "/usr/local/bin/tally"
+INSTALLED = "/opt/tally/tally"
 STATE = "/var/lib/tally"
 # What `systemd-analyze security` may score the server: 0 is a service with no exposure, 10 one
 # with no restriction at all; "OK" ends at 4.9.

@@ -32,8 +32,7 @@ struct ReceiptController {
         let thumbnail = try request.query("size", { $0 == "thumbnail" ? true : $0 == "full" ? false : nil },
                                           form: Phrase("thumbnail or full")) ?? false
         let receipt = try await services.spending(context).receipt(of: id, in: ledger, thumbnail: thumbnail)
-        return Self.response(receipt, thumbnail: thumbnail, named: "receipt-\(id.uuidString.prefix(8).lowercased())",
-                             ifNoneMatch: request.headers[.ifNoneMatch])
+        return Self.response(receipt, thumbnail: thumbnail, of: id, ifNoneMatch: request.headers[.ifNoneMatch])
     }
 
     @Sendable func remove(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
@@ -58,8 +57,9 @@ struct ReceiptController {
 
     /// A receipt as an answer that cannot become a page of Tally's: its own type, never sniffed,
     /// in a sandbox with no script, kept by the browser only (a new receipt changes its tag).
-    /// A photo opens in the browser; a PDF is only ever downloaded.
-    static func response(_ receipt: ReceiptFile, thumbnail: Bool, named name: String, ifNoneMatch: String?) -> Response {
+    /// A photo opens in the browser; a PDF is only ever downloaded, named after its entry.
+    static func response(_ receipt: ReceiptFile, thumbnail: Bool, of entry: UUID, ifNoneMatch: String?) -> Response {
+        let name = "receipt-\(entry.uuidString.prefix(8).lowercased())"
         let tag = "\"\(Int64(receipt.attachedAt.timeIntervalSince1970 * 1000))-\(receipt.format.fileExtension)\(thumbnail ? "-small" : "")\""
         var headers: HTTPFields = [
             .contentSecurityPolicy: "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",

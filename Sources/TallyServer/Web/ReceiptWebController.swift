@@ -32,8 +32,7 @@ struct ReceiptWebController {
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
         let thumbnail = request.uri.queryParameters.get("size") == "thumbnail"
         let receipt = try await services.spending(for: context.user).receipt(of: id, in: ledger, thumbnail: thumbnail)
-        return ReceiptController.response(receipt, thumbnail: thumbnail, named: "receipt-\(id.uuidString.prefix(8).lowercased())",
-                                          ifNoneMatch: request.headers[.ifNoneMatch])
+        return ReceiptController.response(receipt, thumbnail: thumbnail, of: id, ifNoneMatch: request.headers[.ifNoneMatch])
     }
 
     /// Attached or replaced, back to the entry's page to see it; refused, the page with the reason.

@@ -19,7 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
     ],
     targets: [
         // The rules: values and pure functions, no I/O: Foundation, and the system's Unicode
@@ -108,8 +109,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
-                // Posts push messages to the address that was checked, with no redirects.
+                // Posts push messages to the address that was checked, with no redirects; asks
+                // the OpenID provider for its configuration, keys and tokens.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Checks the OpenID provider's ID tokens against its published keys (RS256, ES256).
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             resources: [.copy("Resources")]
         ),

@@ -101,6 +101,17 @@ enum PostgresMigrations {
             );
             ALTER TABLE entryReceipt ALTER COLUMN bytes SET STORAGE EXTERNAL;
             """),
+        // SQLite's migration 26.
+        Migration(version: 12, name: "provider subjects", sql: """
+            CREATE TABLE accountIdentity (
+                issuer text NOT NULL,
+                subject text NOT NULL,
+                userId uuid NOT NULL REFERENCES users ON DELETE CASCADE,
+                linkedAt timestamptz NOT NULL,
+                PRIMARY KEY (issuer, subject),
+                UNIQUE (userId, issuer)
+            );
+            """),
     ]
 
     /// The statements of a migration: split at each `;` that ends a line outside a `$$` body.

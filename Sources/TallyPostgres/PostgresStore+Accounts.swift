@@ -8,6 +8,12 @@ import TallyRepositories
 extension PostgresStore: AccountRepository {
     public func createAccount(_ user: User, passwordHash: String, settings: HydrationSettings, kinds: [DrinkKind],
                               by creation: AccountCreation, now: Date) async throws -> Account {
+        try await insertAccount(user, passwordHash: passwordHash, settings: settings, kinds: kinds, by: creation, linkedTo: nil, now: now)
+    }
+
+    /// An account as sign-up makes it, linked to a provider's subject when it comes with one.
+    func insertAccount(_ user: User, passwordHash: String, settings: HydrationSettings, kinds: [DrinkKind],
+                       by creation: AccountCreation, linkedTo subject: ProviderSubject?, now: Date) async throws -> Account {
         try await write(locking: .server) { [self] connection in
             // The first account of a fresh server becomes its admin (A1), however it came.
             let first = try await noAccountYet(connection)
@@ -19,6 +25,7 @@ extension PostgresStore: AccountRepository {
                 }
             }
             try await insertUser(user, passwordHash: passwordHash, isAdmin: first, settings: settings, kinds: kinds, connection)
+            if let subject { try await link(user.id, to: subject, at: now, connection) }
             return Account(user: user, passwordHash: passwordHash, isAdmin: first)
         }
     }

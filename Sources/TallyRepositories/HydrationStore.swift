@@ -70,5 +70,5 @@ public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRe
     & HealthRecordRepository
 
 /// Everything the server needs from storage.
-public typealias TallyStorage = HydrationStore & AccountRepository & LedgerRepository & RecurringExpenseRepository & PushRepository
+public typealias TallyStorage = HydrationStore & AccountRepository & ProviderIdentityRepository & LedgerRepository & RecurringExpenseRepository & PushRepository
     & LedgerNoticeRepository & ReceiptRepository

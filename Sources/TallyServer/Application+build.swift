@@ -16,8 +16,10 @@ public func buildApplication(
     clock: any WallClock = SystemClock(),
     logger: Logger = Logger(label: "tally")
 ) -> some ApplicationProtocol {
+    let provider = configuration.openID.map { OpenIDProvider(settings: $0, logger: logger) }
     let accounts = AccountService(store: store, clock: clock, passwordCost: configuration.passwordCost,
-                                  sessionLifetime: configuration.sessionLifetime)
+                                  sessionLifetime: configuration.sessionLifetime, provider: provider,
+                                  passwordSignIn: configuration.passwordSignIn)
     _ = ServerMetrics.registry // bootstraps swift-metrics before the first request is counted
     let push = PushCenter(store: store, contact: configuration.pushContact, endpoints: configuration.pushEndpoints)
     var services = APIServices(store: store, clock: clock, accounts: accounts, push: push)
@@ -144,6 +146,7 @@ func addWebApp(to router: Router<TallyRequestContext>, services: APIServices) {
         .add(middleware: WrittenMiddleware())
     let signedIn = web.group(context: SignedInPageContext.self)
     SignInWebController(services: services).addRoutes(to: web, signedIn: signedIn)
+    ProviderSignInWebController(services: services).addRoutes(to: web, signedIn: signedIn)
     HydrationWebController(services: services).addRoutes(to: signedIn)
     BottleWebController(services: services).addRoutes(to: signedIn)
     SettingsWebController(services: services).addRoutes(to: signedIn)

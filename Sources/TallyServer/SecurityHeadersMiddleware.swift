@@ -9,8 +9,14 @@ import Hummingbird
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = TallyRequestContext
 
-    static let contentSecurityPolicy =
-        "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+    static let contentSecurityPolicy = policy(formActions: [])
+
+    /// The policy, with forms also allowed to end up at `formActions` (origins such as
+    /// "https://id.example.com"): a form's redirect to another site is held to `form-action` too.
+    static func policy(formActions: [String]) -> String {
+        "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action "
+            + (["'self'"] + formActions).joined(separator: " ")
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)

@@ -43,6 +43,11 @@ public struct ServerConfiguration: Sendable {
     /// Where the day's reference rates come from, in the ECB's `eurofxref-daily.xml` format
     /// (TALLY_RATES_URL); none: no rates are fetched, and people type every rate.
     public var ratesSource: URL?
+    /// The household's OpenID provider, when people sign in through it (TALLY_OIDC_…).
+    public var openID: OpenIDSettings?
+    /// Whether people may sign in and up with a name and a password (TALLY_PASSWORD_SIGNIN=off
+    /// turns that off; an admin still creates accounts with `tally user create`).
+    public var passwordSignIn = true
     /// How often the rates are fetched again.
     public var ratesInterval: Duration = .seconds(6 * 3600)
 

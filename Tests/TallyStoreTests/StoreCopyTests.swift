@@ -72,4 +72,25 @@ struct StoreCopyTests {
         }
         #expect(try await target.receipt(of: seventh, in: ledger, of: l.alex.user, thumbnail: false) == photo)
     }
+
+    @Test("Every SQLite table is copied but those a copy leaves out on purpose; an account's provider link arrives and still signs it in")
+    func everyTableAndProviderLinks() async throws {
+        let f = try await Fixture(.sqliteFile)
+        let source = try #require(f.store as? SQLiteStore)
+        let tables = try await source.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'")
+        }
+        #expect(Set(tables).subtracting(PostgresStore.notCopied.keys) == Set(PostgresStore.copiedTables.map(\.sqlite)))
+
+        let ada = try await f.account("ada-linked")
+        let subject = ProviderSubject(issuer: "https://id.example.com", subject: "24400320")
+        try await source.link(ada.user.id, to: subject, at: f.clock.now)
+        let target = try #require(try await StoreKind.postgres.makeStore() as? PostgresStore)
+        defer { target.close() }
+
+        let counts = try await target.copy(from: source)
+
+        #expect(counts.first { $0.table == "accountIdentity" } == CopiedTable(table: "accountIdentity", source: 1, target: 1))
+        #expect(try await target.account(linkedTo: subject)?.user.id == ada.user.id)
+    }
 }

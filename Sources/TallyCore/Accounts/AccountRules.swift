@@ -9,13 +9,15 @@ public enum AccountRules {
     /// The name, trimmed; letters, digits, ".", "_" and "-" only.
     public static func validateName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        let allowed = trimmed.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
-        }
-        guard nameLength.contains(trimmed.count), allowed else {
+        guard nameLength.contains(trimmed.count), trimmed.unicodeScalars.allSatisfy(isNameCharacter) else {
             throw TallyError.invalid("A user name has 3 to 32 letters, digits, dots, dashes or underscores.")
         }
         return trimmed
+    }
+
+    /// What a user name is written with.
+    static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar)
     }
 
     public static func validatePassword(_ password: String) throws {
@@ -25,6 +27,24 @@ public enum AccountRules {
         guard password.utf8.count <= passwordBytes.upperBound else {
             throw TallyError.invalid("A password can be at most 72 bytes long.")
         }
+    }
+
+    /// The names a first sign-in through an OpenID provider may take, best first, from what the
+    /// provider offers (its user name, the person's name, the e-mail's local part): written in
+    /// Latin letters without accents, spaces as "-", anything else left out, 3 to 32 long; then
+    /// the first of them with "-2", "-3"… for when those are taken. "user" when nothing is left.
+    public static func providerNames(from offered: [String]) -> [String] {
+        var names: [String] = []
+        for text in offered {
+            let latin = (text.applyingTransform(.toLatin, reverse: false) ?? text).applyingTransform(.stripDiacritics, reverse: false) ?? text
+            let kept = latin.unicodeScalars.compactMap { $0 == " " ? "-" : isNameCharacter($0) ? $0 : nil }
+            var name = String(String.UnicodeScalarView(kept).prefix(nameLength.upperBound))
+            name = name.trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+            if nameLength.contains(name.count), !names.contains(name) { names.append(name) }
+        }
+        let base = names.first ?? "user"
+        if names.isEmpty { names.append(base) }
+        return names + (2...99).map { number in String(base.prefix(nameLength.upperBound - 1 - String(number).count)) + "-\(number)" }
     }
 }
 

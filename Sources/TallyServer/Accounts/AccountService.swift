@@ -15,12 +15,23 @@ public struct AccountService: Sendable {
     let hasher: PasswordHasher
     let secrets: ServerSecrets
     let knownTokens = KnownTokens()
+    /// The household's OpenID provider, when people sign in through it.
+    let provider: OpenIDProvider?
+    /// Whether people may sign in and up with a name and a password (TALLY_PASSWORD_SIGNIN).
+    public let passwordSignIn: Bool
 
     public init(store: any TallyStorage, clock: any WallClock, passwordCost: Int = 12,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600) {
+        self.init(store: store, clock: clock, passwordCost: passwordCost, sessionLifetime: sessionLifetime, provider: nil)
+    }
+
+    init(store: any TallyStorage, clock: any WallClock, passwordCost: Int, sessionLifetime: TimeInterval,
+         provider: OpenIDProvider?, passwordSignIn: Bool = true) {
         self.store = store
         self.clock = clock
         self.sessionLifetime = sessionLifetime
+        self.provider = provider
+        self.passwordSignIn = passwordSignIn
         hasher = PasswordHasher(cost: passwordCost)
         secrets = ServerSecrets(store: store)
     }
@@ -38,6 +49,7 @@ public struct AccountService: Sendable {
     /// invite (the person joins the ledger next), but never opens a closed server.
     public func signUp(name: String, password: String, timeZone: String? = nil, invite: String? = nil,
                        ledgerInvite: String? = nil, client: String? = nil) async throws -> Account {
+        try requirePasswordSignIn()
         let name = try AccountRules.validateName(name)
         try AccountRules.validatePassword(password)
         let code = invite.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -53,16 +65,29 @@ public struct AccountService: Sendable {
                                                       other: "Too many sign-ups from your address; try again in \(seconds) seconds."),
                              retryAfter: seconds)
         }
-        if let ledgerCodeHash {
-            try await admitLedgerInvite(codeHash: ledgerCodeHash)
-        } else {
-            try await admitSignUp(inviteHash: inviteHash)
-        }
+        let creation = try await admission(inviteHash: inviteHash, ledgerCodeHash: ledgerCodeHash)
         if try await store.user(named: name) != nil { throw TallyError.conflict("There is already a user named \(name).") }
-        let account = try await create(name: name, password: password, timeZone: timeZone,
-                                       by: ledgerCodeHash.map { .ledgerInvite(codeHash: $0) } ?? .signUp(inviteHash: inviteHash))
+        let account = try await create(name: name, password: password, timeZone: timeZone, by: creation)
         try await store.signInSucceeded(forgetting: [], releasing: [key], trusting: nil, at: attempted)
         return account
+    }
+
+    /// How a sign-up comes in: through a ledger's invite, or through the server's mode (with the
+    /// invite it spends); refused here when the store would refuse it.
+    func admission(inviteHash: Data?, ledgerCodeHash: Data?) async throws -> AccountCreation {
+        if let ledgerCodeHash {
+            try await admitLedgerInvite(codeHash: ledgerCodeHash)
+            return .ledgerInvite(codeHash: ledgerCodeHash)
+        }
+        try await admitSignUp(inviteHash: inviteHash)
+        return .signUp(inviteHash: inviteHash)
+    }
+
+    /// Refuses a sign-in or sign-up with a password on a server that has turned them off.
+    func requirePasswordSignIn() throws {
+        guard passwordSignIn else {
+            throw TallyError(.forbidden, "This server does not take passwords: sign in through your provider.")
+        }
     }
 
     /// Refuses a sign-up that the server's mode does not let in (closed, or an invite that is
@@ -125,6 +150,7 @@ public struct AccountService: Sendable {
     /// the same whether the name exists or not, and costs the same.
     public func signIn(name: String, password: String, client: String? = nil, device: String = "a browser",
                        replacing previous: String? = nil) async throws -> (account: Account, session: String) {
+        try requirePasswordSignIn()
         let name = name.trimmingCharacters(in: .whitespaces)
         let address = client ?? "unknown"
         let pair = SignInThrottle.pairKey(name, address), trust = SignInThrottle.trustKey(name, address)
@@ -140,16 +166,26 @@ public struct AccountService: Sendable {
         guard try await hasher.verify(password, against: account?.passwordHash), let account else {
             throw TallyError(.unauthorized, "The user name or the password is wrong.")
         }
+        try Self.requireEnabled(account)
+        try await store.signInSucceeded(forgetting: [pair], releasing: keys.dropFirst().map(\.key), trusting: trust, at: attempted)
+        return (account, try await newSession(for: account, device: device, replacing: previous))
+    }
+
+    static func requireEnabled(_ account: Account) throws {
         guard account.disabledAt == nil else {
             throw TallyError(.unauthorized, "This account is disabled: ask the server's admin.")
         }
-        try await store.signInSucceeded(forgetting: [pair], releasing: keys.dropFirst().map(\.key), trusting: trust, at: attempted)
+    }
+
+    /// A new session's secret for a person who just proved who they are; `previous` (the
+    /// browser's session before, if any) ends with it.
+    func newSession(for account: Account, device: String, replacing previous: String?) async throws -> String {
         let secret = Self.newSecret()
         let now = clock.now
         try await store.createSession(tokenHash: Self.hash(secret), of: account.user.id, device: String(device.prefix(120)),
                                       createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime),
                                       replacing: previous.map(Self.hash))
-        return (account, secret)
+        return secret
     }
 
     public func signOut(session: String) async throws {

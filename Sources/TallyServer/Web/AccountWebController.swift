@@ -31,8 +31,15 @@ struct AccountWebController {
         let page = AccountPage(
             sessions: try await accounts.sessions(of: user), current: context.session.map { SessionInfo.id(of: AccountService.hash($0)) },
             tokens: try await accounts.apiTokens(of: user), isAdmin: try await accounts.isAdmin(user), newToken: newToken,
-            zone: try await services.hydration(for: user).settings().zone)
-        return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error.map { Written.current.say($0.phrase) }), status: Web.status(of: error))
+            zone: try await services.hydration(for: user).settings().zone,
+            provider: try await accounts.providerLink(of: user))
+        var response = Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error.map { Written.current.say($0.phrase) }),
+                                status: Web.status(of: error))
+        // "Link" posts a form that is redirected to the provider.
+        if page.provider?.linkedAt == nil, let origin = await accounts.provider?.authorizationOrigin() {
+            response.headers[.contentSecurityPolicy] = SecurityHeadersMiddleware.policy(formActions: [origin])
+        }
+        return response
     }
 
     @Sendable func changePassword(_ request: Request, context: SignedInPageContext) async throws -> Response {

@@ -26,7 +26,7 @@ struct SignInWebController {
     @Sendable func signInPage(_ request: Request, context: TallyRequestContext) async throws -> Response {
         let next = Self.next(request.uri.queryParameters.get("next"))
         if context.user != nil { return Web.redirect(next ?? SitePath.today.link) }
-        return Web.html(AccountPages.signIn(Web.pageContext(request, context), next: next))
+        return Web.html(AccountPages.signIn(Web.pageContext(request, context), choices: services.accounts.signInChoices, next: next))
     }
 
     @Sendable func signIn(_ request: Request, context: TallyRequestContext) async throws -> Response {
@@ -34,7 +34,7 @@ struct SignInWebController {
             let session = try await newSession(name: form["name"] ?? "", password: form["password"] ?? "", request, context)
             return signedIn(session, context, to: Self.next(form["next"]) ?? SitePath.today.link)
         } refused: { form, refusal in
-            Web.html(AccountPages.signIn(Web.pageContext(request, context), name: form["name"] ?? "", next: Self.next(form["next"]),
+            Web.html(AccountPages.signIn(Web.pageContext(request, context), choices: services.accounts.signInChoices, name: form["name"] ?? "", next: Self.next(form["next"]),
                                          error: Written.current.say(refusal.error.phrase)),
                      status: Web.status(of: refusal.error))
         }
@@ -81,7 +81,7 @@ struct SignInWebController {
         let join = request.uri.queryParameters.get("join").map { String($0) }
         if context.user != nil { return Web.redirect(join.map { SitePath.invitation.link(InviteCode.normalize($0)) } ?? SitePath.today.link) }
         let mode = try await services.accounts.signUpMode()
-        return Web.html(AccountPages.signUp(Web.pageContext(request, context), mode: mode,
+        return Web.html(AccountPages.signUp(Web.pageContext(request, context), mode: mode, choices: services.accounts.signInChoices,
                                             invite: request.uri.queryParameters.get("invite") ?? "",
                                             joining: try await joining(join)))
     }
@@ -118,7 +118,8 @@ struct SignInWebController {
             }
         } refused: { form, refusal in
             let mode = try await services.accounts.signUpMode()
-            return Web.html(AccountPages.signUp(Web.pageContext(request, context), mode: mode, name: form["name"] ?? "",
+            return Web.html(AccountPages.signUp(Web.pageContext(request, context), mode: mode, choices: services.accounts.signInChoices,
+                                                name: form["name"] ?? "",
                                                 invite: form["invite"] ?? "", joining: try await joining(form["join"]),
                                                 chosen: form["member"], memberName: form["memberName"] ?? "", error: Written.current.say(refusal.error.phrase)),
                             status: Web.status(of: refusal.error))

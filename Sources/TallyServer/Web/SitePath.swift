@@ -80,6 +80,9 @@ enum SitePath {
 
     static let signIn = Pattern<Void>("signin")
     static let signUp = Pattern<Void>("signup")
+    /// Signing in through the household's OpenID provider: the way there, and its answer.
+    static let providerSignIn = Pattern<Void>("signin/oidc")
+    static let providerAnswer = Pattern<Void>("signin/oidc/callback")
     static let signOut = Pattern<Void>("signout")
     static let onboarding = Pattern<Void>("onboarding")
 
@@ -87,6 +90,8 @@ enum SitePath {
 
     static let account = Pattern<Void>("account")
     static let changePassword = Pattern<Void>("account/password")
+    static let linkProvider = Pattern<Void>("account/oidc")
+    static let unlinkProvider = Pattern<Void>("account/oidc/unlink")
     static let signOutElsewhere = Pattern<Void>("account/sessions")
     static let tokens = Pattern<Void>("account/tokens")
     static let revokeToken = Pattern<UUID>("account/tokens/:id/revoke")

@@ -6,6 +6,12 @@ import TallyRepositories
 extension SQLiteStore: AccountRepository {
     public func createAccount(_ user: User, passwordHash: String, settings: HydrationSettings, kinds: [DrinkKind],
                               by creation: AccountCreation, now: Date) async throws -> Account {
+        try await insertAccount(user, passwordHash: passwordHash, settings: settings, kinds: kinds, by: creation, linkedTo: nil, now: now)
+    }
+
+    /// An account as sign-up makes it, linked to a provider's subject when it comes with one.
+    func insertAccount(_ user: User, passwordHash: String, settings: HydrationSettings, kinds: [DrinkKind],
+                       by creation: AccountCreation, linkedTo subject: ProviderSubject?, now: Date) async throws -> Account {
         try await write { db in
             var record = UserRecord(user)
             record.passwordHash = passwordHash
@@ -20,6 +26,7 @@ extension SQLiteStore: AccountRepository {
                 }
             }
             try Self.insertUser(record, settings: settings, kinds: kinds, db)
+            if let subject { try Self.link(record.id, to: subject, at: now, db) }
             return record.account!
         }
     }

@@ -25,6 +25,18 @@ struct ServeCommand: AsyncParsableCommand {
     var trustedProxy: [String] = []
     @Option(help: ArgumentHelp("Where to take the day's exchange reference rates from, in the ECB's eurofxref-daily.xml format, such as https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml; none by default (env: TALLY_RATES_URL).", valueName: "url"))
     var ratesURL: String?
+    @Option(help: ArgumentHelp("The issuer of the household's OpenID Connect provider, such as https://id.example.com/realms/home: people then sign in through it (env: TALLY_OIDC_ISSUER).", valueName: "url"))
+    var oidcIssuer: String?
+    @Option(help: ArgumentHelp("Tally's client id at the provider (env: TALLY_OIDC_CLIENT_ID).", valueName: "id"))
+    var oidcClientID: String?
+    @Option(help: ArgumentHelp("Tally's client secret at the provider; other users of the machine can read a command line, so prefer the environment or --oidc-client-secret-file (env: TALLY_OIDC_CLIENT_SECRET).", valueName: "secret"))
+    var oidcClientSecret: String?
+    @Option(help: ArgumentHelp("A file that holds the client secret (env: TALLY_OIDC_CLIENT_SECRET_FILE).", valueName: "path"))
+    var oidcClientSecretFile: String?
+    @Option(help: ArgumentHelp("The provider's name on the sign-in button, \"Sign in with NAME\" (env: TALLY_OIDC_NAME; default its host).", valueName: "name"))
+    var oidcName: String?
+    @Option(help: ArgumentHelp("on, or off: people sign in through the OpenID provider only (env: TALLY_PASSWORD_SIGNIN; default on).", valueName: "on|off"))
+    var passwordSignIn: String?
 
     /// How long the requests in flight may take to finish after SIGTERM before the server stops anyway.
     static let shutdownLimit: Duration = .seconds(30)
@@ -53,6 +65,16 @@ struct ServeCommand: AsyncParsableCommand {
                     throw TallyError.invalid("The rates source must be an http or https address; \(UserText.quoted(text)) is not.")
                 }
                 configuration.ratesSource = url
+            }
+            configuration.openID = try openIDSettings(environment)
+            switch (passwordSignIn ?? environment["TALLY_PASSWORD_SIGNIN"] ?? "on").lowercased() {
+            case "on": configuration.passwordSignIn = true
+            case "off":
+                guard configuration.openID != nil else {
+                    throw TallyError.invalid("Passwords can be turned off only when people sign in through an OpenID provider (TALLY_OIDC_ISSUER).")
+                }
+                configuration.passwordSignIn = false
+            case let other: throw TallyError.invalid("Password sign-in is on or off; \(UserText.quoted(other)) is neither.")
             }
             // Only the browser tests' push service lives on loopback: never set this on a server.
             if environment["TALLY_TEST_PUSH_TO_LOOPBACK"] == "1" { configuration.pushEndpoints = .loopbackForTests }
@@ -86,6 +108,24 @@ struct ServeCommand: AsyncParsableCommand {
         // The server answers each request in its reader's language, never in this terminal's.
         try await Written.$current.withValue(Written(language: .english)) {
             try await ServiceGroup(configuration: group).run()
+        }
+    }
+
+    /// The OpenID provider's settings from the flags and TALLY_OIDC_… variables; nil without an issuer.
+    private func openIDSettings(_ environment: [String: String]) throws -> OpenIDSettings? {
+        guard let issuer = oidcIssuer ?? environment["TALLY_OIDC_ISSUER"] else { return nil }
+        var secret = oidcClientSecret ?? environment["TALLY_OIDC_CLIENT_SECRET"]
+        if secret == nil, let path = oidcClientSecretFile ?? environment["TALLY_OIDC_CLIENT_SECRET_FILE"] {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw TallyError.invalid("The client secret's file \(UserText.quoted(path)) could not be read.")
+            }
+            secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        do {
+            return try OpenIDSettings(issuer: issuer, clientID: oidcClientID ?? environment["TALLY_OIDC_CLIENT_ID"] ?? "",
+                                      clientSecret: secret ?? "", name: oidcName ?? environment["TALLY_OIDC_NAME"])
+        } catch let error as OpenIDSettingsError {
+            throw TallyError.invalid(.verbatim(error.description))
         }
     }
 }

@@ -15,6 +15,17 @@ struct AccountPage {
     /// A token just created: its secret is shown this once.
     var newToken: String?
     var zone: TimeZone
+    /// The server's OpenID provider and this account's link to it; nil when there is none.
+    var provider: Provider?
+
+    struct Provider {
+        var name: String
+        /// When the account was linked; nil: not linked.
+        var linkedAt: Date?
+        /// Whether the link may go, and the password section show: not when the server takes
+        /// no passwords.
+        var canUnlink: Bool
+    }
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
         let link: HTML = "<a href=\"\(SitePath.admin.link)\">\(t("Server administration"))</a>"
@@ -22,10 +33,40 @@ struct AccountPage {
         return Layout.page(t("Account"), context, notice: notice, error: error, """
         <h1>\(t("Your account"))</h1>
         \(administration)
-        \(passwordSection(context))
+        \(providerSection(context))
+        \(provider?.canUnlink == false ? "" : passwordSection(context))
         \(sessionSection(context))
         \(tokenSection(context))
         """)
+    }
+
+    /// Signing in through the server's OpenID provider: link the account, or undo the link.
+    private func providerSection(_ context: PageContext) -> HTML {
+        guard let provider else { return "" }
+        let name = provider.name
+        let body: HTML
+        if let linkedAt = provider.linkedAt {
+            let unlink: HTML = provider.canUnlink ? """
+            <form method="post" action="\(SitePath.unlinkProvider.link)">\(Layout.csrfField(context))\
+            <button type="submit">\(t("Unlink \(name)"))</button></form>
+            """ : ""
+            body = """
+            <p>\(t("You sign in with \(name) (linked \(Self.date(linkedAt, zone)))."))</p>
+            \(unlink)
+            """
+        } else {
+            body = """
+            <p>\(t("Link your account to \(name), then sign in with it instead of a password."))</p>
+            <form method="post" action="\(SitePath.linkProvider.link)">\(Layout.csrfField(context))\
+            <button type="submit" class="primary">\(t("Link \(name)"))</button></form>
+            """
+        }
+        return """
+        <section id="provider" aria-labelledby="provider-title">
+        <h2 id="provider-title">\(t("Sign in with \(name)"))</h2>
+        \(body)
+        </section>
+        """
     }
 
     private func passwordSection(_ context: PageContext) -> HTML {

@@ -13,14 +13,13 @@ enum AccountPages {
         var ledger: LedgerDetails?
     }
 
-    static func signIn(_ context: PageContext, name: String = "", next: String? = nil, error: String? = nil) -> HTML {
+    static func signIn(_ context: PageContext, choices: SignInChoices = .passwordsOnly, name: String = "", next: String? = nil,
+                       error: String? = nil) -> HTML {
         let code = next.map { String($0.dropFirst("/join/".count)) }
         let newHere: HTML = code.map { "\(SitePath.signUp.link)?join=\($0)" }.map {
             "<p>\(HTML.sentence("New here? {0}.", "<a href=\"\($0)\">\(t("Create an account and join"))</a>"))</p>"
         } ?? "<p>\(HTML.sentence("New here? {0}.", "<a href=\"\(SitePath.signUp.link)\">\(t("Create an account"))</a>"))</p>"
-        return Layout.page(t("Sign in"), context, error: error, """
-        <h1>\(t("Sign in"))</h1>
-        \(next == nil ? "" : HTML("<p>\(t("Sign in to join the ledger you were invited to."))</p>"))
+        let passwordForm: HTML = choices.passwords ? """
         <form method="post" action="\(SitePath.signIn.link)" class="stack">
         \(Layout.csrfField(context))\(next.map { HTML("<input type=\"hidden\" name=\"next\" value=\"\($0)\">") } ?? "")
         <label for="name">\(t("User name"))</label>
@@ -30,14 +29,34 @@ enum AccountPages {
         <button type="submit" class="primary">\(t("Sign in"))</button>
         </form>
         \(newHere)
+        """ : ""
+        return Layout.page(t("Sign in"), context, error: error, """
+        <h1>\(t("Sign in"))</h1>
+        \(next == nil ? "" : HTML("<p>\(t("Sign in to join the ledger you were invited to."))</p>"))
+        \(providerButton(choices, passwords: choices.passwords, query: code.map { "join=\($0)" }))
+        \(passwordForm)
         """)
+    }
+
+    /// "Sign in with {provider}", above the password form ("or" between them), when the server
+    /// signs people in through its OpenID provider; `query` carries an invite along.
+    private static func providerButton(_ choices: SignInChoices, passwords: Bool, query: String?) -> HTML {
+        guard let provider = choices.provider else { return "" }
+        let link = SitePath.providerSignIn.link + (query.map { "?" + $0 } ?? "")
+        return """
+        <p class="provider-sign-in"><a class="button primary" href="\(link)">\(t("Sign in with \(provider)"))</a></p>
+        \(passwords ? HTML("<p class=\"or\">\(t("or"))</p>") : "")
+        """
     }
 
     /// The sign-up form as the server's mode allows it: with an invite field when invites are
     /// needed, a sentence instead of the form when sign-up is closed (A1).
-    static func signUp(_ context: PageContext, mode: SignUpMode, name: String = "", invite: String = "", joining: Joining? = nil,
-                       chosen: String? = nil, memberName: String = "", error: String? = nil) -> HTML {
-        if let joining { return join(context, joining, mode: mode, name: name, chosen: chosen, memberName: memberName, error: error) }
+    static func signUp(_ context: PageContext, mode: SignUpMode, choices: SignInChoices = .passwordsOnly, name: String = "",
+                       invite: String = "", joining: Joining? = nil, chosen: String? = nil, memberName: String = "",
+                       error: String? = nil) -> HTML {
+        if let joining {
+            return join(context, joining, mode: mode, choices: choices, name: name, chosen: chosen, memberName: memberName, error: error)
+        }
         guard mode != .closed else {
             return Layout.page(t("Create an account"), context, error: error, """
             <h1>\(t("Create an account"))</h1>
@@ -51,22 +70,27 @@ enum AccountPages {
                aria-describedby="invite-help">
         <p id="invite-help" class="help">\(t("This server takes new accounts by invite: the code is in the link you were given."))</p>
         """ : ""
-        return Layout.page(t("Create an account"), context, error: error, """
-        <h1>\(t("Create an account"))</h1>
+        let passwordForm: HTML = choices.passwords ? """
         <form method="post" action="\(SitePath.signUp.link)" class="stack">
         \(Layout.csrfField(context))
         \(inviteField)
         \(accountFields(name: name))
         <button type="submit" class="primary">\(t("Create account"))</button>
         </form>
+        """ : ""
+        let inviteQuery = invite.isEmpty ? nil : "invite=" + (invite.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        return Layout.page(t("Create an account"), context, error: error, """
+        <h1>\(t("Create an account"))</h1>
+        \(providerButton(choices, passwords: choices.passwords, query: inviteQuery))
+        \(passwordForm)
         <p>\(haveAnAccount(SitePath.signIn.link, t("Sign in")))</p>
         """)
     }
 
     /// One page from a ledger's invite link to the ledger: who you are in it, a name and a
     /// password. The invite stands for a server invite, but a closed server takes nobody new.
-    private static func join(_ context: PageContext, _ joining: Joining, mode: SignUpMode, name: String, chosen: String?,
-                             memberName: String, error: String?) -> HTML {
+    private static func join(_ context: PageContext, _ joining: Joining, mode: SignUpMode, choices: SignInChoices, name: String,
+                             chosen: String?, memberName: String, error: String?) -> HTML {
         let signIn = "\(SitePath.signIn.link)?next=\(SitePath.invitation.link(joining.code))"
         guard let details = joining.ledger else {
             return Layout.page(t("Join a ledger"), context, error: error, """
@@ -96,9 +120,19 @@ enum AccountPages {
             <label for="join-as-\(member.id)">\(member.name)</label></li>
             """
         }
+        let passwordJoin = passwordJoin(context, joining, ledger: ledger, options: options, pick: pick, name: name, memberName: memberName)
         return Layout.page(t("Join \(ledger)"), context, error: error, """
         <h1>\(t("Join \(ledger)"))</h1>
         \(invited)
+        \(providerButton(choices, passwords: choices.passwords, query: "join=\(joining.code)"))
+        \(choices.passwords ? passwordJoin : "")
+        <p>\(haveAnAccount(signIn, t("Sign in to join")))</p>
+        """)
+    }
+
+    private static func passwordJoin(_ context: PageContext, _ joining: Joining, ledger: String, options: [HTML], pick: String?,
+                                     name: String, memberName: String) -> HTML {
+        """
         <p>\(t("Create an account to join: a name and a password, and who you are in \(ledger)."))</p>
         <form method="post" action="\(SitePath.signUp.link)" class="stack">
         \(Layout.csrfField(context))
@@ -114,8 +148,7 @@ enum AccountPages {
         \(accountFields(name: name))
         <button type="submit" class="primary">\(t("Create account and join"))</button>
         </form>
-        <p>\(haveAnAccount(signIn, t("Sign in to join")))</p>
-        """)
+        """
     }
 
     /// "Have an account? Sign in.", with `words` the link to `signIn`.

@@ -38,6 +38,7 @@ enum Migrations {
         Migration23ForeignAmounts.self,
         Migration24Notifications.self,
         Migration25Receipts.self,
+        Migration26ProviderSubjects.self,
     ] }
 
     static var migrator: DatabaseMigrator {

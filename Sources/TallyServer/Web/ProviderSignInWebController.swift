@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TallyCore
+import TallyLanguages
+import TallyRepositories
+
+/// Signing in through the household's OpenID provider (authorization code with PKCE): the way
+/// there (`/signin/oidc`, or the account page's "Link"), the provider's answer
+/// (`/signin/oidc/callback`), and undoing a link. Nothing of the exchange reaches a log or an
+/// address but the code and state the protocol puts there, and those work once.
+struct ProviderSignInWebController {
+    let services: APIServices
+
+    func addRoutes(to web: some RouterMethods<TallyRequestContext>, signedIn: some RouterMethods<SignedInPageContext>) {
+        guard services.accounts.provider != nil else { return }
+        web.get(SitePath.providerSignIn, use: start)
+        web.get(SitePath.providerAnswer, use: answer)
+        signedIn.post(SitePath.linkProvider, use: startLink)
+        signedIn.post(SitePath.unlinkProvider, use: unlink)
+    }
+
+    private var provider: OpenIDProvider { services.accounts.provider! }
+
+    /// To the provider, to sign in (or up, with a server or ledger invite from the sign-up page).
+    @Sendable func start(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        if context.user != nil { return Web.redirect(SitePath.today.link) }
+        let join = query.get("join").map { InviteCode.normalize($0) }
+            ?? SignInWebController.next(query.get("next")).map { String($0.dropFirst("/join/".count)) }
+        let invite = query.get("invite").map { String($0.prefix(200)) }
+        return try await toProvider(OpenIDFlow(purpose: .signIn, startedAt: services.clock.now, invite: invite, join: join), context)
+    }
+
+    /// To the provider, to link the account signed in.
+    @Sendable func startLink(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        _ = try await Web.checkedForm(request, context)
+        return try await toProvider(OpenIDFlow(purpose: .link, startedAt: services.clock.now, account: context.user.id), context)
+    }
+
+    private func toProvider(_ flow: OpenIDFlow, _ context: some WebRequestContext) async throws -> Response {
+        let origin = context.origin
+        let location = try await provider.authorizationURL(for: flow, redirect: Self.redirect(origin))
+        var response = Web.redirect(location)
+        response.setCookie(Cookie(name: OpenIDFlow.cookie, value: try flow.sealed(with: try await services.accounts.flowKey()),
+                                  maxAge: Int(OpenIDFlow.lifetime), path: OpenIDFlow.cookiePath, secure: origin.isSecure,
+                                  httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    /// The address the provider sends the browser back to; registered with the provider as is.
+    static func redirect(_ origin: RequestOrigin) -> String {
+        origin.origin + SitePath.providerAnswer.link
+    }
+
+    /// The provider's answer: the flow's cookie opened and its state compared, the code
+    /// exchanged, the ID token checked; then signed in, signed up or linked. The flow's cookie
+    /// goes whatever happens, so that an answer is taken once.
+    @Sendable func answer(_ request: Request, context: TallyRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let flow = OpenIDFlow.opened(request.cookies[OpenIDFlow.cookie]?.value, with: try await services.accounts.flowKey(),
+                                     now: services.clock.now)
+        var response: Response
+        do {
+            response = try await finish(flow, code: query.get("code"), state: query.get("state"), error: query.get("error"), request, context)
+        } catch let error as TallyError {
+            response = Web.html(AccountPages.signIn(Web.pageContext(request, context), choices: services.accounts.signInChoices,
+                                                    error: Written.current.say(error.phrase)),
+                                status: Web.status(of: error))
+        }
+        response.setCookie(Cookie(name: OpenIDFlow.cookie, value: "", maxAge: 0, path: OpenIDFlow.cookiePath,
+                                  secure: context.origin.isSecure, httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    private func finish(_ flow: OpenIDFlow?, code: String?, state: String?, error: String?, _ request: Request,
+                        _ context: TallyRequestContext) async throws -> Response {
+        guard let flow, let state, Cookies.constantTimeEqual(state, flow.state) else {
+            throw TallyError.invalid("This sign-in's answer does not belong to this browser, or came too late: sign in again.")
+        }
+        if let error {
+            throw TallyError.invalid("Your provider did not sign you in (\(OpenIDProvider.printable(error))).")
+        }
+        guard let code, !code.isEmpty else { throw TallyError.invalid("Your provider's answer held no code: sign in again.") }
+        let identity = try await provider.identity(code: code, flow: flow, redirect: Self.redirect(context.origin), now: services.clock.now)
+        switch flow.purpose {
+        case .link:
+            guard let user = context.user, user.id == flow.account else {
+                throw TallyError.invalid("Sign in to the account to link first, then link it again from its page.")
+            }
+            try await services.accounts.link(user, to: identity)
+            return Web.redirect(SitePath.account.link + "#provider")
+        case .signIn:
+            let signedIn = try await services.accounts.signIn(
+                as: identity, flow: flow, client: context.origin.client?.description,
+                device: DeviceName.from(userAgent: request.headers[.userAgent]), replacing: request.cookies[Cookies.session]?.value)
+            let location = flow.join.map { SitePath.invitation.link($0) } ?? (signedIn.isNew ? SitePath.onboarding.link : SitePath.today.link)
+            var response = Web.redirect(location)
+            response.setCookie(Cookies.make(Cookies.session, value: signedIn.session, maxAge: Int(services.accounts.sessionLifetime),
+                                            secure: context.origin.isSecure))
+            return response
+        }
+    }
+
+    @Sendable func unlink(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        _ = try await Web.checkedForm(request, context)
+        try await services.accounts.unlinkProvider(of: context.user)
+        return Web.redirect(SitePath.account.link + "#provider")
+    }
+}

@@ -115,7 +115,8 @@ struct ProviderSignInWebTests {
     func settings(_ issuer: String, _ client: String, _ secret: String, _ name: String?) throws {
         #expect(throws: OpenIDSettingsError.self) { try OpenIDSettings(issuer: issuer, clientID: client, clientSecret: secret, name: name) }
         let fine = try OpenIDSettings(issuer: "https://id.example.com/realms/home/", clientID: "tally", clientSecret: "s", name: nil)
-        #expect(fine.issuer.absoluteString == "https://id.example.com/realms/home" && fine.name == "id.example.com")
+        #expect(fine.issuer == "https://id.example.com/realms/home/" && fine.name == "id.example.com")
+        #expect(fine.discovery.absoluteString == "https://id.example.com/realms/home/.well-known/openid-configuration")
         #expect(try OpenIDSettings(issuer: "http://localhost:8081", clientID: "t", clientSecret: "s", name: " Home ").name == "Home")
     }
 }

@@ -1,6 +1,6 @@
 """deploy/nginx-tally.conf, run: nginx with TLS (a certificate made here) in front of `tally serve`
 on loopback, trusted as the README says (TALLY_TRUSTED_PROXY). Through it:
-plain HTTP is sent to HTTPS; answers carry HSTS and a session cookie that is Secure (Tally
+plain HTTP is sent to HTTPS; its log keeps no query and no secret path; answers carry HSTS and a session cookie that is Secure (Tally
 believes the X-Forwarded-Proto the site file sends); and an open page's live updates arrive at
 once, not when the stream ends a minute later (Tally's X-Accel-Buffering says so, and the site
 file too).
@@ -35,13 +35,14 @@ def nginx():
     return command
 
 
-def site(tally_port, https_port, http_port, certificate, key):
+def site(tally_port, https_port, http_port, certificate, key, log):
     """The README's site file with this test's names, ports and certificate."""
     text = SITE.read_text()
     text = re.sub(r"\n\s*listen \[::\]:\d+[^\n]*", "", text)
     text = text.replace("listen 443 ssl", f"listen 127.0.0.1:{https_port} ssl").replace("listen 80;", f"listen 127.0.0.1:{http_port};")
     text = text.replace("/etc/letsencrypt/live/tally.example.com/fullchain.pem", str(certificate))
     text = text.replace("/etc/letsencrypt/live/tally.example.com/privkey.pem", str(key))
+    text = text.replace("/var/log/nginx/tally.access.log", str(log))
     text = text.replace("tally.example.com", "localhost").replace("127.0.0.1:8080", f"127.0.0.1:{tally_port}")
     assert f"127.0.0.1:{tally_port}" in text and str(certificate) in text, text
     return text
@@ -100,7 +101,7 @@ def proxied(tmp_path_factory):
     env = tally_process.environment(TALLY_TRUSTED_PROXY="127.0.0.1")
     with tally_process.serve(database, folder / "serve.log", env) as base:
         tally_port = int(base.rsplit(":", 1)[1])
-        with running_nginx(folder, site(tally_port, https_port, http_port, certificate, key)):
+        with running_nginx(folder, site(tally_port, https_port, http_port, certificate, key, folder / "access.log")):
             front = f"https://localhost:{https_port}"
             deadline = time.monotonic() + 10
             while True:
@@ -111,11 +112,11 @@ def proxied(tmp_path_factory):
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.1)
-            yield front, f"http://localhost:{http_port}", token
+            yield front, f"http://localhost:{http_port}", token, folder / "access.log"
 
 
 def test_plain_http_goes_to_https_and_answers_say_https_only(proxied):
-    front, plain, _ = proxied
+    front, plain, _, _ = proxied
     moved = requests.get(plain + "/signin", allow_redirects=False, timeout=5)
     assert moved.status_code == 301 and moved.headers["Location"] == "https://localhost/signin"
     health = requests.get(front + "/health", verify=False, timeout=5)
@@ -124,7 +125,7 @@ def test_plain_http_goes_to_https_and_answers_say_https_only(proxied):
 
 
 def test_the_session_cookie_is_secure_and_works_through_the_proxy(proxied):
-    front, _, _ = proxied
+    front, _, _, _ = proxied
     browser = requests.Session()
     page = browser.get(front + "/signin", verify=False, timeout=5)
     csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
@@ -139,7 +140,7 @@ def test_the_session_cookie_is_secure_and_works_through_the_proxy(proxied):
 
 
 def test_live_updates_pass_through_at_once(proxied):
-    front, _, token = proxied
+    front, _, token, _ = proxied
     started = time.monotonic()
     with requests.get(front + "/api/v1/days/2025-01-01/changes", verify=False, stream=True, timeout=10,
                       headers={"Authorization": f"Bearer {token}", "Accept": "text/event-stream"}) as stream:
@@ -151,3 +152,16 @@ def test_live_updates_pass_through_at_once(proxied):
                 break
     assert b"revision" in received
     assert time.monotonic() - started < 5, "the stream's first event waited in the proxy"
+
+
+def test_the_proxy_log_keeps_no_code_state_or_secret_path(proxied):
+    front, _, _, log = proxied
+    for path in ["/signin/oidc/callback?code=THE-CODE-123&state=THE-STATE-456", "/join/SECRETINVITE", "/calendar/SECRET-FEED.ics"]:
+        requests.get(front + path, verify=False, allow_redirects=False, timeout=5)
+    deadline = time.monotonic() + 5
+    while "/calendar/" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    written = log.read_text()
+    assert "/signin/oidc/callback" in written and "/join/-" in written and "/calendar/-" in written, written
+    for secret in ["THE-CODE-123", "THE-STATE-456", "SECRETINVITE", "SECRET-FEED"]:
+        assert secret not in written, written

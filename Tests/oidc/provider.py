@@ -238,7 +238,9 @@ def _key(kind, kid, alg):
 class Provider:
     """The provider; `start()` runs it in a thread, `stop()` ends it (or use it with `with`)."""
 
-    def __init__(self, client_secret, redirect_uri, client_id="tally"):
+    def __init__(self, client_secret, redirect_uri, client_id="tally", issuer_suffix=""):
+        # "/": an issuer that ends in a slash, as Auth0's and Authentik's do.
+        self.issuer_suffix = issuer_suffix
         self.client = Client(self, client_id, client_secret)
         self.redirect_uri = redirect_uri
         self.lock = threading.RLock()
@@ -273,7 +275,7 @@ class Provider:
 
     @property
     def issuer(self):
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://127.0.0.1:{self.port}{self.issuer_suffix}"
 
     @property
     def client_id(self):
@@ -343,11 +345,12 @@ class Provider:
         @app.get("/.well-known/openid-configuration")
         def discovery():
             issuer = provider.issuer
+            base = f"http://127.0.0.1:{provider.port}"
             return jsonify({
                 "issuer": issuer,
-                "authorization_endpoint": issuer + "/authorize",
-                "token_endpoint": issuer + "/token",
-                "jwks_uri": issuer + "/jwks",
+                "authorization_endpoint": base + "/authorize",
+                "token_endpoint": base + "/token",
+                "jwks_uri": base + "/jwks",
                 "response_types_supported": ["code"],
                 "response_modes_supported": ["query"],
                 "grant_types_supported": ["authorization_code"],

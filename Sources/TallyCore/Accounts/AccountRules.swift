@@ -35,7 +35,7 @@ public enum AccountRules {
     /// the first of them with "-2", "-3"… for when those are taken. "user" when nothing is left.
     public static func providerNames(from offered: [String]) -> [String] {
         var names: [String] = []
-        for text in offered {
+        for text in offered.map({ String($0.prefix(128)) }) {
             let latin = (text.applyingTransform(.toLatin, reverse: false) ?? text).applyingTransform(.stripDiacritics, reverse: false) ?? text
             let kept = latin.unicodeScalars.compactMap { $0 == " " ? "-" : isNameCharacter($0) ? $0 : nil }
             var name = String(String.UnicodeScalarView(kept).prefix(nameLength.upperBound))

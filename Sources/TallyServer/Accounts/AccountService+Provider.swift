@@ -38,10 +38,9 @@ extension AccountService {
         guard let name = try await firstFreeName(AccountRules.providerNames(from: identity.names)) else {
             throw TallyError.conflict("Every name your provider offers is taken here: ask the server's admin to create your account.")
         }
-        // Nobody knows this password: the account signs in through the provider only.
-        let unusable = try await hasher.hash(Self.newSecret())
+        // No password: the account signs in through the provider until its owner sets one.
         let account = try await store.createAccount(
-            User(name: name, createdAt: clock.now), passwordHash: unusable, settings: HydrationSettings(timeZone: UserTimeZone.systemDefault),
+            User(name: name, createdAt: clock.now), passwordHash: PasswordHasher.noPassword, settings: HydrationSettings(timeZone: UserTimeZone.systemDefault),
             kinds: DrinkFactorSet.builtInKinds(), by: creation, linkedTo: identity.subject, now: clock.now)
         try await store.signInSucceeded(forgetting: [], releasing: [key], trusting: nil, at: attempted)
         return ProviderSignIn(account: account, session: try await newSession(for: account, device: device, replacing: previous), isNew: true)
@@ -62,14 +61,23 @@ extension AccountService {
     func unlinkProvider(of user: User) async throws {
         guard let provider else { return }
         try requirePasswordSignIn()
-        try await store.unlink(user.id, issuer: provider.settings.issuer.absoluteString)
+        guard try await hasPassword(user) else {
+            throw TallyError.conflict("Set a password first: without the link or a password, nothing would sign you in.")
+        }
+        try await store.unlink(user.id, issuer: provider.settings.issuer)
+    }
+
+    /// Whether the account has a password of its own (one made by a provider's sign-in has none
+    /// until its owner sets one).
+    func hasPassword(_ user: User) async throws -> Bool {
+        try await store.account(named: user.name).map { PasswordHasher.isUsable($0.passwordHash) } ?? false
     }
 
     /// How the account stands with this server's provider, for its page; nil without one.
     func providerLink(of user: User) async throws -> AccountPage.Provider? {
         guard let provider else { return nil }
-        let link = try await store.providerLinks(of: user.id).first { $0.issuer == provider.settings.issuer.absoluteString }
-        return AccountPage.Provider(name: provider.settings.name, linkedAt: link?.linkedAt, canUnlink: passwordSignIn)
+        let link = try await store.providerLinks(of: user.id).first { $0.issuer == provider.settings.issuer }
+        return AccountPage.Provider(name: provider.settings.name, linkedAt: link?.linkedAt, passwords: passwordSignIn)
     }
 
     /// The key a sign-in's flow is sealed with in the browser's cookie.

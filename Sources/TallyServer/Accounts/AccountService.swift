@@ -138,7 +138,9 @@ public struct AccountService: Sendable {
     public func changePassword(of user: User, current: String, new: String, keeping session: String?) async throws -> Int {
         try AccountRules.validatePassword(new)
         let account = try await store.account(named: user.name)
-        guard try await hasher.verify(current, against: account?.passwordHash) else {
+        // An account a provider made has no password to give: its first one is set without.
+        let first = account.map { !PasswordHasher.isUsable($0.passwordHash) } ?? false
+        if !first, try await !hasher.verify(current, against: account?.passwordHash) {
             throw TallyError.invalid("The current password is wrong; the password was not changed.")
         }
         try await store.setPassword(of: user.id, to: try await hasher.hash(new))

@@ -37,12 +37,19 @@ final class PasswordHasher: Sendable {
     /// Whether `password` matches `hash`. With no hash (an unknown name) a decoy of the same
     /// cost is checked instead, so that the time taken does not tell which names exist.
     func verify(_ password: String, against hash: String?) async throws -> Bool {
+        let usable = hash.flatMap { Self.isUsable($0) ? $0 : nil }
         let target: String
-        if let hash { target = hash } else { target = try await decoyHash() }
+        if let usable { target = usable } else { target = try await decoyHash() }
         let matches = try await bounded { Bcrypt.verify(password, hash: target) }
         checks.withLockedValue { $0 += 1 }
-        return hash != nil && matches
+        return usable != nil && matches
     }
+
+    /// What an account made through an OpenID provider keeps in place of a hash: no password
+    /// matches it (it is checked like an unknown name's, against the decoy).
+    static let noPassword = "!no password: signs in through its provider"
+
+    static func isUsable(_ hash: String) -> Bool { !hash.hasPrefix("!") }
 
     /// A hash of no one's password at the real cost, made once: at start (`beforeServerStarts`),
     /// so that the first unknown name does not pay for it and stand out.

@@ -24,6 +24,9 @@ struct OpenIDFlow: Codable, Equatable, Sendable {
     var invite: String?
     /// A ledger invite's code: the new account joins that ledger next.
     var join: String?
+    /// Where the provider sends the answer, as the start wrote it: the token request must name
+    /// the same address, whichever host the answer arrives at.
+    var redirect: String = ""
 
     init(purpose: Purpose, startedAt: Date, account: UUID? = nil, invite: String? = nil, join: String? = nil) {
         self.purpose = purpose
@@ -42,6 +45,8 @@ struct OpenIDFlow: Codable, Equatable, Sendable {
     }
 
     static let lifetime: TimeInterval = 600
+    /// How far behind another instance's clock may be when the answer reaches it.
+    static let skew: TimeInterval = 5
     static let cookie = "tally_oidc"
     /// The cookie goes back only to the answer's address.
     static let cookiePath = "/signin/oidc"
@@ -54,7 +59,7 @@ struct OpenIDFlow: Codable, Equatable, Sendable {
     static func opened(_ cookie: String?, with key: SymmetricKey, now: Date) -> OpenIDFlow? {
         guard let cookie, let data = Data(base64URL: cookie), let box = try? ChaChaPoly.SealedBox(combined: data),
               let plain = try? ChaChaPoly.open(box, using: key), let flow = try? JSONDecoder().decode(OpenIDFlow.self, from: plain),
-              flow.startedAt <= now, now.timeIntervalSince(flow.startedAt) < lifetime else { return nil }
+              flow.startedAt <= now.addingTimeInterval(skew), now.timeIntervalSince(flow.startedAt) < lifetime else { return nil }
         return flow
     }
 

@@ -16,8 +16,9 @@ actor OpenIDProvider {
     let settings: OpenIDSettings
     private let logger: Logger
     private var configuration: (value: ProviderConfiguration, fetchedAt: ContinuousClock.Instant)?
-    private var keys: (value: JWTKeyCollection, kids: Set<String>, fetchedAt: ContinuousClock.Instant)?
-    private var originAskedAt: ContinuousClock.Instant?
+    private var keys: (value: JWTKeyCollection, algorithms: [String: String?], fetchedAt: ContinuousClock.Instant)?
+    /// When the configuration last could not be read: it is not asked again for a while.
+    private var failedAt: ContinuousClock.Instant?
 
     /// The only algorithms taken: what providers sign ID tokens with. Never "none", never a
     /// shared-secret HMAC.
@@ -34,7 +35,9 @@ actor OpenIDProvider {
     /// Where to send the browser: the provider's authorization endpoint with this flow's state,
     /// nonce and PKCE challenge.
     func authorizationURL(for flow: OpenIDFlow, redirect: String) async throws -> String {
-        var components = URLComponents(url: try await providerConfiguration().authorizationEndpoint, resolvingAgainstBaseURL: false)!
+        guard var components = URLComponents(url: try await providerConfiguration().authorizationEndpoint, resolvingAgainstBaseURL: false) else {
+            throw unreachable("its authorization endpoint is not an address")
+        }
         components.queryItems = (components.queryItems ?? []) + [
             URLQueryItem(name: "response_type", value: "code"),
             URLQueryItem(name: "client_id", value: settings.clientID),
@@ -47,7 +50,8 @@ actor OpenIDProvider {
         ]
         // "+" in a query is a space to many servers: spell it out.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return components.string!
+        guard let address = components.string else { throw unreachable("its authorization endpoint is not an address") }
+        return address
     }
 
     /// The person the provider signed in: the code exchanged (with the flow's PKCE verifier),
@@ -61,8 +65,6 @@ actor OpenIDProvider {
     /// redirected to (its policy must name it); nil when the provider cannot be asked now.
     /// A provider that cannot be reached is asked again after a minute, not for every page.
     func authorizationOrigin() async -> String? {
-        if configuration == nil, let tried = originAskedAt, tried.duration(to: .now) < .seconds(60) { return nil }
-        originAskedAt = .now
         guard let endpoint = try? await providerConfiguration().authorizationEndpoint,
               let components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false), let scheme = components.scheme,
               let host = components.percentEncodedHost, host.allSatisfy({ $0.isLetter || $0.isNumber || ".-[]:".contains($0) }) else { return nil }
@@ -117,9 +119,15 @@ actor OpenIDProvider {
             throw TallyError(.unauthorized, "Your provider's ID token is signed with \(Self.printable(header.alg)), which Tally does not take (RS256 or ES256). Nobody was signed in.")
         }
         let keys = try await signingKeys(knowing: header.kid)
+        // The key must be one the provider published under this id (or its only key, for a token
+        // without one), and made for this algorithm when it says which.
+        guard let kid = header.kid ?? (keys.algorithms.count == 1 ? keys.algorithms.keys.first : nil),
+              let declared = keys.algorithms[kid], declared == nil || declared == header.alg else {
+            throw TallyError(.unauthorized, "Your provider's ID token is not signed with its keys. Nobody was signed in.")
+        }
         let claims: IDTokenClaims
         do {
-            claims = try await keys.verify(idToken, as: IDTokenClaims.self, expectedAudience: settings.clientID)
+            claims = try await keys.value.verify(idToken, as: IDTokenClaims.self, expectedAudience: settings.clientID)
         } catch let error as JWTError {
             logger.notice("An ID token was refused: \(error.errorType)")
             if error.errorType == .signatureVerificationFailed {
@@ -135,7 +143,7 @@ actor OpenIDProvider {
             throw TallyError(.unauthorized, "Your provider's ID token was issued in the future: check the clocks. Nobody was signed in.")
         }
         guard let sent = claims.nonce, Cookies.constantTimeEqual(sent, nonce) else { throw TallyError(.unauthorized, "Your provider's ID token is not the answer to this sign-in. Nobody was signed in.") }
-        if claims.aud.value.count > 1, claims.azp != settings.clientID { throw TallyError(.unauthorized, "Your provider's ID token was not made for this server. Nobody was signed in.") }
+        if let party = claims.azp, party != settings.clientID { throw TallyError(.unauthorized, "Your provider's ID token was not made for this server. Nobody was signed in.") }
         return ProviderIdentity(subject: ProviderSubject(issuer: configuration.issuer, subject: claims.sub.value),
                                 names: [claims.preferredUsername, claims.name, claims.email.map { String($0.prefix { $0 != "@" }) }].compactMap { $0 })
     }
@@ -158,42 +166,70 @@ actor OpenIDProvider {
 
     // MARK: - Discovery and keys
 
+    /// The provider's configuration, read again after an hour; while it cannot be read, the
+    /// copy from before serves, and a provider never read is asked at most every 30 seconds.
     func providerConfiguration() async throws -> ProviderConfiguration {
         if let configuration, configuration.fetchedAt.duration(to: .now) < .seconds(3600) { return configuration.value }
-        let address = settings.issuer.absoluteString + "/.well-known/openid-configuration"
+        if let failedAt, failedAt.duration(to: .now) < .seconds(30) {
+            if let configuration { return configuration.value }
+            throw unreachable("it could not be reached a moment ago")
+        }
+        do {
+            let value = try await readConfiguration()
+            configuration = (value, .now)
+            failedAt = nil
+            return value
+        } catch {
+            failedAt = .now
+            if let configuration { return configuration.value }
+            throw error
+        }
+    }
+
+    private func readConfiguration() async throws -> ProviderConfiguration {
+        let address = settings.discovery.absoluteString
         let (status, data) = try await send(HTTPClientRequest(url: address), what: "configuration")
         guard status == 200, let value = try? JSONDecoder().decode(ProviderConfiguration.self, from: data) else {
             throw unreachable("its configuration at \(address) could not be read (HTTP \(status))")
         }
-        guard value.issuer == settings.issuer.absoluteString else {
-            throw unreachable("its configuration names the issuer \(Self.printable(value.issuer)), not \(settings.issuer.absoluteString)")
+        guard value.issuer == settings.issuer else {
+            throw unreachable("its configuration names the issuer \(Self.printable(value.issuer)), not \(settings.issuer)")
         }
-        for endpoint in [value.authorizationEndpoint, value.tokenEndpoint, value.jwksURI] where endpoint.scheme != "https" && endpoint.scheme != settings.issuer.scheme {
+        for endpoint in [value.authorizationEndpoint, value.tokenEndpoint, value.jwksURI] where endpoint.scheme != "https" && endpoint.scheme != settings.discovery.scheme {
             throw unreachable("its configuration names an endpoint that is not https")
         }
-        configuration = (value, .now)
         return value
     }
 
-    /// The provider's keys, fetched again when `kid` is not among them (a key rolled over).
-    private func signingKeys(knowing kid: String?) async throws -> JWTKeyCollection {
+    /// The provider's keys, fetched again when `kid` is not among them (a key rolled over), at
+    /// most once a minute. Each key is taken on its own: one of a kind Tally does not check (an
+    /// encryption key, another curve) is left out rather than failing the set.
+    private func signingKeys(knowing kid: String?) async throws -> (value: JWTKeyCollection, algorithms: [String: String?]) {
         if let keys, keys.fetchedAt.duration(to: .now) < .seconds(3600),
-           kid.map(keys.kids.contains) ?? true || keys.fetchedAt.duration(to: .now) < .seconds(60) {
-            return keys.value
+           kid.map { keys.algorithms[$0] != nil } ?? true || keys.fetchedAt.duration(to: .now) < .seconds(60) {
+            return (keys.value, keys.algorithms)
         }
         let (status, data) = try await send(HTTPClientRequest(url: try await providerConfiguration().jwksURI.absoluteString), what: "keys")
-        guard status == 200, let set = try? JSONDecoder().decode(JWKS.self, from: data) else {
+        guard status == 200, let set = try? JSONDecoder().decode(PublishedKeys.self, from: data) else {
+            if let keys { return (keys.value, keys.algorithms) }
             throw unreachable("its signing keys could not be read (HTTP \(status))")
         }
         let collection = JWTKeyCollection()
-        var kids: Set<String> = []
-        for key in set.keys where key.keyType == .rsa || key.keyType == .ecdsa {
-            // A key without an id, or of a kind Tally does not check, is left out.
-            guard let id = key.keyIdentifier, (try? await collection.add(jwk: key)) != nil else { continue }
-            kids.insert(id.string)
+        var algorithms: [String: String?] = [:]
+        let signing = set.keys.compactMap { $0.key }.filter { $0.use != "enc" && ($0.key.keyType == .rsa || $0.key.keyType == .ecdsa) }
+        for published in signing {
+            let alg = published.key.algorithm?.rawValue
+            if let alg, !Self.algorithms.contains(alg) { continue }
+            // A lone key without an id is the provider's only key: it gets one here.
+            let id = published.key.keyIdentifier?.string ?? (signing.count == 1 ? "only" : nil)
+            guard let id else { continue }
+            var key = published.key
+            key.keyIdentifier = JWKIdentifier(string: id)
+            guard (try? await collection.add(jwk: key)) != nil else { continue }
+            algorithms[id] = alg
         }
-        keys = (collection, kids, .now)
-        return collection
+        keys = (collection, algorithms, .now)
+        return (collection, algorithms)
     }
 
     // MARK: - HTTP
@@ -203,12 +239,13 @@ actor OpenIDProvider {
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                                 configuration: HTTPClient.Configuration(redirectConfiguration: .disallow,
                                                                         timeout: .init(connect: .seconds(5), read: .seconds(10))))
-        defer { Task { try? await client.shutdown() } }
         do {
             let response = try await client.execute(request, timeout: .seconds(10))
             let body = try await response.body.collect(upTo: 1 << 20)
+            try? await client.shutdown()
             return (Int(response.status.code), Data(buffer: body))
         } catch {
+            try? await client.shutdown()
             logger.warning("The OpenID provider's \(what) could not be reached: \(error)")
             throw unreachable("it could not be reached")
         }
@@ -259,6 +296,23 @@ struct ProviderConfiguration: Decodable, Sendable {
         case jwksURI = "jwks_uri"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+    }
+}
+
+/// A provider's key set, read key by key.
+private struct PublishedKeys: Decodable {
+    var keys: [PublishedKey]
+}
+
+/// One published key: nil when JWTKit cannot read it (a kind it does not know).
+private struct PublishedKey: Decodable {
+    var key: (key: JWK, use: String?)?
+
+    private enum CodingKeys: String, CodingKey { case use }
+
+    init(from decoder: any Decoder) throws {
+        guard let jwk = try? JWK(from: decoder) else { key = nil; return }
+        key = (jwk, try? decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .use))
     }
 }
 

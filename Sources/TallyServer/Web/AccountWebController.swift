@@ -16,6 +16,16 @@ struct AccountWebController {
         web.post(SitePath.tokens, use: createToken)
         web.post(SitePath.revokeToken, use: revokeToken)
         web.post(SitePath.revokeAllTokens, use: revokeAllTokens)
+        if accounts.provider != nil { web.post(SitePath.unlinkProvider, use: unlinkProvider) }
+    }
+
+    /// Undoes the account's link to the server's OpenID provider (refused while it is the only
+    /// way in).
+    @Sendable func unlinkProvider(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await accountAction(request, context) { _ in
+            try await accounts.unlinkProvider(of: context.user)
+            return t("Your account is no longer linked; sign in with your password.")
+        }
     }
 
     private var accounts: AccountService { services.accounts }
@@ -32,7 +42,7 @@ struct AccountWebController {
             sessions: try await accounts.sessions(of: user), current: context.session.map { SessionInfo.id(of: AccountService.hash($0)) },
             tokens: try await accounts.apiTokens(of: user), isAdmin: try await accounts.isAdmin(user), newToken: newToken,
             zone: try await services.hydration(for: user).settings().zone,
-            provider: try await accounts.providerLink(of: user))
+            provider: try await accounts.providerLink(of: user), hasPassword: try await accounts.hasPassword(user))
         var response = Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error.map { Written.current.say($0.phrase) }),
                                 status: Web.status(of: error))
         // "Link" posts a form that is redirected to the provider.

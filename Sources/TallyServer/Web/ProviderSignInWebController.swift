@@ -7,7 +7,7 @@ import TallyRepositories
 
 /// Signing in through the household's OpenID provider (authorization code with PKCE): the way
 /// there (`/signin/oidc`, or the account page's "Link"), the provider's answer
-/// (`/signin/oidc/callback`), and undoing a link. Nothing of the exchange reaches a log or an
+/// (`/signin/oidc/callback`); the account page undoes a link. Nothing of the exchange reaches a log or an
 /// address but the code and state the protocol puts there, and those work once.
 struct ProviderSignInWebController {
     let services: APIServices
@@ -17,7 +17,6 @@ struct ProviderSignInWebController {
         web.get(SitePath.providerSignIn, use: start)
         web.get(SitePath.providerAnswer, use: answer)
         signedIn.post(SitePath.linkProvider, use: startLink)
-        signedIn.post(SitePath.unlinkProvider, use: unlink)
     }
 
     private var provider: OpenIDProvider { services.accounts.provider! }
@@ -26,7 +25,9 @@ struct ProviderSignInWebController {
     @Sendable func start(_ request: Request, context: TallyRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         if context.user != nil { return Web.redirect(SitePath.today.link) }
-        let join = query.get("join").map { InviteCode.normalize($0) }
+        // Only what an invite page's address can hold (as for `next`), nothing else goes along.
+        let join = query.get("join").flatMap { SignInWebController.next("/join/" + InviteCode.normalize($0)) }
+            .map { String($0.dropFirst("/join/".count)) }
             ?? SignInWebController.next(query.get("next")).map { String($0.dropFirst("/join/".count)) }
         let invite = query.get("invite").map { String($0.prefix(200)) }
         return try await toProvider(OpenIDFlow(purpose: .signIn, startedAt: services.clock.now, invite: invite, join: join), context)
@@ -40,7 +41,9 @@ struct ProviderSignInWebController {
 
     private func toProvider(_ flow: OpenIDFlow, _ context: some WebRequestContext) async throws -> Response {
         let origin = context.origin
-        let location = try await provider.authorizationURL(for: flow, redirect: Self.redirect(origin))
+        var flow = flow
+        flow.redirect = Self.redirect(origin)
+        let location = try await provider.authorizationURL(for: flow, redirect: flow.redirect)
         var response = Web.redirect(location)
         response.setCookie(Cookie(name: OpenIDFlow.cookie, value: try flow.sealed(with: try await services.accounts.flowKey()),
                                   maxAge: Int(OpenIDFlow.lifetime), path: OpenIDFlow.cookiePath, secure: origin.isSecure,
@@ -82,7 +85,7 @@ struct ProviderSignInWebController {
             throw TallyError.invalid("Your provider did not sign you in (\(OpenIDProvider.printable(error))).")
         }
         guard let code, !code.isEmpty else { throw TallyError.invalid("Your provider's answer held no code: sign in again.") }
-        let identity = try await provider.identity(code: code, flow: flow, redirect: Self.redirect(context.origin), now: services.clock.now)
+        let identity = try await provider.identity(code: code, flow: flow, redirect: flow.redirect, now: services.clock.now)
         switch flow.purpose {
         case .link:
             guard let user = context.user, user.id == flow.account else {
@@ -100,11 +103,5 @@ struct ProviderSignInWebController {
                                             secure: context.origin.isSecure))
             return response
         }
-    }
-
-    @Sendable func unlink(_ request: Request, context: SignedInPageContext) async throws -> Response {
-        _ = try await Web.checkedForm(request, context)
-        try await services.accounts.unlinkProvider(of: context.user)
-        return Web.redirect(SitePath.account.link + "#provider")
     }
 }

@@ -17,14 +17,15 @@ struct AccountPage {
     var zone: TimeZone
     /// The server's OpenID provider and this account's link to it; nil when there is none.
     var provider: Provider?
+    /// Whether the account has a password (one a provider's sign-in made has none yet).
+    var hasPassword = true
 
     struct Provider {
         var name: String
         /// When the account was linked; nil: not linked.
         var linkedAt: Date?
-        /// Whether the link may go, and the password section show: not when the server takes
-        /// no passwords.
-        var canUnlink: Bool
+        /// Whether the server takes passwords (else the link stays, and no password is shown).
+        var passwords: Bool
     }
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
@@ -34,7 +35,7 @@ struct AccountPage {
         <h1>\(t("Your account"))</h1>
         \(administration)
         \(providerSection(context))
-        \(provider?.canUnlink == false ? "" : passwordSection(context))
+        \(provider?.passwords == false ? "" : passwordSection(context))
         \(sessionSection(context))
         \(tokenSection(context))
         """)
@@ -46,7 +47,8 @@ struct AccountPage {
         let name = provider.name
         let body: HTML
         if let linkedAt = provider.linkedAt {
-            let unlink: HTML = provider.canUnlink ? """
+            // The link goes only while a password is there to sign in with.
+            let unlink: HTML = provider.passwords && hasPassword ? """
             <form method="post" action="\(SitePath.unlinkProvider.link)">\(Layout.csrfField(context))\
             <button type="submit">\(t("Unlink \(name)"))</button></form>
             """ : ""
@@ -70,13 +72,16 @@ struct AccountPage {
     }
 
     private func passwordSection(_ context: PageContext) -> HTML {
-        """
+        let current: HTML = hasPassword ? """
+        <label for="current-password">\(t("Current password"))</label>
+        <input id="current-password" name="current" type="password" autocomplete="current-password" required>
+        """ : "<p>\(t("Your account has no password yet: set one to sign in without your provider too."))</p>"
+        return """
         <section aria-labelledby="password-title">
         <h2 id="password-title">\(t("Password"))</h2>
         <form method="post" action="\(SitePath.changePassword.link)" class="stack">
         \(Layout.csrfField(context))
-        <label for="current-password">\(t("Current password"))</label>
-        <input id="current-password" name="current" type="password" autocomplete="current-password" required>
+        \(current)
         <label for="new-password">\(t("New password"))</label>
         <input id="new-password" name="new" type="password" autocomplete="new-password" required minlength="8" aria-describedby="new-password-help">
         <p id="new-password-help" class="help">\(t("At least 8 characters. Every other browser signed in as you is signed out."))</p>

@@ -94,6 +94,24 @@ struct ProviderSignInWebTests {
         }
     }
 
+    @Test("Each answer that reaches the provider counts against its address: after 20 the next waits (429)")
+    func answersAreThrottled() async throws {
+        let f = try await Self.withProvider()
+        let key = try await f.accounts.flowKey()
+        let flow = OpenIDFlow(purpose: .signIn, startedAt: f.clock.now)
+        let sealed = try flow.sealed(with: key)
+        try await f.test { client in
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 1...22 {
+                let browser = Browser(client)
+                browser.cookies["tally_oidc"] = sealed
+                statuses.append(try await browser.get("/signin/oidc/callback?code=made-up&state=\(flow.state)").status)
+            }
+            #expect(statuses.prefix(20).allSatisfy { $0 == .serviceUnavailable }, "\(statuses)")
+            #expect(statuses.suffix(2).allSatisfy { $0 == .tooManyRequests }, "\(statuses)")
+        }
+    }
+
     @Test("Linking needs the page's CSRF token; the way to an unreachable provider answers 503 in words")
     func linkAndUnreachable() async throws {
         let f = try await Self.withProvider()

@@ -80,6 +80,20 @@ extension AccountService {
         return AccountPage.Provider(name: provider.settings.name, linkedAt: link?.linkedAt, passwords: passwordSignIn)
     }
 
+    /// Counts a provider's answer against the address it came from, as a password sign-in is
+    /// counted (20 free, then slower): each one makes Tally ask the provider for a token.
+    func reserveProviderAnswer(client: String?) async throws -> (key: String, at: Date) {
+        let key = SignInThrottle.addressKey(client ?? "unknown")
+        let at = clock.now
+        try await store.reserveSignInAttempt([ThrottleKey(key, freeAttempts: SignInThrottle.freeAttemptsPerAddress)], now: at)
+        return (key, at)
+    }
+
+    /// Gives an answer's attempt back once the provider vouched for it.
+    func release(_ attempt: (key: String, at: Date)) async throws {
+        try await store.signInSucceeded(forgetting: [], releasing: [attempt.key], trusting: nil, at: attempt.at)
+    }
+
     /// The key a sign-in's flow is sealed with in the browser's cookie.
     func flowKey() async throws -> SymmetricKey {
         OpenIDFlow.key(from: try await secrets.csrfKey())

@@ -85,7 +85,10 @@ struct ProviderSignInWebController {
             throw TallyError.invalid("Your provider did not sign you in (\(OpenIDProvider.printable(error))).")
         }
         guard let code, !code.isEmpty else { throw TallyError.invalid("Your provider's answer held no code: sign in again.") }
+        // Each answer asks the provider once: counted per address like a sign-in's guesses.
+        let attempt = try await services.accounts.reserveProviderAnswer(client: context.origin.client?.description)
         let identity = try await provider.identity(code: code, flow: flow, redirect: flow.redirect, now: services.clock.now)
+        try await services.accounts.release(attempt)
         switch flow.purpose {
         case .link:
             guard let user = context.user, user.id == flow.account else {

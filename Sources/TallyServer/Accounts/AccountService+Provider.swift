@@ -24,13 +24,10 @@ extension AccountService {
             return ProviderSignIn(account: account, session: try await newSession(for: account, device: device, replacing: previous),
                                   isNew: false)
         }
-        let key = SignInThrottle.signUpKey(client ?? "unknown")
-        let attempted = clock.now
-        try await store.reserveSignInAttempt([ThrottleKey(key, freeAttempts: SignInThrottle.freeSignUpsPerAddress)], now: attempted)
-        let invite = flow.invite.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let attempt = try await reserveSignUp(client: client)
         let creation: AccountCreation
         do {
-            creation = try await admission(inviteHash: invite.map(Self.hash), ledgerCodeHash: flow.join.map { InviteCode.hash($0) })
+            creation = try await admission(invite: flow.invite, ledgerInvite: flow.join)
         } catch let refusal as TallyError {
             // The provider vouched for the person; the server does not let them in (403).
             throw TallyError(.forbidden, refusal.phrase)
@@ -42,7 +39,7 @@ extension AccountService {
         let account = try await store.createAccount(
             User(name: name, createdAt: clock.now), passwordHash: PasswordHasher.noPassword, settings: HydrationSettings(timeZone: UserTimeZone.systemDefault),
             kinds: DrinkFactorSet.builtInKinds(), by: creation, linkedTo: identity.subject, now: clock.now)
-        try await store.signInSucceeded(forgetting: [], releasing: [key], trusting: nil, at: attempted)
+        try await release(attempt)
         return ProviderSignIn(account: account, session: try await newSession(for: account, device: device, replacing: previous), isNew: true)
     }
 
@@ -70,7 +67,12 @@ extension AccountService {
     /// Whether the account has a password of its own (one made by a provider's sign-in has none
     /// until its owner sets one).
     func hasPassword(_ user: User) async throws -> Bool {
-        try await store.account(named: user.name).map { PasswordHasher.isUsable($0.passwordHash) } ?? false
+        try await account(of: user)?.hasPassword ?? false
+    }
+
+    /// The user's account as stored: its rights and its password's standing, read once.
+    func account(of user: User) async throws -> Account? {
+        try await store.account(named: user.name)
     }
 
     /// How the account stands with this server's provider, for its page; nil without one.
@@ -87,11 +89,6 @@ extension AccountService {
         let at = clock.now
         try await store.reserveSignInAttempt([ThrottleKey(key, freeAttempts: SignInThrottle.freeAttemptsPerAddress)], now: at)
         return (key, at)
-    }
-
-    /// Gives an answer's attempt back once the provider vouched for it.
-    func release(_ attempt: (key: String, at: Date)) async throws {
-        try await store.signInSucceeded(forgetting: [], releasing: [attempt.key], trusting: nil, at: attempt.at)
     }
 
     /// The key a sign-in's flow is sealed with in the browser's cookie.

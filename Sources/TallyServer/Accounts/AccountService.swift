@@ -52,9 +52,16 @@ public struct AccountService: Sendable {
         try requirePasswordSignIn()
         let name = try AccountRules.validateName(name)
         try AccountRules.validatePassword(password)
-        let code = invite.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        let inviteHash = code.map(Self.hash)
-        let ledgerCodeHash = ledgerInvite.map { InviteCode.hash($0) }
+        let attempt = try await reserveSignUp(client: client)
+        let creation = try await admission(invite: invite, ledgerInvite: ledgerInvite)
+        if try await store.user(named: name) != nil { throw TallyError.conflict("There is already a user named \(name).") }
+        let account = try await create(name: name, password: password, timeZone: timeZone, by: creation)
+        try await release(attempt)
+        return account
+    }
+
+    /// Counts a sign-up against its client address (each one, until it succeeds).
+    func reserveSignUp(client: String?) async throws -> (key: String, at: Date) {
         let key = SignInThrottle.signUpKey(client ?? "unknown")
         let attempted = clock.now
         do {
@@ -65,20 +72,24 @@ public struct AccountService: Sendable {
                                                       other: "Too many sign-ups from your address; try again in \(seconds) seconds."),
                              retryAfter: seconds)
         }
-        let creation = try await admission(inviteHash: inviteHash, ledgerCodeHash: ledgerCodeHash)
-        if try await store.user(named: name) != nil { throw TallyError.conflict("There is already a user named \(name).") }
-        let account = try await create(name: name, password: password, timeZone: timeZone, by: creation)
-        try await store.signInSucceeded(forgetting: [], releasing: [key], trusting: nil, at: attempted)
-        return account
+        return (key, attempted)
     }
 
-    /// How a sign-up comes in: through a ledger's invite, or through the server's mode (with the
-    /// invite it spends); refused here when the store would refuse it.
-    func admission(inviteHash: Data?, ledgerCodeHash: Data?) async throws -> AccountCreation {
-        if let ledgerCodeHash {
-            try await admitLedgerInvite(codeHash: ledgerCodeHash)
-            return .ledgerInvite(codeHash: ledgerCodeHash)
+    /// Gives an attempt that succeeded back to its address.
+    func release(_ attempt: (key: String, at: Date)) async throws {
+        try await store.signInSucceeded(forgetting: [], releasing: [attempt.key], trusting: nil, at: attempt.at)
+    }
+
+    /// How a sign-up comes in: through a ledger's invite (its code), or through the server's mode
+    /// with the code of a server invite, if any; refused here when the store would refuse it.
+    func admission(invite: String?, ledgerInvite: String?) async throws -> AccountCreation {
+        if let ledgerInvite {
+            let codeHash = InviteCode.hash(ledgerInvite)
+            try await admitLedgerInvite(codeHash: codeHash)
+            return .ledgerInvite(codeHash: codeHash)
         }
+        let code = invite.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let inviteHash = code.map(Self.hash)
         try await admitSignUp(inviteHash: inviteHash)
         return .signUp(inviteHash: inviteHash)
     }
@@ -139,7 +150,7 @@ public struct AccountService: Sendable {
         try AccountRules.validatePassword(new)
         let account = try await store.account(named: user.name)
         // An account a provider made has no password to give: its first one is set without.
-        let first = account.map { !PasswordHasher.isUsable($0.passwordHash) } ?? false
+        let first = account.map { !$0.hasPassword } ?? false
         if !first, try await !hasher.verify(current, against: account?.passwordHash) {
             throw TallyError.invalid("The current password is wrong; the password was not changed.")
         }
@@ -201,7 +212,7 @@ public struct AccountService: Sendable {
 
     /// Whether the user's account may run the server (A1).
     public func isAdmin(_ user: User) async throws -> Bool {
-        try await store.account(named: user.name)?.isAdmin ?? false
+        try await account(of: user)?.isAdmin ?? false
     }
 
     /// A new secret address for the user's calendar feed, shown this once; it replaces any earlier one.

@@ -94,3 +94,8 @@ final class ServerSecrets: Sendable {
         return key
     }
 }
+
+extension Account {
+    /// Whether the account has a password of its own (see `PasswordHasher.noPassword`).
+    var hasPassword: Bool { PasswordHasher.isUsable(passwordHash) }
+}

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hummingbird
 
 /// One sign-in through the provider, from the redirect to the provider until its answer comes
 /// back: the secrets that tie the answer to this browser (state, nonce, PKCE verifier) and what
@@ -47,9 +48,14 @@ struct OpenIDFlow: Codable, Equatable, Sendable {
     static let lifetime: TimeInterval = 600
     /// How far behind another instance's clock may be when the answer reaches it.
     static let skew: TimeInterval = 5
-    static let cookie = "tally_oidc"
-    /// The cookie goes back only to the answer's address.
-    static let cookiePath = "/signin/oidc"
+    static let cookieName = "tally_oidc"
+
+    /// The cookie that carries a sealed flow, or (nil) ends it. It goes back only to the
+    /// answer's address, and with SameSite=Lax: the answer is a top-level visit from the provider.
+    static func cookie(_ sealed: String?, secure: Bool) -> Cookie {
+        Cookie(name: cookieName, value: sealed ?? "", maxAge: sealed == nil ? 0 : Int(lifetime), path: "/signin/oidc", secure: secure,
+               httpOnly: true, sameSite: .lax)
+    }
 
     func sealed(with key: SymmetricKey) throws -> String {
         try ChaChaPoly.seal(JSONEncoder().encode(self), using: key).combined.base64URL

@@ -62,8 +62,8 @@ actor OpenIDProvider {
     }
 
     /// The origin of the authorization endpoint, which the account page's "Link" form is
-    /// redirected to (its policy must name it); nil when the provider cannot be asked now.
-    /// A provider that cannot be reached is asked again after a minute, not for every page.
+    /// redirected to (its policy must name it); nil when the provider cannot be asked now (not
+    /// again for every page: see `providerConfiguration`'s back-off).
     func authorizationOrigin() async -> String? {
         guard let endpoint = try? await providerConfiguration().authorizationEndpoint,
               let components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false), let scheme = components.scheme,
@@ -75,13 +75,7 @@ actor OpenIDProvider {
 
     private func exchange(code: String, verifier: String, redirect: String) async throws -> String {
         let configuration = try await providerConfiguration()
-        var form = URLComponents()
-        form.queryItems = [
-            URLQueryItem(name: "grant_type", value: "authorization_code"),
-            URLQueryItem(name: "code", value: code),
-            URLQueryItem(name: "redirect_uri", value: redirect),
-            URLQueryItem(name: "code_verifier", value: verifier),
-        ]
+        var form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect), ("code_verifier", verifier)]
         var request = HTTPClientRequest(url: configuration.tokenEndpoint.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -91,10 +85,9 @@ actor OpenIDProvider {
             let credentials = Self.formEncoded(settings.clientID) + ":" + Self.formEncoded(settings.clientSecret)
             request.headers.add(name: "Authorization", value: "Basic " + Data(credentials.utf8).base64EncodedString())
         } else {
-            form.queryItems! += [URLQueryItem(name: "client_id", value: settings.clientID),
-                                 URLQueryItem(name: "client_secret", value: settings.clientSecret)]
+            form += [("client_id", settings.clientID), ("client_secret", settings.clientSecret)]
         }
-        let body = form.queryItems!.map { Self.formEncoded($0.name) + "=" + Self.formEncoded($0.value ?? "") }.joined(separator: "&")
+        let body = form.map { Self.formEncoded($0.0) + "=" + Self.formEncoded($0.1) }.joined(separator: "&")
         request.body = .bytes(ByteBuffer(string: body))
         let (status, data) = try await send(request, what: "token endpoint")
         guard status == 200 else {

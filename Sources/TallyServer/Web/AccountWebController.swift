@@ -38,11 +38,12 @@ struct AccountWebController {
     private func accountPage(_ request: Request, _ context: SignedInPageContext, notice: String? = nil, error: TallyError? = nil,
                              newToken: String? = nil) async throws -> Response {
         let user = context.user
+        let account = try await accounts.account(of: user)
         let page = AccountPage(
             sessions: try await accounts.sessions(of: user), current: context.session.map { SessionInfo.id(of: AccountService.hash($0)) },
-            tokens: try await accounts.apiTokens(of: user), isAdmin: try await accounts.isAdmin(user), newToken: newToken,
+            tokens: try await accounts.apiTokens(of: user), isAdmin: account?.isAdmin ?? false, newToken: newToken,
             zone: try await services.hydration(for: user).settings().zone,
-            provider: try await accounts.providerLink(of: user), hasPassword: try await accounts.hasPassword(user))
+            provider: try await accounts.providerLink(of: user), hasPassword: account?.hasPassword ?? false)
         var response = Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error.map { Written.current.say($0.phrase) }),
                                 status: Web.status(of: error))
         // "Link" posts a form that is redirected to the provider.

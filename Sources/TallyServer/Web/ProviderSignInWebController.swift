@@ -26,9 +26,8 @@ struct ProviderSignInWebController {
         let query = request.uri.queryParameters
         if context.user != nil { return Web.redirect(SitePath.today.link) }
         // Only what an invite page's address can hold (as for `next`), nothing else goes along.
-        let join = query.get("join").flatMap { SignInWebController.next("/join/" + InviteCode.normalize($0)) }
-            .map { String($0.dropFirst("/join/".count)) }
-            ?? SignInWebController.next(query.get("next")).map { String($0.dropFirst("/join/".count)) }
+        let join = SignInWebController.inviteCode(next: query.get("join").map { "/join/" + InviteCode.normalize($0) })
+            ?? SignInWebController.inviteCode(next: query.get("next"))
         let invite = query.get("invite").map { String($0.prefix(200)) }
         return try await toProvider(OpenIDFlow(purpose: .signIn, startedAt: services.clock.now, invite: invite, join: join), context)
     }
@@ -45,9 +44,7 @@ struct ProviderSignInWebController {
         flow.redirect = Self.redirect(origin)
         let location = try await provider.authorizationURL(for: flow, redirect: flow.redirect)
         var response = Web.redirect(location)
-        response.setCookie(Cookie(name: OpenIDFlow.cookie, value: try flow.sealed(with: try await services.accounts.flowKey()),
-                                  maxAge: Int(OpenIDFlow.lifetime), path: OpenIDFlow.cookiePath, secure: origin.isSecure,
-                                  httpOnly: true, sameSite: .lax))
+        response.setCookie(OpenIDFlow.cookie(try flow.sealed(with: try await services.accounts.flowKey()), secure: origin.isSecure))
         return response
     }
 
@@ -61,7 +58,7 @@ struct ProviderSignInWebController {
     /// goes whatever happens, so that an answer is taken once.
     @Sendable func answer(_ request: Request, context: TallyRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        let flow = OpenIDFlow.opened(request.cookies[OpenIDFlow.cookie]?.value, with: try await services.accounts.flowKey(),
+        let flow = OpenIDFlow.opened(request.cookies[OpenIDFlow.cookieName]?.value, with: try await services.accounts.flowKey(),
                                      now: services.clock.now)
         var response: Response
         do {
@@ -71,8 +68,7 @@ struct ProviderSignInWebController {
                                                     error: Written.current.say(error.phrase)),
                                 status: Web.status(of: error))
         }
-        response.setCookie(Cookie(name: OpenIDFlow.cookie, value: "", maxAge: 0, path: OpenIDFlow.cookiePath,
-                                  secure: context.origin.isSecure, httpOnly: true, sameSite: .lax))
+        response.setCookie(OpenIDFlow.cookie(nil, secure: context.origin.isSecure))
         return response
     }
 
@@ -101,10 +97,7 @@ struct ProviderSignInWebController {
                 as: identity, flow: flow, client: context.origin.client?.description,
                 device: DeviceName.from(userAgent: request.headers[.userAgent]), replacing: request.cookies[Cookies.session]?.value)
             let location = flow.join.map { SitePath.invitation.link($0) } ?? (signedIn.isNew ? SitePath.onboarding.link : SitePath.today.link)
-            var response = Web.redirect(location)
-            response.setCookie(Cookies.make(Cookies.session, value: signedIn.session, maxAge: Int(services.accounts.sessionLifetime),
-                                            secure: context.origin.isSecure))
-            return response
+            return SignInWebController(services: services).signedIn(signedIn.session, context, to: location)
         }
     }
 }

@@ -55,11 +55,17 @@ struct SignInWebController {
             device: DeviceName.from(userAgent: request.headers[.userAgent]), replacing: request.cookies[Cookies.session]?.value).session
     }
 
-    private func signedIn(_ session: String, _ context: TallyRequestContext, to location: String) -> Response {
+    /// To `location` with the new session's cookie: after a password here, after the provider there.
+    func signedIn(_ session: String, _ context: TallyRequestContext, to location: String) -> Response {
         var response = Web.redirect(location)
         response.setCookie(Cookies.make(Cookies.session, value: session, maxAge: Int(services.accounts.sessionLifetime),
                                         secure: context.origin.isSecure))
         return response
+    }
+
+    /// The code of the ledger invite a sign-in goes on to (`next`), if any.
+    static func inviteCode(next path: String?) -> String? {
+        next(path).map { String($0.dropFirst("/join/".count)) }
     }
 
     @Sendable func signOut(_ request: Request, context: TallyRequestContext) async throws -> Response {

@@ -15,7 +15,7 @@ enum AccountPages {
 
     static func signIn(_ context: PageContext, choices: SignInChoices = .passwordsOnly, name: String = "", next: String? = nil,
                        error: String? = nil) -> HTML {
-        let code = next.map { String($0.dropFirst("/join/".count)) }
+        let code = SignInWebController.inviteCode(next: next)
         let newHere: HTML = code.map { "\(SitePath.signUp.link)?join=\($0)" }.map {
             "<p>\(HTML.sentence("New here? {0}.", "<a href=\"\($0)\">\(t("Create an account and join"))</a>"))</p>"
         } ?? "<p>\(HTML.sentence("New here? {0}.", "<a href=\"\(SitePath.signUp.link)\">\(t("Create an account"))</a>"))</p>"
@@ -33,19 +33,19 @@ enum AccountPages {
         return Layout.page(t("Sign in"), context, error: error, """
         <h1>\(t("Sign in"))</h1>
         \(next == nil ? "" : HTML("<p>\(t("Sign in to join the ledger you were invited to."))</p>"))
-        \(providerButton(choices, passwords: choices.passwords, query: code.map { "join=\($0)" }))
+        \(providerButton(choices, query: code.map { "join=\($0)" }))
         \(passwordForm)
         """)
     }
 
     /// "Sign in with {provider}", above the password form ("or" between them), when the server
     /// signs people in through its OpenID provider; `query` carries an invite along.
-    private static func providerButton(_ choices: SignInChoices, passwords: Bool, query: String?) -> HTML {
+    private static func providerButton(_ choices: SignInChoices, query: String?) -> HTML {
         guard let provider = choices.provider else { return "" }
         let link = SitePath.providerSignIn.link + (query.map { "?" + $0 } ?? "")
         return """
         <p class="provider-sign-in"><a class="button primary" href="\(link)">\(t("Sign in with \(provider)"))</a></p>
-        \(passwords ? HTML("<p class=\"or\">\(t("or"))</p>") : "")
+        \(choices.passwords ? HTML("<p class=\"or\">\(t("or"))</p>") : "")
         """
     }
 
@@ -81,7 +81,7 @@ enum AccountPages {
         let inviteQuery = invite.isEmpty ? nil : "invite=" + (invite.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         return Layout.page(t("Create an account"), context, error: error, """
         <h1>\(t("Create an account"))</h1>
-        \(providerButton(choices, passwords: choices.passwords, query: inviteQuery))
+        \(providerButton(choices, query: inviteQuery))
         \(passwordForm)
         <p>\(haveAnAccount(SitePath.signIn.link, t("Sign in")))</p>
         """)
@@ -124,7 +124,7 @@ enum AccountPages {
         return Layout.page(t("Join \(ledger)"), context, error: error, """
         <h1>\(t("Join \(ledger)"))</h1>
         \(invited)
-        \(providerButton(choices, passwords: choices.passwords, query: "join=\(joining.code)"))
+        \(providerButton(choices, query: "join=\(joining.code)"))
         \(choices.passwords ? passwordJoin : "")
         <p>\(haveAnAccount(signIn, t("Sign in to join")))</p>
         """)

@@ -16,6 +16,10 @@ import TallyRepositories
 public final class PostgresStore: StoreAvailability {
     let pool: PostgresPool
     let logger: Logger
+    /// Woken when a change commits, by any instance (see `watchChanges`).
+    public let changes = ChangeSignals()
+    /// How the connection that listens for changes is made.
+    let listening: PostgresConnection.Configuration
 
     /// How long a server's use of the database may take, unless TALLY_POSTGRES_DEADLINE says otherwise.
     public static let defaultDeadline: Duration = .seconds(5)
@@ -49,7 +53,8 @@ public final class PostgresStore: StoreAvailability {
         single.options.additionalStartupParameters = parameters
         var probe = single
         probe.options.connectTimeout = .seconds(2)
-        let store = PostgresStore(PostgresPool(configuration, probe: probe, deadline: deadline, logger: Self.backgroundLogger))
+        let store = PostgresStore(PostgresPool(configuration, probe: probe, deadline: deadline, logger: Self.backgroundLogger),
+                                  listening: probe)
         do {
             let connection = try await PostgresConnection.connect(configuration: single, id: 0, logger: store.logger)
             do {
@@ -78,8 +83,9 @@ public final class PostgresStore: StoreAvailability {
         return logger
     }
 
-    private init(_ pool: PostgresPool) {
+    private init(_ pool: PostgresPool, listening: PostgresConnection.Configuration) {
         self.pool = pool
+        self.listening = listening
         self.logger = Self.backgroundLogger
     }
 

@@ -71,4 +71,4 @@ public typealias HydrationStore = UserRepository & DrinkKindRepository & EntryRe
 
 /// Everything the server needs from storage.
 public typealias TallyStorage = HydrationStore & AccountRepository & ProviderIdentityRepository & LedgerRepository & RecurringExpenseRepository & PushRepository
-    & LedgerNoticeRepository & ReceiptRepository
+    & LedgerNoticeRepository & ReceiptRepository & ChangeSource

@@ -26,7 +26,7 @@ public func buildApplication(
     let notifier = LedgerNotifier(store: store, clock: clock, push: push,
                                   burst: TimeInterval(configuration.noticeBurst.components.seconds))
     services.notifier = notifier
-    services.changes = ChangeFeed(pollInterval: configuration.changeCheckInterval, lifetime: configuration.changeStreamLifetime,
+    services.changes = ChangeFeed(signals: store.changes, lifetime: configuration.changeStreamLifetime,
                                   open: OpenStreams(perPerson: configuration.streamsPerPerson))
     let router = buildRouter(services: services, address: configuration.publicAddress, metricsToken: configuration.metricsToken)
     let idle = configuration.idleTimeout.components
@@ -49,7 +49,7 @@ public func buildApplication(
 /// recurring expenses and the reference rates, each on its own tick.
 private func backgroundServices(_ configuration: ServerConfiguration, store: any TallyStorage, clock: any WallClock,
                                 push: PushCenter, notifier: LedgerNotifier) -> [any Service] {
-    var services: [any Service] = []
+    var services: [any Service] = [ChangeWatchService(store: store)]
     if configuration.sendsReminders {
         services.append(ReminderService(store: store, clock: clock, push: push, interval: configuration.reminderInterval))
         // The ends of bursts are looked for as often as reminders are, at most every 5 seconds.

@@ -30,9 +30,8 @@ public struct ServerConfiguration: Sendable {
     public var pushEndpoints = PushEndpointPolicy.publicHTTPS
     /// How long a connection may stay open with nothing to do.
     public var idleTimeout: Duration = .seconds(60)
-    /// How often a stream of changes (an open page's) reads the revision it watches, and how
-    /// long one stream lasts before the browser opens the next (see `ChangeFeed`).
-    public var changeCheckInterval: Duration = .milliseconds(300)
+    /// How long one stream of changes (an open page's) lasts before the browser opens the next
+    /// (see `ChangeFeed`).
     public var changeStreamLifetime: Duration = .seconds(60)
     /// How many streams of changes one person may hold open on this instance at once (their
     /// pages and devices); beyond, a new one is refused with 429.

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TallyCore
+import TallyRepositories
 @testable import TallyServer
 
 /// How an open page hears of changes: `GET …/changes` gives a revision as JSON, or, asked for
@@ -26,7 +27,6 @@ struct ChangeFeedTests {
     func ledgerStream() async throws {
         // setup: a short-lived stream
         var f = try await ServerFixture()
-        f.configuration.changeCheckInterval = .milliseconds(20)
         f.configuration.changeStreamLifetime = .milliseconds(300)
         let ada = f.adaToken
         try await f.test { client in
@@ -57,21 +57,49 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test("A stream names each revision it reads once, in order, and ends when a read fails")
+    @Test("A stream reads the revision at each wake and names each new one once, in order; it ends when a read fails")
     func eachChangeOnce() async throws {
-        // setup: the revisions a ledger goes through, read one after another
+        // setup: the revisions a ledger goes through, each read woken by the one before
         let script = [3, 3, 4, 4, 4, 6, 7, 7]
+        let feed = ChangeFeed(lifetime: .seconds(600))
+        let following = feed.signals.follow(.ledger(UUID()))
         let reads = Counter()
         var written: [String] = []
+        following.wake()
         // act
-        try await ChangeFeed(pollInterval: .milliseconds(1), lifetime: .seconds(600)).stream(from: 3, revision: {
+        try await feed.stream(from: 3, following: following, revision: {
             let index = reads.next()
             guard index < script.count else { throw TallyError.notFound("There is no ledger with this id that you are a member of.") }
+            following.wake()
             return Int64(script[index])
         }, write: { written.append($0) })
         // check
         #expect(try Self.revisions(in: written.joined()) == [3, 4, 6, 7])
         #expect(reads.value == script.count + 1)
+        #expect(feed.signals.followerCount == 0, "an ended stream follows nothing")
+    }
+
+    @Test("A stream wakes for its own topic only: another ledger's or another day's commit costs it no read")
+    func wakesForItsTopic() async throws {
+        // setup: a stream of one ledger
+        let feed = ChangeFeed(lifetime: .seconds(600))
+        let (mine, other) = (UUID(), UUID())
+        let following = feed.signals.follow(.ledger(mine))
+        let reads = Counter()
+        let written = Lines()
+        let stream = Task {
+            try await feed.stream(from: 1, following: following, revision: { Int64(reads.next() + 2) }, write: { written.append($0) })
+        }
+        // act: others' changes, then one of its own
+        feed.signals.signal([.ledger(other), .day(user: mine, LocalDate(year: 2025, month: 6, day: 15)!)])
+        try await Task.sleep(for: .milliseconds(50))
+        let readsBefore = reads.value
+        feed.signals.signal(.ledger(mine))
+        while written.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        stream.cancel()
+        // check
+        #expect(readsBefore == 0, "no read for another topic")
+        #expect(try Self.revisions(in: written.joined) == [1, 2])
     }
 
     @Test("A stream of a ledger one is not a member of is refused before it starts, as the ledger is")
@@ -111,22 +139,40 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test("A quiet stream says it is still there, and a stream whose reads start failing ends")
+    @Test("A quiet stream says it is still there at each heartbeat, reading again then, and a stream whose reads start failing ends")
     func keepAliveAndEnd() async throws {
         // setup: a feed read straight, with a revision that stays, then fails
-        let feed = ChangeFeed(pollInterval: .milliseconds(10), lifetime: .seconds(600), keepAlive: .milliseconds(50))
+        let feed = ChangeFeed(lifetime: .seconds(600), keepAlive: .milliseconds(50))
         let reads = Counter()
         var written: [String] = []
         // act
-        try await feed.stream(from: 7, revision: {
-            guard reads.next() < 20 else { throw TallyError.notFound("There is no ledger with this id that you are a member of.") }
+        try await feed.stream(from: 7, following: feed.signals.follow(.ledger(UUID())), revision: {
+            guard reads.next() < 5 else { throw TallyError.notFound("There is no ledger with this id that you are a member of.") }
             return 7
         }, write: { written.append($0) })
         // check: the first event, comments while quiet, and an end when the read failed
         #expect(written.first == "retry: 1000\n\ndata: {\"revision\":7}\n\n")
-        #expect(written.dropFirst().allSatisfy { $0 == ": still here\n\n" } && written.count > 1, "\(written)")
-        #expect(reads.value == 21)
+        #expect(written.dropFirst().allSatisfy { $0 == ": still here\n\n" } && written.count == 6, "\(written)")
+        #expect(reads.value == 6)
     }
+
+    @Test("A stream ends after its lifetime, woken or not")
+    func lifetime() async throws {
+        let feed = ChangeFeed(lifetime: .milliseconds(100), keepAlive: .seconds(20))
+        let started = ContinuousClock.now
+        try await feed.stream(from: 1, following: feed.signals.follow(.ledger(UUID())), revision: { 1 }, write: { _ in })
+        #expect(ContinuousClock.now - started >= .milliseconds(100))
+        #expect(feed.signals.followerCount == 0)
+    }
+}
+
+/// Lines written by a stream in another task.
+final class Lines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var count: Int { lock.withLock { lines.count } }
+    var joined: String { lock.withLock { lines.joined() } }
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
 }
 
 /// A count shared with a closure.

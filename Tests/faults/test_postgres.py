@@ -179,13 +179,18 @@ class Load:
             thread.join(timeout=30)
 
 
-def test_postgres_killed_under_load_three_times(tmp_path, postgres):
+def ada_token(postgres):
+    """The secret of a token of Ada's, made with the command line on the database."""
     created = subprocess.run([str(tally_process.binary()), "user", "create", "ada", "--time-zone", "UTC", "--database", postgres.url],
                              input=PASSWORD + "\n", capture_output=True, text=True, env=tally_process.environment(), timeout=60)
     assert created.returncode == 0, created.stderr
     token = subprocess.run([str(tally_process.binary()), "token", "create", "--user", "ada", "--json", "--database", postgres.url],
                            capture_output=True, text=True, env=tally_process.environment(), timeout=60)
-    secret = json.loads(token.stdout)["secret"]
+    return json.loads(token.stdout)["secret"]
+
+
+def test_postgres_killed_under_load_three_times(tmp_path, postgres):
+    secret = ada_token(postgres)
     instances = [Instance(postgres.url, tmp_path / f"serve{index}.log") for index in range(2)]
     load = Load(instances, secret)
     try:
@@ -244,3 +249,75 @@ def test_postgres_killed_under_load_three_times(tmp_path, postgres):
     finally:
         for instance in instances:
             instance.stop()
+
+
+class Stream:
+    """A day's stream of changes (server-sent events), read on a thread: the revisions it names."""
+
+    def __init__(self, port, secret, day):
+        self.revisions = []
+        self.ended = threading.Event()
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=90)
+        self.connection.request("GET", f"/api/v1/days/{day}/changes",
+                                headers={"Accept": "text/event-stream", "Authorization": f"Bearer {secret}"})
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200, self.response.read()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        try:
+            for line in self.response:
+                if line.startswith(b"data: "):
+                    self.revisions.append(json.loads(line[6:])["revision"])
+        except (OSError, ValueError, AttributeError):  # closed by the test (http.client then has no socket)
+            pass
+        self.ended.set()
+
+    def wait_for(self, count, seconds):
+        deadline = time.monotonic() + seconds
+        while len(self.revisions) < count and time.monotonic() < deadline and not self.ended.is_set():
+            time.sleep(0.02)
+        return len(self.revisions) >= count
+
+    def close(self):
+        self.connection.close()
+
+
+def test_live_updates_cross_instances_and_survive_a_restart(tmp_path, postgres):
+    """A drink logged through one instance reaches a stream open on the other within a second
+    (PostgreSQL's NOTIFY, not a poll); after PostgreSQL restarts, the listener listens again, and
+    a stream opened then hears the next drink as fast."""
+    secret = ada_token(postgres)
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    writer, follower = [Instance(postgres.url, tmp_path / f"serve{index}.log") for index in range(2)]
+    try:
+        stream = Stream(follower.port, secret, today)
+        assert stream.wait_for(1, 5), "the stream starts with the revision"
+        logged = time.monotonic()
+        assert request(writer.port, "POST", "/api/v1/intakes", {"volumeMl": 250}, secret)[0] == 201
+        assert stream.wait_for(2, 5), "the other instance's stream heard the drink"
+        assert time.monotonic() - logged < 1.0, f"heard after {time.monotonic() - logged:.2f} s"
+        stream.close()
+
+        postgres.kill()
+        time.sleep(2)
+        postgres.start()
+        back = time.monotonic()
+        for instance in (writer, follower):
+            while request(instance.port, "GET", "/health")[0] != 200:
+                assert time.monotonic() - back < 10, "/health not ready within 10 s of the database's return"
+                time.sleep(0.05)
+        # The listener connects again a second after it lost its connection, and retries each
+        # second while the database is away.
+        time.sleep(3)
+        stream = Stream(follower.port, secret, today)
+        assert stream.wait_for(1, 5)
+        logged = time.monotonic()
+        assert request(writer.port, "POST", "/api/v1/intakes", {"volumeMl": 250}, secret)[0] == 201
+        assert stream.wait_for(2, 5), f"no change heard after the restart:\n{follower.log.read_text()[-3000:]}"
+        assert time.monotonic() - logged < 1.0, f"heard after {time.monotonic() - logged:.2f} s"
+        assert stream.revisions[1] > stream.revisions[0]
+        stream.close()
+    finally:
+        writer.stop()
+        follower.stop()

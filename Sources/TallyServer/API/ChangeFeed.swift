@@ -6,22 +6,28 @@ import ServiceLifecycle
 import Synchronization
 import TallyCore
 import TallyAPI
+import TallyRepositories
 
 /// How an open page learns that what it shows has changed, wherever the change was made: it
-/// asks for a revision (see `Revision`), read from the database, so that a change made through
+/// follows a revision (see `Revision`), read from the database, so that a change made through
 /// another instance counts as much as one made through this one.
 ///
 /// A plain request gets the revision as JSON. A request that accepts `text/event-stream` (a
 /// browser's EventSource) gets a stream of server-sent events: the revision at once, then again
 /// each time it moves. The stream carries nothing but the number; the page then reads itself
 /// as any page does, signed in, so a stream opened before its session ended shows nothing more.
+///
+/// A stream reads the revision again only when the store signals a commit that touched what it
+/// follows (`ChangeSignals`), and at each heartbeat: an idle stream costs its socket and a read
+/// every `keepAlive`, however many are open.
 struct ChangeFeed: Sendable {
-    /// How often a stream reads the revision: a change shows within this and the page's own read.
-    var pollInterval: Duration = ServerConfiguration().changeCheckInterval
+    /// Wakes the streams: the store's, after its commits.
+    var signals = ChangeSignals()
     /// A stream ends after this and EventSource opens the next one a second later, signed in
     /// again and a member again: no stream outlives its session or membership by more.
     var lifetime: Duration = ServerConfiguration().changeStreamLifetime
-    /// A comment this long after the last line keeps proxies from closing a quiet stream.
+    /// A comment this long after the last line keeps proxies from closing a quiet stream; the
+    /// revision is read again then too, in case a wake was lost.
     var keepAlive: Duration = .seconds(20)
     /// The streams open now, per person.
     var open = OpenStreams(perPerson: ServerConfiguration().streamsPerPerson)
@@ -30,14 +36,23 @@ struct ChangeFeed: Sendable {
 
     /// The answer to `request`. `revision` is read once here, where a refusal (a ledger you are
     /// not a member of) is still an error answer; a stream ends when a later read fails.
-    func response(to request: Request, context: SignedInContext,
+    func response(to request: Request, context: SignedInContext, following topic: ChangeTopic,
                   revision: @escaping @Sendable () async throws -> Int64) async throws -> Response {
-        let first = try await revision()
         guard Self.wantsStream(request) else {
-            return try JSONBody(Revision(first)).response(from: request, context: context)
+            return try JSONBody(Revision(try await revision())).response(from: request, context: context)
         }
-        // Held by the body: given back when the stream ends, or when its body is dropped unread.
-        let slot = try open.take(for: context.user.id)
+        // Followed before the first read, so that no change commits unseen between the two.
+        let following = signals.follow(topic)
+        let first: Int64
+        let slot: OpenStreams.Slot
+        do {
+            first = try await revision()
+            // Held by the body: given back when the stream ends, or when its body is dropped unread.
+            slot = try open.take(for: context.user.id)
+        } catch {
+            following.finish()
+            throw error
+        }
         return Response(status: .ok, headers: [
             .contentType: Self.mediaType,
             .cacheControl: "no-store",
@@ -45,32 +60,45 @@ struct ChangeFeed: Sendable {
             HTTPField.Name("X-Accel-Buffering")!: "no",
         ], body: ResponseBody { [self] writer in
             defer { withExtendedLifetime(slot) {} }
-            try await stream(from: first, revision: revision) { try await writer.write(ByteBuffer(string: $0)) }
+            try await stream(from: first, following: following, revision: revision) { try await writer.write(ByteBuffer(string: $0)) }
             try await writer.finish(nil)
         })
     }
 
     /// Writes the events until the stream's lifetime is over, the server shuts down, or a read
-    /// of the revision fails.
-    func stream(from first: Int64, revision: @Sendable () async throws -> Int64,
+    /// of the revision fails. Each wake (a commit's, or the heartbeat's) reads the revision once.
+    func stream(from first: Int64, following: ChangeSignals.Following, revision: @Sendable () async throws -> Int64,
                 write: (String) async throws -> Void) async throws {
-        let clock = ContinuousClock()
-        let end = clock.now.advanced(by: lifetime)
+        defer { following.finish() }
+        let heartbeat = Task { [keepAlive, lifetime] in
+            let end = ContinuousClock.now.advanced(by: lifetime)
+            while ContinuousClock.now < end {
+                do { try await Task.sleep(for: min(keepAlive, ContinuousClock.now.duration(to: end))) } catch { break }
+                following.wake()
+            }
+            following.finish()
+        }
+        defer { heartbeat.cancel() }
         // EventSource opens the next stream this many milliseconds after one ends.
         try await write("retry: 1000\n\n" + Self.event(first))
         var last = first
-        var lastWritten = clock.now
-        while clock.now < end, !Task.isShuttingDownGracefully {
-            do { try await Task.sleep(for: pollInterval) } catch { return }
-            guard let now = try? await revision() else { return }
-            if now != last {
-                try await write(Self.event(now))
-                last = now
-                lastWritten = clock.now
-            } else if clock.now - lastWritten >= keepAlive {
-                try await write(": still here\n\n")
-                lastWritten = clock.now
+        var lastWritten = ContinuousClock.now
+        try await withGracefulShutdownHandler {
+            for await _ in following.wakes {
+                guard let now = try? await revision() else { return }
+                if now != last {
+                    try await write(Self.event(now))
+                    last = now
+                    lastWritten = .now
+                } else if ContinuousClock.now - lastWritten >= keepAlive / 2 {
+                    // A heartbeat's wake (or a change that moved another day): at most every
+                    // keepAlive and a half, a line.
+                    try await write(": still here\n\n")
+                    lastWritten = .now
+                }
             }
+        } onGracefulShutdown: {
+            following.finish()
         }
     }
 
@@ -85,7 +113,7 @@ struct ChangeFeed: Sendable {
 }
 
 /// How many streams each person holds open on this instance, and at most how many: one person's
-/// tabs and devices are a handful, and each open stream costs the server a read every poll.
+/// tabs and devices are a handful, and each open stream costs the server a read per wake.
 final class OpenStreams: Sendable {
     let perPerson: Int
     private let counts = Mutex<[UUID: Int]>([:])

@@ -19,7 +19,9 @@ struct DayController {
     /// The day's revision, or a stream of it while the day's page is open.
     @Sendable func dayChanges(_ request: Request, context: SignedInContext) async throws -> Response {
         let (hydration, date) = (services.hydration(context), try Self.date(context))
-        return try await services.changes.response(to: request, context: context) { try await hydration.dayRevision(on: date) }
+        return try await services.changes.response(to: request, context: context, following: .day(user: context.user.id, date)) {
+            try await hydration.dayRevision(on: date)
+        }
     }
 
     @Sendable func today(_: NoBody, _ request: Request, context: SignedInContext) async throws -> JSONBody<DaySummary> {

@@ -25,7 +25,7 @@ struct SpendingController {
     /// The ledger's revision, or a stream of it while its page is open.
     @Sendable func changes(_ request: Request, context: SignedInContext) async throws -> Response {
         let (spending, ledger) = (services.spending(context), try context.parameters.ledger)
-        return try await services.changes.response(to: request, context: context) { try await spending.revision(of: ledger) }
+        return try await services.changes.response(to: request, context: context, following: .ledger(ledger)) { try await spending.revision(of: ledger) }
     }
 
     @Sendable func addExpense(_ body: NewExpense, _ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {

@@ -9,6 +9,10 @@ import TallyRepositories
 /// and offers named methods that are each one transaction.
 public struct SQLiteStore: Sendable {
     let writer: any DatabaseWriter
+    /// Woken after each commit of this store (see `CommitTopics`).
+    public let changes = ChangeSignals()
+    /// What the transaction being written touched: nil for a short-lived command, which no one follows.
+    let topics: CommitTopics?
 
     /// How a process uses the database file.
     public enum Access: Sendable {
@@ -58,7 +62,7 @@ public struct SQLiteStore: Sendable {
             // GRDB sets NORMAL with WAL, after `prepareDatabase`: set it here, on the one
             // connection that writes.
             try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())") }
-            return try SQLiteStore(writer)
+            return try SQLiteStore(writer, followed: access == .pool)
         } catch let error as DatabaseError {
             throw TallyError.invalid("Cannot open the database at \(path): \(error.message ?? "\(error.resultCode)").")
         }
@@ -90,7 +94,7 @@ public struct SQLiteStore: Sendable {
         try SQLiteStore(DatabaseQueue(configuration: configuration()))
     }
 
-    init(_ writer: any DatabaseWriter) throws {
+    init(_ writer: any DatabaseWriter, followed: Bool = true) throws {
         self.writer = writer
         let migrator = Migrations.migrator
         // Most commands find the schema current: check that in a read, and take the write lock
@@ -108,6 +112,9 @@ public struct SQLiteStore: Sendable {
             // prepared next would expand `SELECT *` to the old columns. Close it.
             (writer as? DatabasePool)?.releaseMemory()
         }
+        let topics = followed ? CommitTopics() : nil
+        try topics.map { topics in try writer.writeWithoutTransaction { try topics.install(on: $0) } }
+        self.topics = topics
     }
 
     static func configuration() -> Configuration {
@@ -126,10 +133,13 @@ public struct SQLiteStore: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let admission = TokenAdmission.current
         do {
-            return try await writer.write { db in
+            let (value, touched) = try await writer.write { [topics] db in
                 try Self.check(admission, db)
-                return try body(db)
+                let value = try body(db)
+                return (value, topics?.take() ?? [])
             }
+            if !touched.isEmpty { changes.signal(touched) }
+            return value
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw StoreRefusal.clash(error.message.map(Phrase.verbatim) ?? Phrase("a constraint failed"))
         } catch let error as DatabaseError {

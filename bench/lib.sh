@@ -21,8 +21,11 @@ build() { # log name, swift build arguments...
     locked swift build -c release --static-swift-stdlib "$@" >"$work/$log" 2>&1 || { cat "$work/$log"; exit 1; }
 }
 
-build bare-build.log --package-path bench/bare --scratch-path .build-bare --product bare
-bare=$(swift build -c release --static-swift-stdlib --package-path bench/bare --scratch-path .build-bare --show-bin-path)/bare
+# The reference app, unless the benchmark has none (BENCH_WITHOUT_BARE).
+if [ -z "${BENCH_WITHOUT_BARE:-}" ]; then
+    build bare-build.log --package-path bench/bare --scratch-path .build-bare --product bare
+    bare=$(swift build -c release --static-swift-stdlib --package-path bench/bare --scratch-path .build-bare --show-bin-path)/bare
+fi
 if [ -n "${TALLY_BIN:-}" ]; then
     tally=$TALLY_BIN
 else

@@ -88,6 +88,10 @@ struct ServeCommand: AsyncParsableCommand {
             if let seconds = environment["TALLY_TEST_SCHEDULE_TICK_SECONDS"].flatMap(Int.init), seconds > 0 {
                 configuration.recurringInterval = .seconds(seconds)
             }
+            // The live-update benchmark opens 10,000 streams for a few people.
+            if let streams = environment["TALLY_TEST_STREAMS_PER_PERSON"].flatMap(Int.init), streams > 0 {
+                configuration.streamsPerPerson = streams
+            }
             return configuration
         }
         let clock: any WallClock = TestClock.fromEnvironment(environment) ?? SystemClock()
@@ -98,8 +102,11 @@ struct ServeCommand: AsyncParsableCommand {
             return try ServingLock.serving(path)
         }
         defer { withExtendedLifetime(serving) {} }
+        let level = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        ServerLog.bootstrap(level: level)
+        defer { ServerLog.shared.flush() }
         var logger = Logger(label: "tally")
-        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        logger.logLevel = level
         if let clock = clock as? TestClock { logger.warning("The time comes from \(clock.path) (TALLY_TEST_CLOCK_FILE): for tests only.") }
         logger.info("Tally serves http://\(configuration.host):\(configuration.port) from \(location)")
         let app = buildApplication(configuration: configuration, store: store, clock: clock, logger: logger)

@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import Testing
+@testable import TallyServer
+
+/// The server's log: lines in swift-log's usual form, written by a thread of their own, at once
+/// for warnings and errors, and never more than the limit kept in memory.
+@Suite("The server's log")
+struct ServerLogTests {
+    /// A log that writes into a pipe, and what has come out of it.
+    final class Output: @unchecked Sendable {
+        let log: ServerLog
+        private let reading: Int32
+
+        init(interval: TimeInterval? = 0.2) {
+            var ends: [Int32] = [0, 0]
+            _ = pipe(&ends)
+            _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+            reading = ends[0]
+            log = ServerLog(descriptor: ends[1], interval: interval)
+        }
+
+        func text() -> String {
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(reading, &buffer, buffer.count)
+                guard count > 0 else { break }
+                bytes += buffer[..<count]
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    func logger(_ output: Output) -> Logger {
+        var logger = Logger(label: "tally") { label in ServerLog.Handler(label: label, log: output.log) }
+        logger[metadataKey: "hb.request.id"] = "7"
+        return logger
+    }
+
+    @Test("A request's line: the time, level, label, metadata in key order, source and message; written soon, off the request")
+    func requestLine() async throws {
+        let output = Output()
+        logger(output).info("GET /health 200 0.1 ms", metadata: ["http.status": "200", "http.method": "GET"])
+        #expect(output.text().isEmpty, "not written by the request itself")
+        try await Task.sleep(for: .milliseconds(600))
+        let line = output.text()
+        let pattern = #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 info tally: hb\.request\.id=7 http\.method=GET http\.status=200 \[TallyServerTests\] GET /health 200 0\.1 ms\n$/#
+        #expect(line.wholeMatch(of: pattern) != nil, "\(line)")
+    }
+
+    @Test("A warning is written at once, after the lines that waited; a level below the logger's is not made at all")
+    func urgentAndFiltered() {
+        let output = Output()
+        var logger = logger(output)
+        logger.logLevel = .info
+        logger.debug("\(Self.neverMade())")
+        logger.info("first")
+        logger.error("the disk is full")
+        let lines = output.text().split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasSuffix("first") && lines[1].hasSuffix("the disk is full"), "\(lines)")
+    }
+
+    static func neverMade() -> String {
+        Issue.record("a debug message was made at info")
+        return ""
+    }
+
+    @Test("Past the limit, lines are dropped and counted, not kept")
+    func limit() {
+        let output = Output(interval: nil)
+        let big = String(repeating: "x", count: ServerLog.limit / 4)
+        for _ in 0..<6 { output.log.append(big + "\n", urgent: false) }
+        output.log.append("last\n", urgent: false)
+        var written = 0
+        var text = ""
+        // The pipe holds 64 KB: read while flushing.
+        DispatchQueue.global().async { output.log.flush() }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let more = output.text()
+            text += more
+            written += more.utf8.count
+            if text.contains("dropped") { break }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        #expect(text.contains("3 log line(s) were dropped"), "\(text.suffix(100))")
+        #expect(text.hasSuffix("last\n3 log line(s) were dropped: the log's output did not keep up\n"))
+        #expect(written <= ServerLog.limit + 200)
+    }
+}

@@ -8,7 +8,9 @@
 # (about 8 drinks a day for 10 years), then runs each command RUNS times (default 30, after 3
 # warm-up runs) as a new process, the way a person or a script runs it, alternating the two
 # builds, and prints wall times in ms. Goal: under 50 ms each. `tally --version`, which opens
-# no database, shows what starting a process costs. BEFORE, a `tally` built from an earlier
+# no database, shows what starting a process costs. The reference, in the same runs: the
+# `sqlite3` shell counting the file's drinks; `today` and `history` (the installed build's
+# medians) are printed as ratios of it, with their targets (issue 38: at most 3× and 4×). BEFORE, a `tally` built from an earlier
 # commit (copy it aside first), joins the same runs, so that a change shows its before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,10 +37,11 @@ ls -l "$db" | awk '{ printf "database: %.1f MB\n", $5 / 1048576 }'
 # Late in the evening of the last filled day, so "today" has its drinks.
 export TALLY_NOW=2026-11-20T21:00:00Z TALLY_DATABASE="$db"
 
-python3 - "$runs" "static:$static" "dynamic:$dynamic" ${before:+"before:$before"} <<'PY'
+command -v sqlite3 >/dev/null || { echo "sqlite3 is missing: apt-get install sqlite3" >&2; exit 1; }
+python3 - "$runs" "$db" "static:$static" "dynamic:$dynamic" ${before:+"before:$before"} <<'PY'
 import statistics, subprocess, sys, time
-runs = int(sys.argv[1])
-builds = dict(arg.split(":", 1) for arg in sys.argv[2:])
+runs, db = int(sys.argv[1]), sys.argv[2]
+builds = dict(arg.split(":", 1) for arg in sys.argv[3:])
 commands = {
     "tally --version": ["--version"],
     "tally today": ["today"],
@@ -53,6 +56,8 @@ def run(binary, args):
     subprocess.run([binary, *args], check=True, stdout=subprocess.DEVNULL)
     return (time.perf_counter() - began) * 1000
 
+medians = {}
+
 print(f"{'command':42} {'build':8} {'min':>6} {'median':>7} {'p95':>6} {'max':>6}   (ms, {runs} runs)")
 for name, args in commands.items():
     times = {build: [] for build in builds}
@@ -65,5 +70,15 @@ for name, args in commands.items():
     for build, measured in times.items():
         measured.sort()
         p95 = measured[min(len(measured) - 1, round(0.95 * len(measured)) - 1)]
+        medians[(name, build)] = statistics.median(measured)
         print(f"{name:42} {build:8} {measured[0]:6.1f} {statistics.median(measured):7.1f} {p95:6.1f} {measured[-1]:6.1f}")
+
+# The reference: the sqlite3 shell, a process that opens the file and counts its drinks.
+reference = [run("sqlite3", [db, "SELECT count(*) FROM intake"]) for _ in range(runs)]
+floor = statistics.median(reference)
+print(f"{'sqlite3 … SELECT count(*) FROM intake':42} {'':8} {min(reference):6.1f} {floor:7.1f}")
+for name, target in [("tally today", 3), ("tally history", 4)]:
+    for build in builds:
+        ratio = medians[(name, build)] / floor
+        print(f"{name + ' ÷ sqlite3':42} {build:8} {ratio:6.1f}×  (target ≤ {target}×{'' if ratio <= target else ', missed'})")
 PY

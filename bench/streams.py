@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from datetime import datetime, timezone
 
@@ -17,8 +18,11 @@ PEOPLE = 50
 def api(origin, method, path, secret, body=None):
     request = urllib.request.Request(origin + path, method=method, data=json.dumps(body).encode() if body is not None else None,
                                      headers={"Authorization": f"Bearer {secret}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.load(answer)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.load(answer)
+    except urllib.error.HTTPError as error:
+        raise SystemExit(f"{method} {path}: {error.code} {error.read().decode()}")
 
 
 def prepare(tally, database):
@@ -107,8 +111,13 @@ async def measure(tally, database, secrets, ledger, count, label):
     started = time.monotonic()
     while not all(stream.revision is not None for _, stream in streams):
         await asyncio.sleep(0.1)
-        if time.monotonic() - started > 120:
-            raise SystemExit(f"{label}: only {sum(s.revision is not None for _, s in streams)} of {count} streams opened")
+        if time.monotonic() - started > 60:
+            # A build from before TALLY_TEST_STREAMS_PER_PERSON refuses past 20 a person.
+            print(f"{label:8} {count:6} streams: only {sum(s.revision is not None for _, s in streams)} opened")
+            for task in tasks:
+                task.cancel()
+            server.stop()
+            return None, None
     opened = time.monotonic() - started
     await asyncio.sleep(2)
     idle_seconds = 20
@@ -162,7 +171,8 @@ async def main():
     ledger = api(server.origin, "POST", "/api/v1/ledgers", secrets[0], {"name": "Everyone", "currency": "EUR"})["id"]
     code = api(server.origin, "POST", f"/api/v1/ledgers/{ledger}/invite", secrets[0], {"uses": PEOPLE - 1})["inviteCode"]
     for index, secret in enumerate(secrets[1:], start=1):
-        api(server.origin, "POST", "/api/v1/ledgers/join", secret, {"code": code, "name": f"person{index}"})
+        # The first takes the ledger's second member; the others join as someone new.
+        api(server.origin, "POST", "/api/v1/ledgers/join", secret, {"code": code} if index == 1 else {"code": code, "name": f"person{index}"})
     server.stop()
     print(f"{PEOPLE} people, each with streams of their day and of the ledger they all share; idle over 20 s,"
           " with EventSource's reopening every 60 s; target: 1,000 streams idle at ≤ 5 % of a core, a change seen by all within 2 s")

@@ -60,6 +60,17 @@ struct InternetTimeTextTests {
     static let zones = ["Europe/Paris", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu", "America/St_Johns",
                         "Pacific/Chatham", "UTC", "Africa/Casablanca", "America/Santiago"].map(zone)
 
+    @Test("Property: in UTC to the second, exactly as Foundation's ISO 8601 formatter writes it, from 1900 to 2200")
+    func utcSecondsAsFoundation() async {
+        let foundation = ISO8601DateFormatter()
+        await propertyCheck(count: 1000, input: Gen.int(in: -2_208_988_800...7_258_118_400), Gen.int(in: 0...999_999)) { seconds, micros in
+            let date = Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(micros) / 1_000_000)
+            #expect(InternetTime.utcSeconds(date) == foundation.string(from: date), "\(date.timeIntervalSince1970)")
+        }
+        #expect(InternetTime.utcSeconds(Date(timeIntervalSince1970: 1_743_315_300.4)) == "2025-03-30T06:15:00Z")
+        #expect(InternetTime.utcSeconds(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59Z")
+    }
+
     @Test("Property: an instant to the millisecond (what the store keeps) reads back exactly, and writes the same text again, in zones with DST")
     func roundTripMilliseconds() async {
         // Up to 2041-05-10 (2^51 µs): later ones are in `after2041`.

@@ -49,6 +49,14 @@ struct ServerLogTests {
         #expect(line.wholeMatch(of: pattern) != nil, "\(line)")
     }
 
+    @Test("A key the logger and the line both have is written once, with the line's value")
+    func laterWins() {
+        let output = Output(interval: nil)
+        logger(output).info("moved", metadata: ["hb.request.id": "8", "a": "1"])
+        output.log.flush()
+        #expect(output.text().hasSuffix(" info tally: a=1 hb.request.id=8 [TallyServerTests] moved\n"))
+    }
+
     @Test("A warning is written at once, after the lines that waited; a level below the logger's is not made at all")
     func urgentAndFiltered() {
         let output = Output()

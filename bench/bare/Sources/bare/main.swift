@@ -1,11 +1,12 @@
 // This is the floor Tally is measured against (bench/server.sh runs both in one run and prints
-// each of Tally's figures as a ratio of this app's GET /health). Keep its code as it is: it is the
+// each of Tally's figures as a ratio of this app's same request). Keep its code as it is: it is the
 // minimum the same framework and database can do, not a copy of Tally.
 //
 // The floor to measure Tally's API against: the same framework and database, nothing else.
 // GET /health answers a constant; GET /today looks the bearer token up and reads one row of a
 // per-day total; POST /intakes looks the token up and, in one write transaction, inserts a drink
-// and updates that total. Run: swift run -c release bare [DB_PATH] [PORT] (listens on 127.0.0.1:PORT, default 8090).
+// and updates that total. Run: swift run -c release bare [DB_PATH] [PORT] (listens on 127.0.0.1:PORT, default 8090);
+// BARE_SYNCHRONOUS=FULL for durable writes.
 import Foundation
 import GRDB
 import Hummingbird
@@ -23,6 +24,11 @@ try await pool.write { db in
         CREATE TABLE IF NOT EXISTS dayTotal(userId INTEGER, day INTEGER, totalMl REAL, entryCount INTEGER, PRIMARY KEY(userId, day)) WITHOUT ROWID;
         INSERT OR IGNORE INTO token VALUES('secret', 1);
         """)
+}
+// BARE_SYNCHRONOUS=FULL makes every acknowledged write durable, as a server that loses nothing must;
+// GRDB's WAL set-up leaves the writer at NORMAL otherwise.
+if let mode = ProcessInfo.processInfo.environment["BARE_SYNCHRONOUS"], ["FULL", "NORMAL", "EXTRA"].contains(mode.uppercased()) {
+    try await pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(mode.uppercased())") }
 }
 
 func user(_ request: Request) async throws -> Int64 {

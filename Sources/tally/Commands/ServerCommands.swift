@@ -103,10 +103,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         defer { withExtendedLifetime(serving) {} }
         let level = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        // Every logger made from here on logs at `level`, through the server's log.
         ServerLog.bootstrap(level: level)
         defer { ServerLog.shared.flush() }
-        var logger = Logger(label: "tally")
-        logger.logLevel = level
+        let logger = Logger(label: "tally")
         if let clock = clock as? TestClock { logger.warning("The time comes from \(clock.path) (TALLY_TEST_CLOCK_FILE): for tests only.") }
         logger.info("Tally serves http://\(configuration.host):\(configuration.port) from \(location)")
         let app = buildApplication(configuration: configuration, store: store, clock: clock, logger: logger)

@@ -1,11 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// --static-swift-stdlib exports every Swift symbol (58,000) for dlsym, which the executables do not
+// use; the runtime's start-up scans them (dladdr), about 0.5 ms of every command.
+let leanLinking: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release)),
+]
+
 let package = Package(
     name: "Tally",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "tally", targets: ["tally"]),
+        .executable(name: "tally-server", targets: ["tally-server"]),
         .library(name: "TallyCore", targets: ["TallyCore"]),
         .library(name: "TallyStore", targets: ["TallyStore"]),
         .library(name: "TallyServices", targets: ["TallyServices"]),
@@ -128,19 +135,47 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // The command-line tool: argument parsing and rendering, nothing else.
-        .executableTarget(
-            name: "tally",
+        // The command line's commands, its local backends and its text: argument parsing and
+        // rendering over the services, nothing else. Whatever needs a network or PostgreSQL is
+        // reached through `Reach`, which only `tally-server` fills in.
+        .target(
+            name: "TallyCommands",
             dependencies: [
                 "TallyAPI",
+                "TallyCore",
+                "TallyImport",
                 "TallyLanguages",
                 "TallyRepositories",
                 "TallyServices",
                 "TallyStore",
-                "TallyServer",
-                "TallyImport",
-                "TallyPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `tally`: a person's own tallies on the local SQLite file, without the server, NIO or
+        // PostgreSQL, whose libraries would cost every command's start; it hands everything else
+        // to `tally-server`, installed beside it.
+        .executableTarget(
+            name: "tally",
+            dependencies: ["TallyCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            linkerSettings: leanLinking
+        ),
+        // `tally-server`: every command, `tally serve` and the accounts, PostgreSQL and the
+        // commands against a server's API among them.
+        .executableTarget(
+            name: "tally-server",
+            dependencies: [
+                "TallyAPI",
+                "TallyCommands",
+                "TallyCore",
+                "TallyImport",
+                "TallyLanguages",
+                "TallyPostgres",
+                "TallyRepositories",
+                "TallyServer",
+                "TallyServices",
+                "TallyStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // The remote client: NIO's, so that the command needs no libcurl (FoundationNetworking),
                 // whose thirty shared libraries cost every start of the process about 2 ms.
@@ -152,11 +187,7 @@ let package = Package(
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            linkerSettings: [
-                // --static-swift-stdlib exports every Swift symbol (58,000) for dlsym, which tally does
-                // not use; the runtime's start-up scans them (dladdr), about 0.5 ms of every command.
-                .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release)),
-            ]
+            linkerSettings: leanLinking
         ),
         // Fills a database with years of realistic data for the benchmarks in bench/.
         .executableTarget(
@@ -192,11 +223,11 @@ let package = Package(
             // Receipts/: photos with EXIF (a GPS position, a camera) in each format taken.
             resources: [.copy("Fixtures")]
         ),
-        // Runs the built `tally` binary; reads its database with GRDB only to prove that a refused
-        // command changed nothing.
+        // Runs the built `tally` binary (and through it `tally-server`); reads its database with
+        // GRDB only to prove that a refused command changed nothing.
         .testTarget(
             name: "TallyCLITests",
-            dependencies: ["tally", "TallyAPI", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["tally", "tally-server", "TallyCommands", "TallyAPI", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
     ]

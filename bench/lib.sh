@@ -30,7 +30,9 @@ fi
 if [ -n "${TALLY_BIN:-}" ]; then
     tally=$TALLY_BIN
 else
+    # `tally serve` becomes `tally-server serve`, built beside it.
     build build.log --scratch-path .build-static --product tally
+    build build.log --scratch-path .build-static --product tally-server
     tally=$(swift build -c release --scratch-path .build-static --static-swift-stdlib --show-bin-path)/tally
 fi
 

@@ -15,7 +15,9 @@ tries=${1:-15}
 
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-swift build -c release --product tally >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+for product in tally tally-server; do
+    swift build -c release --product "$product" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+done
 tally=$(swift build -c release --show-bin-path)/tally
 db="$work/tally.sqlite"
 for i in $(seq 1 "$tries"); do echo "correct horse $i" | "$tally" user create "known$i" --database "$db" >/dev/null; done

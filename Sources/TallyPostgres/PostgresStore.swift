@@ -117,7 +117,7 @@ public final class PostgresStore: StoreAvailability {
 
     /// The address without its password, as a refusal names it.
     static func address(_ url: String) -> Phrase {
-        (try? PostgresURL(url).redacted).map(Phrase.verbatim) ?? Phrase("the PostgreSQL database")
+        PostgresAddress.redacted(url).map(Phrase.verbatim) ?? Phrase("the PostgreSQL database")
     }
 
     /// Why no connection was made, in a few words (the system's own, for an I/O error).

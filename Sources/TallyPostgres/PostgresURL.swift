@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import TallyCore
+import TallyRepositories
 
 /// A database address as people write it: `postgres://user:password@host:5432/database`, with
 /// `?sslmode=disable|prefer|require` (libpq's names; `prefer` unless said) and
@@ -8,13 +9,8 @@ import TallyCore
 struct PostgresURL {
     private let components: URLComponents
 
-    /// Whether `text` names a PostgreSQL database rather than a file.
-    static func names(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
-    }
-
     init(_ text: String) throws {
-        guard Self.names(text), let components = URLComponents(string: text) else {
+        guard PostgresAddress.names(text), let components = URLComponents(string: text) else {
             throw TallyError.invalid("A PostgreSQL address looks like postgres://user:password@host:5432/database.")
         }
         self.components = components
@@ -105,23 +101,12 @@ struct PostgresURL {
             }
         }
     }
-
-    /// The address without its password (or anything after the database's name), for messages and logs.
-    var redacted: String {
-        var text = (components.scheme ?? "postgres") + "://"
-        if let user = components.percentEncodedUser {
-            text += user + (components.percentEncodedPassword == nil ? "" : ":•••") + "@"
-        }
-        text += components.percentEncodedHost ?? ""
-        if let port = components.port { text += ":\(port)" }
-        return text + components.percentEncodedPath
-    }
 }
 
 extension PostgresStore {
     /// Whether `text` is the address of a PostgreSQL database (postgres:// or postgresql://) rather than a file.
-    public static func isAddress(_ text: String) -> Bool { PostgresURL.names(text) }
+    public static func isAddress(_ text: String) -> Bool { PostgresAddress.names(text) }
 
     /// The address without its password, for logs and messages.
-    public static func redacted(_ url: String) -> String { (try? PostgresURL(url).redacted) ?? "the PostgreSQL database" }
+    public static func redacted(_ url: String) -> String { PostgresAddress.redacted(url) ?? "the PostgreSQL database" }
 }

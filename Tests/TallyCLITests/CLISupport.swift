@@ -80,12 +80,12 @@ enum CLI {
             + "). Build it first: swift build --build-tests."))
     }()
 
-    /// Runs `tally` with `args` in an environment made only of `environment` (plus PATH and HOME):
+    /// Runs `tally` (or `executable`) with `args` in an environment made only of `environment` (plus PATH and HOME):
     /// no TALLY_… variable of the caller leaks in. Output goes through files, so a large document
     /// can never fill a pipe and block the child. `input`, if any, is its standard input.
     static func run(_ args: [String], env environment: [String: String], in folder: URL,
-                    input: String? = nil, timeout: TimeInterval = 30) throws -> CLIResult {
-        let binary = try binary.get()
+                    input: String? = nil, timeout: TimeInterval = 30, executable: URL? = nil) throws -> CLIResult {
+        let binary = try executable ?? binary.get()
         let token = UUID().uuidString
         let outURL = folder.appendingPathComponent("stdout-\(token)")
         let errURL = folder.appendingPathComponent("stderr-\(token)")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
-@testable import tally
+@testable import tally_server
 
 // What keeps `tally` quick to start (bench/hydration.sh measures it): each of these, undone,
 // costs every command a few milliseconds without changing any output.
@@ -14,6 +14,7 @@ struct StartUpTests {
             if command.configuration.commandName == nil { unnamed.append(String(reflecting: command)) }
             command.configuration.subcommands.forEach(visit)
         }
+        // tally-server's commands: tally's, and those it hands over.
         visit(Tally.self)
         #expect(unnamed.isEmpty, "give these a commandName: \(unnamed)")
     }

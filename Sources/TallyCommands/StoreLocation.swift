@@ -1,6 +1,5 @@
 import Foundation
 import TallyCore
-import TallyPostgres
 import TallyRepositories
 import TallyServices
 import TallyStore
@@ -8,16 +7,16 @@ import TallyStore
 /// Where the tally is kept: a SQLite file (the default, nothing to set up) or a PostgreSQL
 /// database (for several servers on one database). From --database, then TALLY_DATABASE_URL,
 /// then TALLY_DATABASE, then the file in the XDG data folder.
-enum StoreLocation: CustomStringConvertible {
+package enum StoreLocation: CustomStringConvertible {
     case sqlite(path: String)
     case postgres(url: String)
 
-    static var defaultDescription: String { "~/.local/share/tally/tally.sqlite" }
+    package static var defaultDescription: String { "~/.local/share/tally/tally.sqlite" }
 
-    init(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
         if let given = nonEmpty(option) ?? nonEmpty(environment["TALLY_DATABASE_URL"]) ?? nonEmpty(environment["TALLY_DATABASE"]) {
-            self = PostgresStore.isAddress(given) ? .postgres(url: given) : .sqlite(path: (given as NSString).expandingTildeInPath)
+            self = PostgresAddress.names(given) ? .postgres(url: given) : .sqlite(path: (given as NSString).expandingTildeInPath)
             return
         }
         let dataHome = nonEmpty(environment["XDG_DATA_HOME"]) ?? (NSHomeDirectory() + "/.local/share")
@@ -26,30 +25,18 @@ enum StoreLocation: CustomStringConvertible {
 
     /// Opens the store, bringing its schema up to date. `process` says how this process uses it:
     /// a server keeps a pool, a command one connection.
-    func open(for process: StoreUse) async throws -> any TallyStorage {
+    package func open(for process: StoreUse) async throws -> any TallyStorage {
         switch self {
         case .sqlite(let path):
             return try SQLiteStore.open(path: path, access: process == .server ? .pool : .singleConnection, durability: try Self.durability())
         case .postgres(let url):
-            return try await PostgresStore.connect(url: url, maximumConnections: process == .server ? 20 : 1,
-                                                   deadline: process == .server ? try Self.deadline() : nil)
+            return try await Reach.current.postgres(url, process)
         }
-    }
-
-    /// How long a server's use of PostgreSQL may take: TALLY_POSTGRES_DEADLINE seconds, 5 by default.
-    static func deadline() throws -> Duration {
-        guard let text = ProcessInfo.processInfo.environment["TALLY_POSTGRES_DEADLINE"], !text.isEmpty else {
-            return PostgresStore.defaultDeadline
-        }
-        guard let seconds = Double(text), seconds >= 0.1, seconds <= 600 else {
-            throw TallyError.invalid("TALLY_POSTGRES_DEADLINE is a number of seconds from 0.1 to 600, not \(UserText.quoted(text)).")
-        }
-        return .milliseconds(Int(seconds * 1000))
     }
 
     /// FULL unless TALLY_SQLITE_SYNCHRONOUS=normal says otherwise (see the README: it risks the
     /// last writes before a power cut).
-    static func durability() throws -> SQLiteStore.Durability {
+    package static func durability() throws -> SQLiteStore.Durability {
         guard let text = ProcessInfo.processInfo.environment["TALLY_SQLITE_SYNCHRONOUS"], !text.isEmpty else { return .full }
         guard let durability = SQLiteStore.Durability(rawValue: text.lowercased()) else {
             throw TallyError.invalid("TALLY_SQLITE_SYNCHRONOUS is full or normal, not \(UserText.quoted(text)).")
@@ -58,15 +45,15 @@ enum StoreLocation: CustomStringConvertible {
     }
 
     /// For logs and messages: the file, or the database's address without its password.
-    var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let path): path
-        case .postgres(let url): PostgresStore.redacted(url)
+        case .postgres(let url): PostgresAddress.redacted(url) ?? "the PostgreSQL database"
         }
     }
 }
 
-enum StoreUse {
+package enum StoreUse: Sendable {
     case server
     case command
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TallyAPI
+import TallyCommands
 import TallyCore
 import TallyImport
 import TallyRepositories

@@ -104,7 +104,7 @@ struct EditCommand: TallyCommand {
     }
 }
 
-func parseUUID(_ text: String) throws -> UUID {
+package func parseUUID(_ text: String) throws -> UUID {
     guard let id = UUID(uuidString: text) else {
         throw TallyError.invalid("\"\(text)\" is not a UUID such as 550e8400-e29b-41d4-a716-446655440000.")
     }

@@ -20,7 +20,7 @@ extension TallyCommand {
 /// Runs `body`, turning a TallyError (or a server that cannot be reached) into its sentence on
 /// stderr, in the terminal's language, and its exit code: the one place where error kinds become
 /// exit codes.
-func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
+package func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch {
@@ -28,7 +28,7 @@ func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
     }
 }
 
-func reportingErrors<T>(_ body: () throws -> T) throws -> T {
+package func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch {
@@ -62,7 +62,7 @@ func emit<T: Encodable>(_ value: T, _ context: CommandContext, text: () -> Strin
     try emitPlain(value, context.options, text: text)
 }
 
-func emitPlain<T: Encodable>(_ value: T, _ options: CommonOptions, text: () -> String) throws {
+package func emitPlain<T: Encodable>(_ value: T, _ options: CommonOptions, text: () -> String) throws {
     if options.json {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

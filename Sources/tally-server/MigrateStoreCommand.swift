@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TallyCommands
 import TallyCore
 import TallyPostgres
 import TallyRepositories

@@ -7,7 +7,7 @@ import TallyServices
 /// Where a command's tally is, before anything is read from it: the backends and the clock.
 /// Opening one reads nothing, so a command that needs nothing else (`tally drink 250` against a
 /// server) makes exactly the requests it needs.
-struct Connection {
+package struct Connection {
     let backend: any HydrationBackend
     let spending: any SpendingBackend
     let backup: any BackupBackend
@@ -15,13 +15,15 @@ struct Connection {
     let clock: any WallClock
     let options: CommonOptions
 
+    package init(backend: any HydrationBackend, spending: any SpendingBackend, backup: any BackupBackend, clock: any WallClock,
+                 options: CommonOptions) {
+        (self.backend, self.spending, self.backup, self.clock, self.options) = (backend, spending, backup, clock, options)
+    }
+
     static func open(_ options: CommonOptions) async throws -> Connection {
         let environment = ProcessInfo.processInfo.environment
-        if let client = try Remote.client(options, environment: environment) {
-            // The server keeps the time: TALLY_NOW is for the local database only.
-            return Connection(backend: RemoteHydration(client: client), spending: RemoteSpending(client: client),
-                              backup: RemoteBackup(client: client), clock: SystemClock(), options: options)
-        }
+        // The server keeps the time: TALLY_NOW is for the local database only.
+        if let remote = try Reach.current.server(options, environment) { return remote }
         let store = try await StoreLocation(options.database).open(for: .command)
         let clock = try clock(environment)
         let directory = UserDirectory(store: store, clock: clock)

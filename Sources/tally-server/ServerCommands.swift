@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
+import TallyCommands
 import TallyCore
 import TallyLanguages
 import TallyRepositories

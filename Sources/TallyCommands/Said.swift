@@ -7,52 +7,52 @@ import TallyLanguages
 // English and ISO: only the text a person reads goes through here.
 
 /// The phrase in the terminal's language: `t("Deleted \(what).")`.
-func t(_ phrase: Phrase) -> String { Said.inEnglish ? phrase.description : Written.current.say(phrase) }
+package func t(_ phrase: Phrase) -> String { Said.inEnglish ? phrase.description : Written.current.say(phrase) }
 
 /// The phrase's form for its count: `t(one: "\(n) day", other: "\(n) days")`.
-func t(one: Phrase, other: Phrase) -> String { t(Phrase(one: one, other: other)) }
+package func t(one: Phrase, other: Phrase) -> String { t(Phrase(one: one, other: other)) }
 
 /// Values in the terminal's locale. In English each is written exactly as the command line
 /// always wrote it (scripts and the CLI tests read it); in another language, as `Written` writes it.
-enum Said {
+package enum Said {
     /// How the terminal writes (LC_ALL, else LC_MESSAGES, else LANG), or nil when it is English.
     /// An English `Written` reads no catalog.
-    static let terminal: Written? = {
+    package static let terminal: Written? = {
         let written = Written(environment: ProcessInfo.processInfo.environment)
         return written.language == .english ? nil : written
     }()
 
     /// Whether the text is English: a terminal in English, or a command that chose it.
-    static var inEnglish: Bool { terminal == nil || Written.current.language == .english }
+    package static var inEnglish: Bool { terminal == nil || Written.current.language == .english }
 
     /// Phrases one per line, each in the terminal's language.
-    static func lines(_ phrases: [Phrase]) -> String {
+    package static func lines(_ phrases: [Phrase]) -> String {
         phrases.map { t($0) }.joined(separator: "\n")
     }
 
     /// "250 ml", "8 oz": whole units, in the locale's digits.
-    static func volume(_ ml: Double, _ unit: VolumeUnit) -> String {
+    package static func volume(_ ml: Double, _ unit: VolumeUnit) -> String {
         guard !inEnglish else { return unit.format(ml) }
         return Written.current.volume(unit.toMilliliters(unit.fromMilliliters(ml).rounded()), unit)
     }
 
     /// "2026-12-01" in English (as it is typed back), else the locale's long date ("1. Dezember 2026").
-    static func day(_ date: LocalDate) -> String {
+    package static func day(_ date: LocalDate) -> String {
         inEnglish ? date.description : Written.current.longDay(date)
     }
 
     /// "07:00" in English, else the locale's time of day.
-    static func time(_ time: TimeOfDay) -> String {
+    package static func time(_ time: TimeOfDay) -> String {
         inEnglish ? time.description : Written.current.time(of: time)
     }
 
     /// An ISO 8601 instant in English, else the locale's date and time on this machine's clock.
-    static func moment(_ instant: Date) -> String {
+    package static func moment(_ instant: Date) -> String {
         inEnglish ? instant.formatted(.iso8601) : Written.current.moment(instant, in: .current)
     }
 
     /// "Alex", "Alex and Sam", "Kim, Alex and Sam".
-    static func list(_ items: [String]) -> String {
+    package static func list(_ items: [String]) -> String {
         guard let last = items.last, items.count > 1 else { return items.first ?? "" }
         return t("\(items.dropLast().joined(separator: ", ")) and \(last)")
     }

@@ -7,6 +7,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import TallyAPI
+import TallyCommands
 import TallyCore
 
 /// Sends requests to a Tally server's API with a personal API token, and turns its problems
@@ -219,14 +220,4 @@ struct APIClient: Sendable {
         while text.hasSuffix(".") { text.removeLast() }
         return .verbatim(text)
     }
-}
-
-/// A failure that is no rule of Tally's: the server cannot be reached, fails, or does not speak
-/// its API. The CLI prints the sentence, in the terminal's language, and exits with 6.
-struct RemoteFailure: Error, CustomStringConvertible {
-    let phrase: Phrase
-    init(_ phrase: Phrase) { self.phrase = phrase }
-    /// The sentence in English.
-    var message: String { phrase.description }
-    var description: String { message }
 }

@@ -9,7 +9,7 @@ import TallyServices
 /// server. Both answer with the same TallyCore and TallyStore values, so that a command prints
 /// the same text and JSON whichever it runs against. Neither holds rules of its own: the
 /// service (locally or inside the server) applies them.
-protocol HydrationBackend: Sendable {
+package protocol HydrationBackend: Sendable {
     func settings() async throws -> HydrationSettings
 
     func logDrink(_ drink: HydrationService.Drink) async throws -> EntryResult

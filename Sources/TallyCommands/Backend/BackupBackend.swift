@@ -6,7 +6,7 @@ import TallyRepositories
 import TallyServices
 
 /// A person's whole backup (A2): written from, and restored into, the local database or a server.
-protocol BackupBackend: Sendable {
+package protocol BackupBackend: Sendable {
     /// Writes the backup, a piece at a time.
     func exportBackup(_ write: (Data) async throws -> Void) async throws
     /// Restores a backup file: into an empty account, or merged into one that has data.
@@ -25,20 +25,5 @@ struct LocalBackup: BackupBackend {
     func restoreBackup(_ file: URL, merge: Bool) async throws -> BackupRestoreReport {
         guard let data = FileManager.default.contents(atPath: file.path) else { throw DrinkCSV.missing(file) }
         return try await PersonBackup.read(data).restore(merge: merge, hydration: hydration, spending: spending)
-    }
-}
-
-/// A Tally server, through its API.
-struct RemoteBackup: BackupBackend {
-    let client: APIClient
-
-    func exportBackup(_ write: (Data) async throws -> Void) async throws {
-        try await client.download(API.exportBackup, to: write)
-    }
-
-    func restoreBackup(_ file: URL, merge: Bool) async throws -> BackupRestoreReport {
-        guard FileManager.default.isReadableFile(atPath: file.path) else { throw DrinkCSV.missing(file) }
-        return try await client.upload(API.restoreBackup, file: file, query: merge ? [URLQueryItem(name: "merge", value: "true")] : [],
-                                       contentType: "application/json", timeout: 10 * 60)
     }
 }

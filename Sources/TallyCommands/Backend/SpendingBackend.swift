@@ -9,7 +9,7 @@ import TallyServices
 /// server. Both answer with the API's views (TallyAPI), so that a command prints the same
 /// text and JSON whichever it runs against. Members are named by id here: the commands resolve
 /// the names people type against the ledger's members first.
-protocol SpendingBackend: Sendable {
+package protocol SpendingBackend: Sendable {
     func ledgers() async throws -> [LedgerJSON]
     func createLedger(name: String, currency: String, members: [String]?) async throws -> LedgerJSON
     func changeLedger(_ ledger: UUID, name: String?, currency: String?) async throws -> LedgerJSON
@@ -60,9 +60,13 @@ protocol SpendingBackend: Sendable {
 
 /// A receipt as it is kept with its entry (a photo written again as a JPEG or PNG, or a PDF),
 /// as either backend reads it back.
-struct KeptReceipt: Sendable {
+package struct KeptReceipt: Sendable {
     let format: ReceiptFormat
     let bytes: Data
+
+    package init(format: ReceiptFormat, bytes: Data) {
+        (self.format, self.bytes) = (format, bytes)
+    }
 }
 
 /// The local database, through the same service the server uses. With no server to record the

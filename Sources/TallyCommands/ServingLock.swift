@@ -4,7 +4,7 @@ import TallyCore
 /// Whether a server uses a SQLite database file. `tally serve` holds a shared lock on the file
 /// while it runs (a BSD `flock`, which SQLite's own POSIX locks never meet), so that `tally
 /// restore-server` can tell that no server has it open before it puts another file in its place.
-final class ServingLock: Sendable {
+package final class ServingLock: Sendable {
     private let descriptor: Int32
 
     private init(_ path: String, _ operation: Int32, refusal: Phrase) throws {
@@ -17,7 +17,7 @@ final class ServingLock: Sendable {
     }
 
     /// Held by a running server: any number of them may share the file.
-    static func serving(_ path: String) throws -> ServingLock {
+    package static func serving(_ path: String) throws -> ServingLock {
         try ServingLock(path, LOCK_SH, refusal: Phrase("\(path) is being restored: start the server once that is done."))
     }
 

@@ -8,6 +8,8 @@ browser tests share nothing but a session's server, which each worker starts for
 import pytest
 
 
+# Before xdist's own hook, which reads the groups to schedule by.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     for item in items:
         path = item.path

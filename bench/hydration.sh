@@ -3,15 +3,18 @@
 #
 #   bench/hydration.sh [RUNS] [BEFORE]
 #
-# Builds `tally` in release mode twice, linked as installed (--static-swift-stdlib) and with the
-# Swift libraries linked dynamically (plain `swift build -c release`), fills a fresh database
-# (about 8 drinks a day for 10 years), then runs each command RUNS times (default 30, after 3
-# warm-up runs) as a new process, the way a person or a script runs it, alternating the two
-# builds, and prints wall times in ms. Goal: under 50 ms each. `tally --version`, which opens
-# no database, shows what starting a process costs. The reference, in the same runs: the
-# `sqlite3` shell counting the file's drinks; `today` and `history` (the installed build's
-# medians) are printed as ratios of it, with their targets (issue 38: at most 3× and 4×). BEFORE, a `tally` built from an earlier
-# commit (copy it aside first), joins the same runs, so that a change shows its before and after.
+# Builds `tally` and `tally-server` in release mode, linked as installed (--static-swift-stdlib),
+# fills a fresh database (about 8 drinks a day for 10 years), then runs each command RUNS times
+# (default 30, after 3 warm-up runs) as a new process, the way a person or a script runs it,
+# alternating the builds, and prints wall times in ms. Goal: under 50 ms each. `tally --version`,
+# which opens no database, shows what starting a process costs. `tally-server` runs the same
+# commands with everything linked in (the server, NIO, PostgreSQL), as the one binary did before
+# `tally` left those to it: the same runs show what linking less saves. DYNAMIC=1 also times
+# `tally` with the Swift libraries linked dynamically (plain `swift build -c release`). The
+# reference, in the same runs: the `sqlite3` shell counting the file's drinks; `today` and
+# `history` are printed as ratios of it, with their targets (issue 38: at most 3× and 4×).
+# BEFORE, a `tally` built from an earlier commit (copy it aside first), joins the same runs, so
+# that a change shows its before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-30}
@@ -22,23 +25,27 @@ trap 'rm -rf "$work"' EXIT
 build() { # scratch-path, extra flags...
     local scratch=$1
     shift
-    swift build -c release --scratch-path "$scratch" "$@" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+    flock /tmp/tally-build.lock swift build -c release --scratch-path "$scratch" "$@" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 }
-build .build --product tally-bench-fill
-build .build --product tally
-build .build-static --product tally --static-swift-stdlib
-dynamic=$(swift build -c release --scratch-path .build --show-bin-path)/tally
+for product in tally-bench-fill tally tally-server; do
+    build .build-static --product "$product" --static-swift-stdlib
+done
 static=$(swift build -c release --scratch-path .build-static --static-swift-stdlib --show-bin-path)/tally
+builds=("tally:$static" "server:$(dirname "$static")/tally-server")
+if [ -n "${DYNAMIC:-}" ]; then
+    build .build --product tally
+    builds+=("dynamic:$(swift build -c release --scratch-path .build --show-bin-path)/tally")
+fi
 
 db="$work/tally.sqlite"
-"$(dirname "$dynamic")/tally-bench-fill" "$db" 10 2026-11-20
+"$(dirname "$static")/tally-bench-fill" "$db" 10 2026-11-20
 ls -l "$db" | awk '{ printf "database: %.1f MB\n", $5 / 1048576 }'
 
 # Late in the evening of the last filled day, so "today" has its drinks.
 export TALLY_NOW=2026-11-20T21:00:00Z TALLY_DATABASE="$db"
 
 command -v sqlite3 >/dev/null || { echo "sqlite3 is missing: apt-get install sqlite3" >&2; exit 1; }
-python3 - "$runs" "$db" "static:$static" "dynamic:$dynamic" ${before:+"before:$before"} <<'PY'
+python3 - "$runs" "$db" "${builds[@]}" ${before:+"before:$before"} <<'PY'
 import statistics, subprocess, sys, time
 runs, db = int(sys.argv[1]), sys.argv[2]
 builds = dict(arg.split(":", 1) for arg in sys.argv[3:])

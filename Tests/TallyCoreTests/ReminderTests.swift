@@ -51,6 +51,14 @@ struct ReminderTests {
         #expect(standard.first == instant("2026-03-29T06:47:00Z")) // 08:47 summer time
     }
 
+    @Test("A time of day is written HH:MM, two digits each, at every minute of the day")
+    func timeOfDayText() throws {
+        for minutes in 0..<(24 * 60) {
+            let time = try #require(TimeOfDay(hour: minutes / 60, minute: minutes % 60))
+            #expect(time.description == String(format: "%02d:%02d", minutes / 60, minutes % 60))
+        }
+    }
+
     @Test("The time of day of an instant in a zone, to the minute: the inverse of instant(on:in:), across a change of clocks")
     func timeOfDayOfAnInstant() {
         #expect(TimeOfDay(of: instant("2026-11-26T20:05:59Z"), in: berlin).description == "21:05")

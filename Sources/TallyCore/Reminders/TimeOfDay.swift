@@ -31,7 +31,12 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, LosslessStringConvertib
     public var hour: Int { minutes / 60 }
     public var minute: Int { minutes % 60 }
 
-    public var description: String { String(format: "%02d:%02d", hour, minute) }
+    /// HH:MM, without `String(format:)`, whose variadic arguments cost the command line a search
+    /// of the binary's conformances at its start.
+    public var description: String {
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return twoDigits(hour) + ":" + twoDigits(minute)
+    }
 
     public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool { lhs.minutes < rhs.minutes }
 

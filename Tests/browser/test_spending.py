@@ -296,7 +296,9 @@ def test_shared_ledger(server, browser, unique_name, viewport):
     assert titles(alex) == ["Groceries"]
     assert text(alex, "details.deleted summary") == "Recently deleted (1)"
     assert same_page(alex), "the delete loaded the page again"
-    assert alex.switch_to.active_element == undo, "the focus is not on Undo"
+    wait(alex, lambda d: d.switch_to.active_element == d.find_element(By.CSS_SELECTOR, ".undo button"),
+         message="the focus is not on Undo")
+    undo = alex.find_element(By.CSS_SELECTOR, ".undo button")
     assert "?deleted=" in alex.current_url
     check_page(alex, shot("undo"))
     # Undo: the balance is back.

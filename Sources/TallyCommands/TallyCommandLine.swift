@@ -43,11 +43,12 @@ package enum TallyCommandLine {
         [command.configuration.commandName].compactMap { $0 } + command.configuration.aliases
     })
 
-    /// Runs `root` on this process's arguments, the options every command takes moved after the
-    /// command's name, in the terminal's language (LC_ALL, LC_MESSAGES, LANG; English for C or
-    /// none): its sentences, and the numbers and days of its text. `--json` stays English.
-    package static func run<Root: AsyncParsableCommand>(_ root: Root.Type) async {
-        let arguments = CommonOptionsFirst.moved(Array(CommandLine.arguments.dropFirst()))
+    /// This process's arguments, the options every command takes moved after the command's name.
+    package static func arguments() -> [String] { CommonOptionsFirst.moved(Array(CommandLine.arguments.dropFirst())) }
+
+    /// Runs `root` on `arguments`, in the terminal's language (LC_ALL, LC_MESSAGES, LANG; English
+    /// for C or none): its sentences, and the numbers and days of its text. `--json` stays English.
+    package static func run<Root: AsyncParsableCommand>(_ root: Root.Type, _ arguments: [String] = arguments()) async {
         // English is `Written.current` already.
         guard let written = Said.terminal else { return await root.main(arguments) }
         await Written.$current.withValue(written) { await root.main(arguments) }
@@ -56,11 +57,11 @@ package enum TallyCommandLine {
 
 /// `tally --server URL --token TOKEN today`: the options every command takes may also come
 /// before the command's name. They are moved after it, where the command reads them.
-package enum CommonOptionsFirst {
+enum CommonOptionsFirst {
     static let withValue: Set<String> = ["--server", "--token", "--database", "--user", "--unit"]
     static let flags: Set<String> = ["--json"]
 
-    package static func moved(_ arguments: [String]) -> [String] {
+    static func moved(_ arguments: [String]) -> [String] {
         var leading: [String] = []
         var index = arguments.startIndex
         while index < arguments.endIndex {

@@ -11,9 +11,9 @@ struct Tally: AsyncParsableCommand {
         subcommands: TallyCommandLine.own + TallyCommandLine.serverFiles)
 
     static func main() async {
-        let arguments = CommonOptionsFirst.moved(Array(CommandLine.arguments.dropFirst()))
+        let arguments = TallyCommandLine.arguments()
         if let name = arguments.first, name == "--version" || TallyCommandLine.localNames.contains(name) {
-            return await TallyCommandLine.run(Self.self)
+            return await TallyCommandLine.run(Self.self, arguments)
         }
         do {
             try reportingErrors { try HandOff.toServerBinary() }

@@ -17,13 +17,6 @@ public enum APICoding {
         return decoder
     }
 
-    public static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(InternetTime.utcSeconds(date))
-        }
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    /// Every answer's writer (see `WireEncoder`).
+    public static let encoder = WireEncoder()
 }

@@ -42,5 +42,5 @@ public struct TallyRequestContext: RequestContext {
     public static let maxImportSize = 4 * 1024 * 1024
 
     public var requestDecoder: JSONDecoder { APICoding.decoder }
-    public var responseEncoder: JSONEncoder { APICoding.encoder }
+    public var responseEncoder: WireEncoder { APICoding.encoder }
 }

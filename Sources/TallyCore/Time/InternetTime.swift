@@ -88,23 +88,21 @@ public enum InternetTime {
         var seconds = time_t(((date.timeIntervalSince1970 * 1000).rounded() / 1000).rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        var text = ""
-        text.reserveCapacity(20)
-        func digits(_ value: Int32, _ count: Int) {
-            let written = String(value)
-            text += String(repeating: "0", count: max(0, count - written.count)) + written
+        let year = Int(parts.tm_year) + 1900
+        let (month, day, hour, minute, second) = (Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        guard (0...9999).contains(year) else {
+            return zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2) + "T"
+                + zeroPadded(hour, 2) + ":" + zeroPadded(minute, 2) + ":" + zeroPadded(second, 2) + "Z"
         }
-        digits(parts.tm_year + 1900, 4)
-        text += "-"
-        digits(parts.tm_mon + 1, 2)
-        text += "-"
-        digits(parts.tm_mday, 2)
-        text += "T"
-        digits(parts.tm_hour, 2)
-        text += ":"
-        digits(parts.tm_min, 2)
-        text += ":"
-        digits(parts.tm_sec, 2)
-        return text + "Z"
+        return DigitWriter.string(length: 20) { text in
+            text.date(year: year, month: month, day: day)
+            text.character("T")
+            text.digits(hour, 2)
+            text.character(":")
+            text.digits(minute, 2)
+            text.character(":")
+            text.digits(second, 2)
+            text.character("Z")
+        }
     }
 }

@@ -98,7 +98,8 @@ extension LocalDate: CustomStringConvertible, LosslessStringConvertible {
     /// `YYYY-MM-DD`. Made digit by digit: `String(format:)` cost every day in an API answer
     /// a few microseconds (bench/server.sh).
     public var description: String {
-        zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2)
+        guard (0...9999).contains(year) else { return zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2) }
+        return DigitWriter.string(length: 10) { $0.date(year: year, month: month, day: day) }
     }
 }
 

@@ -82,9 +82,19 @@ struct JSONBody<Value: Encodable>: ResponseGenerator {
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         if value is NoBody { return Response(status: status) }
-        let data = try APICoding.encoder.encode(value)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return try APICoding.encoder.response(to: value, status: status)
+    }
+}
+
+/// What a handler returns as a value of its own (not a `JSONBody`) is written by the API's writer too.
+extension WireEncoder: ResponseEncoder {
+    public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
+        try response(to: value)
+    }
+
+    func response(to value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: try bytes(of: value))))
     }
 }
 

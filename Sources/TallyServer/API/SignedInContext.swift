@@ -49,5 +49,5 @@ public struct SignedInContext: ChildRequestContext {
     public static let maxJSONSize = 64 * 1024
 
     public var requestDecoder: JSONDecoder { APICoding.decoder }
-    public var responseEncoder: JSONEncoder { APICoding.encoder }
+    public var responseEncoder: WireEncoder { APICoding.encoder }
 }

@@ -95,10 +95,13 @@ final class WireObject {
     /// keeps its last value, as in `JSONEncoder`'s dictionary.
     func write(into output: inout [UInt8], from scratch: [UInt8]) {
         var order = Array(fields.indices)
-        // Of two equal keys, the one set first comes first; only the last is written.
-        order.sort { a, b in
-            let order = Self.compare(fields[a].key, fields[b].key)
-            return order == 0 ? a < b : order < 0
+        // The answers read most encode their keys in order already: then one pass says so.
+        if !fields.indices.dropFirst().allSatisfy({ Self.compare(fields[$0 - 1].key, fields[$0].key) < 0 }) {
+            // Of two equal keys, the one set first comes first; only the last is written.
+            order.sort { a, b in
+                let order = Self.compare(fields[a].key, fields[b].key)
+                return order == 0 ? a < b : order < 0
+            }
         }
         output.append(UInt8(ascii: "{"))
         var first = true

@@ -15,15 +15,16 @@ extension DaySummary: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        // In the order the API writes them (sorted), which spares the writer sorting them.
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(date, forKey: .date)
-        try c.encode(totalMl, forKey: .totalMl)
+        try c.encode(entries, forKey: .entries)
+        try c.encode(goalMet, forKey: .goalMet)
         try c.encode(goalMl, forKey: .goalMl)
         try c.encode(goalMode, forKey: .goalMode)
         try c.encode(percent, forKey: .percent)
-        try c.encode(goalMet, forKey: .goalMet)
+        try c.encode(totalMl, forKey: .totalMl)
         try c.encode(unit, forKey: .unit)
-        try c.encode(entries, forKey: .entries)
     }
 }
 
@@ -36,27 +37,28 @@ extension DayEntry: Codable {
     private enum EntryType: String, Codable { case intake, removal }
 
     public func encode(to encoder: any Encoder) throws {
+        // In the order the API writes them (sorted), which spares the writer sorting them.
         var c = encoder.container(keyedBy: Keys.self)
         switch self {
         case .intake(let intake):
-            try c.encode(EntryType.intake, forKey: .type)
-            try c.encode(intake.id, forKey: .id)
             try c.encode(intake.at, forKey: .at)
             try c.encode(intake.day, forKey: .day)
-            try c.encode(intake.volumeMl, forKey: .volumeMl)
             try c.encode(intake.effectiveMl, forKey: .effectiveMl)
+            try c.encode(intake.factor, forKey: .factor)
+            try c.encode(intake.id, forKey: .id)
             try c.encode(intake.kindName, forKey: .kind)
             try c.encode(intake.kindID, forKey: .kindID)
-            try c.encode(intake.factor, forKey: .factor)
             try c.encodeIfPresent(intake.note, forKey: .note)
             try c.encode(intake.source, forKey: .source)
+            try c.encode(EntryType.intake, forKey: .type)
+            try c.encode(intake.volumeMl, forKey: .volumeMl)
         case .removal(let removal):
-            try c.encode(EntryType.removal, forKey: .type)
-            try c.encode(removal.id, forKey: .id)
             try c.encode(removal.at, forKey: .at)
             try c.encode(removal.day, forKey: .day)
-            try c.encode(removal.volumeMl, forKey: .volumeMl)
             try c.encode(-removal.volumeMl, forKey: .effectiveMl)
+            try c.encode(removal.id, forKey: .id)
+            try c.encode(EntryType.removal, forKey: .type)
+            try c.encode(removal.volumeMl, forKey: .volumeMl)
         }
     }
 

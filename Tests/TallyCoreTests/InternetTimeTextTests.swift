@@ -69,6 +69,16 @@ struct InternetTimeTextTests {
         }
         #expect(InternetTime.utcSeconds(Date(timeIntervalSince1970: 1_743_315_300.4)) == "2025-03-30T06:15:00Z")
         #expect(InternetTime.utcSeconds(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59Z")
+        // Beyond four digits of year the year grows, as `%04d` writes it; the rest stays in place.
+        #expect(InternetTime.utcSeconds(Date(timeIntervalSince1970: 400_000_000_000)) == "14645-06-30T15:06:40Z")
+        #expect(InternetTime.utcSeconds(Date(timeIntervalSince1970: -62_198_755_200)) == "-001-01-01T00:00:00Z")
+    }
+
+    @Test("Numbers are zero-padded as %0*d pads them: the sign counts, and a wider number is written whole")
+    func zeroPadding() {
+        for (value, width) in [(0, 4), (7, 2), (42, 2), (123, 2), (-5, 4), (-5, 1), (12_345, 4), (2025, 4), (Int.max, 3), (Int.min, 30)] {
+            #expect(zeroPadded(value, width) == String(format: "%0*ld", width, value), "\(value), \(width)")
+        }
     }
 
     @Test("Property: an instant to the millisecond (what the store keeps) reads back exactly, and writes the same text again, in zones with DST")

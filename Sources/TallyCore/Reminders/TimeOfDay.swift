@@ -34,8 +34,11 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, LosslessStringConvertib
     /// HH:MM, without `String(format:)`, whose variadic arguments cost the command line a search
     /// of the binary's conformances at its start.
     public var description: String {
-        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return twoDigits(hour) + ":" + twoDigits(minute)
+        DigitWriter.string(length: 5) { text in
+            text.digits(hour, 2)
+            text.character(":")
+            text.digits(minute, 2)
+        }
     }
 
     public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool { lhs.minutes < rhs.minutes }

@@ -14,19 +14,34 @@ struct DigitWriter {
         }
     }
 
+    /// How many bytes `digits(value, width)` writes: `value`'s digits and sign, or `width` if more.
+    static func length(of value: Int, width: Int) -> Int {
+        var length = value < 0 ? 2 : 1
+        var rest = value.magnitude / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        return max(length, width)
+    }
+
     private init(buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
-    /// `value`'s last `width` digits, zero-padded: the caller keeps it within 0 ..< 10^width.
+    /// `value` in decimal with zeros in front up to `width` bytes, the sign included, as `%0*d`
+    /// writes it.
     mutating func digits(_ value: Int, _ width: Int) {
-        var rest = value
-        for index in (count..<count + width).reversed() {
+        let length = Self.length(of: value, width: width)
+        precondition(count + length <= buffer.count, "DigitWriter: \(value) does not fit the length given")
+        if value < 0 { buffer[count] = UInt8(ascii: "-") }
+        var rest = value.magnitude
+        for index in (count + (value < 0 ? 1 : 0)..<count + length).reversed() {
             buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10
         }
-        count += width
+        count += length
     }
 
-    /// A day as `YYYY-MM-DD`: the caller keeps the year within 0...9999.
+    /// A day as `YYYY-MM-DD`, in `dateLength(year:)` bytes.
     mutating func date(year: Int, month: Int, day: Int) {
         digits(year, 4)
         character("-")
@@ -35,8 +50,17 @@ struct DigitWriter {
         digits(day, 2)
     }
 
+    /// The length of a day's `YYYY-MM-DD` in `year`: 10, unless the year has more than four digits or a sign.
+    static func dateLength(year: Int) -> Int { length(of: year, width: 4) + 6 }
+
     mutating func character(_ character: Unicode.Scalar) {
+        precondition(count < buffer.count, "DigitWriter: \(character) does not fit the length given")
         buffer[count] = UInt8(ascii: character)
         count += 1
     }
+}
+
+/// `value` in decimal with zeros in front up to `width` bytes, as `%0*d` writes it.
+func zeroPadded(_ value: Int, _ width: Int) -> String {
+    DigitWriter.string(length: DigitWriter.length(of: value, width: width)) { $0.digits(value, width) }
 }

@@ -90,11 +90,7 @@ public enum InternetTime {
         gmtime_r(&seconds, &parts)
         let year = Int(parts.tm_year) + 1900
         let (month, day, hour, minute, second) = (Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-        guard (0...9999).contains(year) else {
-            return zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2) + "T"
-                + zeroPadded(hour, 2) + ":" + zeroPadded(minute, 2) + ":" + zeroPadded(second, 2) + "Z"
-        }
-        return DigitWriter.string(length: 20) { text in
+        return DigitWriter.string(length: DigitWriter.dateLength(year: year) + 10) { text in
             text.date(year: year, month: month, day: day)
             text.character("T")
             text.digits(hour, 2)

@@ -98,8 +98,7 @@ extension LocalDate: CustomStringConvertible, LosslessStringConvertible {
     /// `YYYY-MM-DD`. Made digit by digit: `String(format:)` cost every day in an API answer
     /// a few microseconds (bench/server.sh).
     public var description: String {
-        guard (0...9999).contains(year) else { return zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2) }
-        return DigitWriter.string(length: 10) { $0.date(year: year, month: month, day: day) }
+        DigitWriter.string(length: DigitWriter.dateLength(year: year)) { $0.date(year: year, month: month, day: day) }
     }
 }
 
@@ -148,7 +147,13 @@ public struct YearMonth: Hashable, Comparable, Sendable, LosslessStringConvertib
     /// The month after; the last representable month (9999-12) is its own next.
     public var next: YearMonth { month == 12 ? YearMonth(year: year + 1, month: 1) ?? self : YearMonth(year: year, month: month + 1)! }
 
-    public var description: String { zeroPadded(year, 4) + "-" + zeroPadded(month, 2) }
+    public var description: String {
+        DigitWriter.string(length: DigitWriter.length(of: year, width: 4) + 3) { text in
+            text.digits(year, 4)
+            text.character("-")
+            text.digits(month, 2)
+        }
+    }
 }
 
 extension YearMonth: TextCodable {
@@ -183,11 +188,4 @@ extension Calendar {
         calendar.timeZone = timeZone
         return calendar
     }
-}
-
-/// `value` in decimal with zeros in front up to `width` digits, as `%0*d` writes it.
-func zeroPadded(_ value: Int, _ width: Int) -> String {
-    let digits = String(value.magnitude)
-    let padding = String(repeating: "0", count: max(0, width - digits.count - (value < 0 ? 1 : 0)))
-    return (value < 0 ? "-" : "") + padding + digits
 }

@@ -169,19 +169,15 @@ enum JSONText {
         withUnsafeBytes(of: id.uuid) { raw in
             for (index, byte) in raw.enumerated() {
                 if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(upperHex(byte >> 4))
-                bytes.append(upperHex(byte & 0xF))
+                bytes.append(hex(byte >> 4, upperCase: true))
+                bytes.append(hex(byte & 0xF, upperCase: true))
             }
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private static func upperHex(_ digit: UInt8) -> UInt8 {
-        digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10
-    }
-
-    private static func hex(_ digit: UInt8) -> UInt8 {
-        digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+    private static func hex(_ digit: UInt8, upperCase: Bool = false) -> UInt8 {
+        digit < 10 ? UInt8(ascii: "0") + digit : (upperCase ? UInt8(ascii: "A") : UInt8(ascii: "a")) + digit - 10
     }
 
     static func appendInteger<Integer: BinaryInteger>(_ value: Integer, to bytes: inout [UInt8]) {

@@ -27,6 +27,26 @@ struct InternetTimeTests {
         }
     }
 
+    @Test("Property: any day and time with any offset is the instant Foundation's calendar gives")
+    func matchesTheCalendar() async {
+        await propertyCheck(count: 2000, input: Gen.int(in: 1583...9999), Gen.int(in: 1...12), Gen.int(in: 1...31),
+                            Gen.int(in: 0...86_399), Gen.int(in: -18 * 4...18 * 4)) { year, month, day, time, quarters in
+            let offset = quarters * 900
+            let sign = offset < 0 ? "-" : "+"
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            let text = "\(year)-\(two(month))-\(two(day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))"
+                + "\(sign)\(two(abs(offset) / 3600)):\(two(abs(offset) / 60 % 60))"
+            let calendar = Calendar.gregorian(TimeZone(secondsFromGMT: offset)!)
+            let written = DateComponents(year: year, month: month, day: day, hour: time / 3600, minute: time / 60 % 60, second: time % 60)
+            let date = calendar.date(from: written)!
+            let exists = calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
+            #expect(InternetTime.instant(text) == (exists ? date : nil), "\(text)")
+        }
+        #expect(InternetTime.instant("2025-01-01T12:00:00+18:15") == nil, "an offset no zone has")
+        #expect(InternetTime.instant("1500-03-01T12:00:00Z") == Calendar.gregorian(Zones.utc).date(from: DateComponents(
+            year: 1500, month: 3, day: 1, hour: 12)), "before 1583, the calendar's count")
+    }
+
     @Test("Property: any instant written by Foundation's ISO 8601 formatter, in any offset, reads back the same")
     func roundTrip() async {
         await propertyCheck(count: 300, input: Gen.int(in: -2_000_000_000...4_000_000_000), Gen.int(in: -12 * 4...14 * 4)) { seconds, quarters in

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 @testable import TallyCore
 
@@ -140,6 +141,45 @@ struct LocalDateTests {
         #expect(LocalDate(containing: instant, in: Zones.berlin) == day("2025-06-11"))    // 00:30 CEST
         #expect(LocalDate(containing: instant, in: Zones.newYork) == day("2025-06-10"))   // 18:30 EDT
         #expect(LocalDate(containing: instant, in: Zones.tokyo) == day("2025-06-11"))     // 07:30 JST
+    }
+
+    /// What `LocalDate(containing:in:)` counted before it did its own arithmetic: the calendar's day.
+    static func calendarDay(_ instant: Date, _ zone: TimeZone) -> [Int] {
+        let parts = Calendar.gregorian(zone).dateComponents([.year, .month, .day], from: instant)
+        return [parts.year!, parts.month!, parts.day!]
+    }
+
+    static func ymd(_ instant: Date, _ zone: TimeZone) -> [Int] {
+        let date = LocalDate(containing: instant, in: zone)
+        return [date.year, date.month, date.day]
+    }
+
+    @Test("H2: the day containing any instant, in any zone, is the one Foundation's calendar gives")
+    func containingMatchesTheCalendar() async {
+        let zones = TimeZone.knownTimeZoneIdentifiers.compactMap(TimeZone.init(identifier:))
+        // 1583-01-01 to 9999-12-31, with fractions of a second; and the last second of a day and
+        // the first of the next in each zone, where rounding would show.
+        await propertyCheck(count: 3000, input: Gen.int(in: -12_212_553_600...253_402_300_799), Gen.int(in: 0...(zones.count - 1)),
+                            Gen.int(in: 0...999)) { seconds, zoneIndex, millis in
+            let zone = zones[zoneIndex]
+            let instant = Date(timeIntervalSince1970: Double(seconds) + Double(millis) / 1000)
+            #expect(Self.ymd(instant, zone) == Self.calendarDay(instant, zone), "\(instant) in \(zone.identifier)")
+            let midnight = LocalDate(containing: instant, in: zone).start(in: zone)
+            for edge in [midnight.addingTimeInterval(-0.001), midnight, midnight.addingTimeInterval(0.001)] {
+                #expect(Self.ymd(edge, zone) == Self.calendarDay(edge, zone), "\(edge) in \(zone.identifier)")
+            }
+        }
+    }
+
+    @Test("H2: before 1583 and after 9999 the calendar itself answers")
+    func containingOutsideTheArithmetic() {
+        for text in ["1582-10-15T12:00:00Z", "1000-03-01T00:00:00Z", "0001-01-01T00:00:00Z", "1582-12-31T23:59:59Z"] {
+            let instant = InternetTime.instant(text)!
+            #expect(Self.ymd(instant, Zones.utc) == Self.calendarDay(instant, Zones.utc), "\(text)")
+        }
+        let far = Date(timeIntervalSince1970: 253_402_300_800 + 86_400 * 40)  // 10000-02-10
+        #expect(Self.ymd(far, Zones.utc) == Self.calendarDay(far, Zones.utc))
+        #expect(LocalDate(containing: far, in: Zones.utc).year == 10000)
     }
 
     @Test("H2: an ordinary day is 24 hours from local midnight to local midnight")

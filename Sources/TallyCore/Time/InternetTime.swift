@@ -42,14 +42,21 @@ public enum InternetTime {
             guard skip("+-"), let hours = number(2), skip(":"), let minutes = number(2), hours <= 23, minutes <= 59 else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
         }
-        guard index == bytes.count, let zone = TimeZone(secondsFromGMT: offset) else { return nil }
-        let calendar = Calendar.gregorian(zone)
-        let written = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        // A day the month does not have (April 31) comes back as another day: refused.
-        guard let date = calendar.date(from: written),
-              calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
-        else { return nil }
-        return date.addingTimeInterval(Double(nanoseconds) / 1e9)
+        // A day the month does not have (April 31) is refused.
+        guard index == bytes.count, let date = LocalDate(year: year, month: month, day: day),
+              let zone = TimeZone(secondsFromGMT: offset) else { return nil }
+        let whole: Date
+        if year >= LocalDate.firstGregorianYear {
+            let seconds = date.unixDay * 86_400 + hour * 3600 + minute * 60 + second - offset
+            whole = Date(timeIntervalSince1970: Double(seconds))
+        } else {
+            // Counted as `text` writes such days: Foundation's calendar is Julian before 1582-10-15.
+            guard let start = Calendar.gregorian(zone).date(from: DateComponents(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+            else { return nil }
+            whole = start
+        }
+        return whole.addingTimeInterval(Double(nanoseconds) / 1e9)
     }
 
     /// The instant as `instant` reads it, with the offset `zone` has then: "2025-03-30T08:15:00+02:00",

@@ -18,8 +18,18 @@ public struct LocalDate: Hashable, Comparable, Sendable {
         self.day = day
     }
 
-    /// The day that contains `instant` in `timeZone`.
+    /// The day that contains `instant` in `timeZone`: the instant's wall-clock time there (its
+    /// offset then added) counted in whole days from 1970-01-01. Integer maths instead of a
+    /// `Calendar`, whose making and reading cost every request and command a few microseconds
+    /// (bench/server.sh). Before 1583, where Foundation's Gregorian calendar counts days the
+    /// Julian way, the calendar answers, so that both give the same day.
     public init(containing instant: Date, in timeZone: TimeZone) {
+        let local = instant.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: instant))
+        let days = (local / 86_400).rounded(.down)
+        if (Double(Self.firstGregorianDay)...Double(Self.lastUnixDay)).contains(days) {
+            self = LocalDate(unixDay: Int(days))
+            return
+        }
         let parts = Calendar.gregorian(timeZone).dateComponents([.year, .month, .day], from: instant)
         self.year = parts.year!
         self.month = parts.month!
@@ -80,6 +90,19 @@ public struct LocalDate: Hashable, Comparable, Sendable {
         let m = month + 12 * a - 3
         return day + (153 * m + 2) / 5 + 365 * y + y / 4 - y / 100 + y / 400 - 32045
     }
+
+    /// Days since 1970-01-01: what a day adds to an instant's seconds since then.
+    var unixDay: Int { julianDay - Self.julianDayOfUnixEpoch }
+
+    init(unixDay: Int) { self.init(julianDay: unixDay + Self.julianDayOfUnixEpoch) }
+
+    private static let julianDayOfUnixEpoch = 2_440_588
+    /// 1583-01-01, the first whole year that Foundation's Gregorian calendar counts as this
+    /// arithmetic does (it switches from the Julian calendar on 1582-10-15).
+    static let firstGregorianYear = 1583
+    private static let firstGregorianDay = LocalDate(year: firstGregorianYear, month: 1, day: 1)!.unixDay
+    /// 9999-12-31, the last day a LocalDate is made for; later instants go through the calendar.
+    private static let lastUnixDay = LocalDate(year: 9999, month: 12, day: 31)!.unixDay
 
     init(julianDay jd: Int) {
         let a = jd + 32044

@@ -39,7 +39,7 @@ package struct Connection {
     /// midnight or on a DST day.
     private static func clock(_ environment: [String: String]) throws -> any WallClock {
         guard let fixed = environment["TALLY_NOW"], !fixed.isEmpty else { return SystemClock() }
-        guard let instant = try? Date(fixed, strategy: .iso8601) else {
+        guard let instant = InternetTime.instant(fixed) else {
             throw TallyError.invalid("TALLY_NOW must be an ISO 8601 instant such as 2025-03-30T08:00:00Z.")
         }
         return FixedClock(instant)

@@ -14,7 +14,7 @@ struct TestClock: WallClock {
 
     var now: Date {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let instant = try? Date(text.trimmingCharacters(in: .whitespacesAndNewlines), strategy: .iso8601) else { return Date() }
+              let instant = InternetTime.instant(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return Date() }
         return instant
     }
 }

@@ -22,12 +22,21 @@ extension SQLiteStore: UserRepository {
         }
     }
 
+    // Every command looks its user up by name, and a signed-in page by id: a cached statement
+    // read into `User(row:)` costs a command's first read less than the query interface's
+    // generated SQL and the record's Codable decoding (bench/hydration.sh).
     public func user(named name: String) async throws -> User? {
-        try await read { db in try UserRecord.filter(UserRecord.Columns.name == name).fetchOne(db)?.user }
+        try await read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, createdAt, language FROM user WHERE name = ?"),
+                             arguments: [name]).map(User.init(row:))
+        }
     }
 
     public func user(id: UUID) async throws -> User? {
-        try await read { db in try UserRecord.fetchOne(db, key: id)?.user }
+        try await read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, createdAt, language FROM user WHERE id = ?"),
+                             arguments: [id]).map(User.init(row:))
+        }
     }
 
     public func setLanguage(of user: UUID, to language: String?) async throws {

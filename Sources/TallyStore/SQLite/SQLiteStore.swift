@@ -78,9 +78,12 @@ public struct SQLiteStore: Sendable {
             }
             return
         }
+        // stat(2) rather than FileManager's attributes, which also look the owner's name up in
+        // /etc/passwd and /etc/group: every command opens the file.
         for file in [path, path + "-wal", path + "-shm"] {
-            guard let mode = (try? files.attributesOfItem(atPath: file))?[.posixPermissions] as? Int, mode & 0o077 != 0 else { continue }
-            try? files.setAttributes([.posixPermissions: mode & 0o700], ofItemAtPath: file)
+            var status = stat()
+            guard stat(file, &status) == 0, status.st_mode & 0o077 != 0 else { continue }
+            _ = chmod(file, status.st_mode & 0o700)
         }
     }
 

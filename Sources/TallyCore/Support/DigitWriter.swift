@@ -1,12 +1,12 @@
 /// Text of zero-padded numbers and separators ("2025-03-30", "2025-03-30T06:15:00Z") written into
 /// one string at once: every API answer writes a date and an instant per drink, and joining a
 /// dozen small strings for each was a measurable part of it (bench/server.sh).
-struct DigitWriter {
+package struct DigitWriter {
     private let buffer: UnsafeMutableBufferPointer<UInt8>
-    private(set) var count = 0
+    package private(set) var count = 0
 
     /// The text `write` writes, at most `length` bytes.
-    static func string(length: Int, _ write: (inout DigitWriter) -> Void) -> String {
+    package static func string(length: Int, _ write: (inout DigitWriter) -> Void) -> String {
         String(unsafeUninitializedCapacity: length) { buffer in
             var writer = DigitWriter(buffer: buffer)
             write(&writer)
@@ -15,7 +15,7 @@ struct DigitWriter {
     }
 
     /// How many bytes `digits(value, width)` writes: `value`'s digits and sign, or `width` if more.
-    static func length(of value: Int, width: Int) -> Int {
+    package static func length(of value: Int, width: Int) -> Int {
         var length = value < 0 ? 2 : 1
         var rest = value.magnitude / 10
         while rest > 0 {
@@ -29,7 +29,7 @@ struct DigitWriter {
 
     /// `value` in decimal with zeros in front up to `width` bytes, the sign included, as `%0*d`
     /// writes it.
-    mutating func digits(_ value: Int, _ width: Int) {
+    package mutating func digits(_ value: Int, _ width: Int) {
         let length = Self.length(of: value, width: width)
         precondition(count + length <= buffer.count, "DigitWriter: \(value) does not fit the length given")
         if value < 0 { buffer[count] = UInt8(ascii: "-") }
@@ -42,7 +42,7 @@ struct DigitWriter {
     }
 
     /// A day as `YYYY-MM-DD`, in `dateLength(year:)` bytes.
-    mutating func date(year: Int, month: Int, day: Int) {
+    package mutating func date(year: Int, month: Int, day: Int) {
         digits(year, 4)
         character("-")
         digits(month, 2)
@@ -51,9 +51,9 @@ struct DigitWriter {
     }
 
     /// The length of a day's `YYYY-MM-DD` in `year`: 10, unless the year has more than four digits or a sign.
-    static func dateLength(year: Int) -> Int { length(of: year, width: 4) + 6 }
+    package static func dateLength(year: Int) -> Int { length(of: year, width: 4) + 6 }
 
-    mutating func character(_ character: Unicode.Scalar) {
+    package mutating func character(_ character: Unicode.Scalar) {
         precondition(count < buffer.count, "DigitWriter: \(character) does not fit the length given")
         buffer[count] = UInt8(ascii: character)
         count += 1

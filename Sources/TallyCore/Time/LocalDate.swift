@@ -92,14 +92,14 @@ public struct LocalDate: Hashable, Comparable, Sendable {
     }
 
     /// Days since 1970-01-01: what a day adds to an instant's seconds since then.
-    var unixDay: Int { julianDay - Self.julianDayOfUnixEpoch }
+    package var unixDay: Int { julianDay - Self.julianDayOfUnixEpoch }
 
-    init(unixDay: Int) { self.init(julianDay: unixDay + Self.julianDayOfUnixEpoch) }
+    package init(unixDay: Int) { self.init(julianDay: unixDay + Self.julianDayOfUnixEpoch) }
 
     private static let julianDayOfUnixEpoch = 2_440_588
     /// 1583-01-01, the first whole year that Foundation's Gregorian calendar counts as this
     /// arithmetic does (it switches from the Julian calendar on 1582-10-15).
-    static let firstGregorianYear = 1583
+    package static let firstGregorianYear = 1583
     private static let firstGregorianDay = LocalDate(year: firstGregorianYear, month: 1, day: 1)!.unixDay
     /// 9999-12-31, the last day a LocalDate is made for; later instants go through the calendar.
     private static let lastUnixDay = LocalDate(year: 9999, month: 12, day: 31)!.unixDay

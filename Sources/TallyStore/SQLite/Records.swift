@@ -169,6 +169,7 @@ struct DrinkKindRecord: Codable, FetchableRecord, PersistableRecord {
 
 struct IntakeRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "intake"
+    static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .custom(StoredDate.value) }
     var id: UUID
     var userId: UUID
     var at: Date
@@ -226,6 +227,7 @@ struct IntakeRow: FetchableRecord {
 
 struct RemovalRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "removal"
+    static var databaseDateEncodingStrategy: DatabaseDateEncodingStrategy { .custom(StoredDate.value) }
     var id: UUID
     var userId: UUID
     var at: Date

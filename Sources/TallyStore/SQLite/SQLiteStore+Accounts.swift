@@ -273,7 +273,7 @@ extension SQLiteStore: AccountRepository {
                 SELECT 1 FROM apiToken JOIN user ON user.id = apiToken.userId
                 WHERE apiToken.tokenHash = ? AND apiToken.userId = ? AND apiToken.revokedAt IS NULL
                 AND (apiToken.expiresAt IS NULL OR apiToken.expiresAt > ?) AND user.disabledAt IS NULL
-                """), arguments: [admission.tokenHash, admission.user, admission.now]) ?? false
+                """), arguments: [admission.tokenHash, admission.user, StoredDate.value(admission.now)]) ?? false
         }
     }
 

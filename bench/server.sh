@@ -28,7 +28,9 @@
 # TALLY_BIN=path/to/tally measures that build of Tally instead of building this tree's;
 # TALLY_BEFORE=path/to/tally also measures that one after it, in the same run (before and after a
 # change: build the earlier commit in a worktree with its own scratch path, and leave the binary
-# there: it loads its resources from its build folder). LOG_LEVEL is Tally's (default info,
+# there: it loads its resources from its build folder). The builds are measured one after the
+# other, and the one measured first has come out slower on every request, changed or not: for a
+# change of a few per cent, bench/ab.sh measures the two in turns. LOG_LEVEL is Tally's (default info,
 # as installed: the request log is part of what is measured).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -57,8 +57,18 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.init(minorUnits: units, currency: currency)
     }
 
+    /// The amount as a decimal number: the minor units with the currency's decimals, made
+    /// without dividing (Decimal's division was a tenth of a ledger page's CPU: perf), and with
+    /// trailing zeros taken off as division leaves them (12.50 is 125 × 10^-1).
     public var decimal: Decimal {
-        Decimal(minorUnits) / Decimal(currency.scale)
+        var significand = minorUnits.magnitude
+        var exponent = -currency.minorUnits
+        while significand != 0, significand % 10 == 0 {
+            significand /= 10
+            exponent += 1
+        }
+        return Decimal(sign: minorUnits < 0 ? .minus : .plus, exponent: significand == 0 ? 0 : exponent,
+                       significand: Decimal(significand))
     }
 
     /// "12.50", "-3.01", "1000" for JPY: exactly the currency's decimals, no grouping. The form

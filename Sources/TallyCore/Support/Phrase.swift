@@ -92,7 +92,7 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
 
     /// `template` with each `{n}` replaced by `values[n]`; a placeholder with no value stays.
     public static func filling(_ template: String, with values: [String]) -> String {
-        guard !values.isEmpty, template.contains("{") else { return template }
+        guard !values.isEmpty, template.utf8.contains(UInt8(ascii: "{")) else { return template }
         var result = ""
         result.reserveCapacity(template.utf8.count + 16)
         var rest = template[...]

@@ -9,6 +9,22 @@ struct MoneyTests {
     let jpy = try! Currency(code: "JPY")
     let kwd = try! Currency(code: "kwd")
 
+    @Test("S2: an amount's decimal is its minor units over the currency's scale, to the digit, for any amount")
+    func decimalIsExact() throws {
+        var generator = SystemRandomNumberGenerator()
+        let currencies = [eur, try Currency(code: "JPY"), try Currency(code: "KWD")]
+        var amounts: [Int64] = [0, 1, -1, 10, -10, 100, 1250, -1250, 1000, 123_456_789, Int64.max, Int64.min, Int64.min + 1]
+        for _ in 0..<3000 { amounts.append(Int64.random(in: Int64.min...Int64.max, using: &generator) >> Int64.random(in: 0...60, using: &generator)) }
+        for currency in currencies {
+            for units in amounts {
+                let money = Money(minorUnits: units, currency: currency)
+                let divided = Decimal(units) / Decimal(currency.scale)
+                #expect(money.decimal == divided, "\(units) \(currency.code)")
+                #expect(money.decimal.description == divided.description, "\(units) \(currency.code)")
+            }
+        }
+    }
+
     @Test("S2: ISO 4217 minor units")
     func minorUnits() throws {
         #expect(eur.minorUnits == 2)

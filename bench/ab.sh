@@ -8,8 +8,9 @@
 # earlier commit in a worktree with its own scratch path). Each serves a fresh database set up as
 # bench/server.sh sets it up (lib.sh's start_tally); then, ROUNDS times (default 6), wrk runs
 # SECONDS (default 5) on PATH against AFTER and then against BEFORE. PATH is an API path such as
-# `today` (the default: the reader's day of 8 drinks), `intakes` (a POST of 250 ml as the writer)
-# or an absolute path such as `/health`. bench/server.sh measures one build after the other; on a
+# `today` (the default: the reader's day of 8 drinks), `intakes` (a POST of 250 ml as the writer),
+# an absolute path such as `/health`, or one of the reader's pages, signed in and in German as
+# bench/server.sh asks for them: `page` (today's) or `ledger` (a ledger of 8 expenses). bench/server.sh measures one build after the other; on a
 # shared machine the one measured first came out slower on every request, changed or not, so a
 # change of a few per cent shows only when the builds take turns.
 set -euo pipefail
@@ -28,14 +29,21 @@ wrk.method = "POST"
 wrk.body = '{"volumeMl": 250}'
 wrk.headers["Content-Type"] = "application/json"
 LUA
-declare -A pid secret address
+declare -A pid credential address
 for name in after before; do
     if [ "$name" = after ]; then start_tally "$after" after; else start_tally "$before" before; fi
     pid[$name]=${pids[-1]}
-    if [ "${path:0:1}" = / ]; then address[$name]=$origin$path; else address[$name]=$base/$path; fi
-    if [ "$path" = intakes ]; then secret[$name]=$writer; else secret[$name]=$reader; fi
+    credential[$name]="Authorization: Bearer $reader"
+    case $path in
+        /*) address[$name]=$origin$path ;;
+        page) address[$name]=$origin/ credential[$name]="Cookie: $cookie" ;;
+        ledger) address[$name]=$origin/spending/$reader_ledger credential[$name]="Cookie: $cookie" ;;
+        intakes) address[$name]=$base/$path credential[$name]="Authorization: Bearer $writer" ;;
+        *) address[$name]=$base/$path ;;
+    esac
 done
 script=(); [ "$path" = intakes ] && script=(-s "$work/post.lua")
+language=(); case $path in page | ledger) language=(-H "Accept-Language: de") ;; esac
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 echo "wrk -t2 -c64 -d${seconds}s on $path, the builds in turns; CPU per request from the server's own ticks"
@@ -43,7 +51,7 @@ declare -A cpu
 for round in $(seq "$rounds"); do
     for name in after before; do
         began=$(ticks "${pid[$name]}")
-        out=$(wrk -t2 -c64 -d"${seconds}"s -H "Authorization: Bearer ${secret[$name]}" "${script[@]}" "${address[$name]}")
+        out=$(wrk -t2 -c64 -d"${seconds}"s -H "${credential[$name]}" "${language[@]}" "${script[@]}" "${address[$name]}")
         ended=$(ticks "${pid[$name]}")
         requests=$(echo "$out" | awk '/requests in/ { print $1 }')
         perRequest=$(awk -v a="$began" -v b="$ended" -v n="$requests" -v hz="$hz" 'BEGIN { printf "%.0f", (b - a) / hz * 1e6 / n }')

@@ -46,7 +46,7 @@ public enum InternetTime {
         guard index == bytes.count, let date = LocalDate(year: year, month: month, day: day),
               let zone = TimeZone(secondsFromGMT: offset) else { return nil }
         let whole: Date
-        if year >= LocalDate.firstGregorianYear {
+        if LocalDate.arithmeticDays.contains(date.unixDay) {
             let seconds = date.unixDay * 86_400 + hour * 3600 + minute * 60 + second - offset
             whole = Date(timeIntervalSince1970: Double(seconds))
         } else {

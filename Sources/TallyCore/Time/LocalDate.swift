@@ -26,7 +26,7 @@ public struct LocalDate: Hashable, Comparable, Sendable {
     public init(containing instant: Date, in timeZone: TimeZone) {
         let local = instant.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: instant))
         let days = (local / 86_400).rounded(.down)
-        if (Double(Self.firstGregorianDay)...Double(Self.lastUnixDay)).contains(days) {
+        if (Double(Self.arithmeticDays.lowerBound)...Double(Self.arithmeticDays.upperBound)).contains(days) {
             self = LocalDate(unixDay: Int(days))
             return
         }
@@ -97,12 +97,10 @@ public struct LocalDate: Hashable, Comparable, Sendable {
     package init(unixDay: Int) { self.init(julianDay: unixDay + Self.julianDayOfUnixEpoch) }
 
     private static let julianDayOfUnixEpoch = 2_440_588
-    /// 1583-01-01, the first whole year that Foundation's Gregorian calendar counts as this
-    /// arithmetic does (it switches from the Julian calendar on 1582-10-15).
-    package static let firstGregorianYear = 1583
-    private static let firstGregorianDay = LocalDate(year: firstGregorianYear, month: 1, day: 1)!.unixDay
-    /// 9999-12-31, the last day a LocalDate is made for; later instants go through the calendar.
-    private static let lastUnixDay = LocalDate(year: 9999, month: 12, day: 31)!.unixDay
+    /// The days (as `unixDay`) that this arithmetic counts as Foundation's Gregorian calendar
+    /// does: from 1583-01-01, the first whole year after the calendar leaves the Julian count
+    /// (on 1582-10-15), to 9999-12-31, the last day a LocalDate is made for.
+    package static let arithmeticDays = LocalDate(year: 1583, month: 1, day: 1)!.unixDay...LocalDate(year: 9999, month: 12, day: 31)!.unixDay
 
     init(julianDay jd: Int) {
         let a = jd + 32044

@@ -33,6 +33,6 @@ enum StoredDate {
         }
     }
 
-    private static let first = Double(LocalDate(year: LocalDate.firstGregorianYear, month: 1, day: 1)!.unixDay) * 86_400_000
-    private static let last = Double(LocalDate(year: 9999, month: 12, day: 31)!.unixDay + 1) * 86_400_000 - 1
+    private static let first = Double(LocalDate.arithmeticDays.lowerBound) * 86_400_000
+    private static let last = Double(LocalDate.arithmeticDays.upperBound + 1) * 86_400_000 - 1
 }

@@ -177,6 +177,23 @@ def test_the_day_follows_another_device(server, browser, unique_name):
     check_page(desktop, "desktop-live-today")
 
 
+def holding_read(n):
+    """Script that makes the page's n-th fetch from now wait, once answered, until `release()`;
+    `original` is the page's own fetch and `done` the async script's callback."""
+    return f"""
+        const done = arguments[0];
+        const original = window.fetch;
+        let release;
+        const held = new Promise((resolve) => {{ release = resolve; }});
+        let calls = 0;
+        window.fetch = async (...args) => {{
+          const mine = ++calls;
+          const answer = await original(...args);
+          if (mine === {n}) await held;
+          return answer;
+        }};"""
+
+
 def test_a_late_answer_to_the_day_page_read_does_not_take_the_later_notice_away(server, browser, unique_name):
     """The page's own delete and the stream's "it changed" read the page at about the same time;
     when the stream's read comes back last, it is older than what the delete drew ("Deleted.")."""
@@ -186,18 +203,7 @@ def test_a_late_answer_to_the_day_page_read_does_not_take_the_later_notice_away(
     wait_total(driver, "0 ml")
 
     # act: a first read held back until a second one, with its notice, has been drawn
-    said = driver.execute_async_script("""
-        const done = arguments[0];
-        const original = window.fetch;
-        let release;
-        const held = new Promise((resolve) => { release = resolve; });
-        let calls = 0;
-        window.fetch = async (...args) => {
-          const answer = await original(...args);
-          calls += 1;
-          if (calls === 1) await held;
-          return answer;
-        };
+    said = driver.execute_async_script(holding_read(1) + """
         const first = refresh(null);
         const second = refresh("Deleted.");
         second.then(() => { release(); return first; }).then(() => {
@@ -207,6 +213,36 @@ def test_a_late_answer_to_the_day_page_read_does_not_take_the_later_notice_away(
 
     # check
     assert said == "Deleted."
+
+
+def test_undo_keeps_the_focus_when_a_read_begun_before_it_is_drawn_after_it(server, browser, unique_name):
+    """The stream's "it changed" starts a read while the page's own delete is drawing: the delete's
+    read comes back first and offers Undo, focused; the stream's read, drawn after, keeps the
+    notice and must leave the focus on its Undo, not on the control focused when that read began."""
+    driver = browser("phone")
+    sign_up(driver, server, unique_name)
+    load(driver, server + "/")
+    wait_total(driver, "0 ml")
+    driver.execute_script("document.querySelector('button.preset').focus()")  # as a tap leaves it
+
+    # act: the delete's read (drawn, then Undo offered), and the stream's read, begun meanwhile,
+    # held back until then
+    focused = driver.execute_async_script(holding_read(2) + """
+        const own = refresh("Deleted.");
+        const stream = refresh(null, { keepMessage: true });
+        own.then(() => {
+          offerUndo("Deleted water.", async () => {}, true);
+          release();
+          return stream;
+        }).then(() => {
+          window.fetch = original;
+          const active = document.activeElement;
+          done(active.matches("main .message button") ? "Undo" : active.outerHTML.slice(0, 80));
+        });""")
+
+    # check
+    assert focused == "Undo"
+    assert text(driver, "main .message span") == "Deleted water."
 
 
 def test_the_page_shares_out_as_the_server_does(server, browser, unique_name):

@@ -129,7 +129,6 @@ const reads = { started: 0, drawn: 0 };
 async function refresh(notice, { keepMessage = false } = {}) {
   const read = ++reads.started;
   const oldOffset = document.querySelector(".ring .fill")?.getAttribute("stroke-dashoffset");
-  const focus = focusKey(document.querySelector("main"));
   const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   if (read < reads.drawn) return;
@@ -137,6 +136,10 @@ async function refresh(notice, { keepMessage = false } = {}) {
   const main = document.querySelector("main");
   // Read as the new page goes in, not before: another answer may have spoken meanwhile.
   const said = keepMessage ? main.querySelector(".message:not([hidden])") : null;
+  // The focus as it is now, not as the read began: an Undo offered meanwhile, in the notice that
+  // stays, keeps it (moving the notice into the new content would drop it).
+  const kept = said?.contains(document.activeElement) ? document.activeElement : null;
+  const focus = focusKey(main);
   main.replaceChildren(...page.querySelector("main").childNodes);
   const blank = main.querySelector(".message[hidden]");
   if (said && blank) blank.replaceWith(said);
@@ -151,7 +154,8 @@ async function refresh(notice, { keepMessage = false } = {}) {
   }
   if (notice) say(notice, false);
   enhance(main);
-  if (focus) {
+  if (kept && main.contains(kept)) kept.focus({ preventScroll: true });
+  else if (focus) {
     const target = (focus.selector && main.querySelector(focus.selector)) || main;
     target.focus({ preventScroll: true });
   }

@@ -135,7 +135,7 @@ final class WireArray {
 }
 
 /// JSON's text for scalars, as `JSONEncoder` writes them.
-enum JSONText {
+package enum JSONText {
     /// Quoted; `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`, the rest
     /// (slashes and all of Unicode) as it is.
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
@@ -180,7 +180,7 @@ enum JSONText {
         digit < 10 ? UInt8(ascii: "0") + digit : (upperCase ? UInt8(ascii: "A") : UInt8(ascii: "a")) + digit - 10
     }
 
-    static func appendInteger<Integer: BinaryInteger>(_ value: Integer, to bytes: inout [UInt8]) {
+    package static func appendInteger<Integer: BinaryInteger>(_ value: Integer, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         let start = bytes.count

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import TallyAPI
 
 /// Where `tally serve` writes its log: lines in swift-log's usual form ("TIME LEVEL LABEL: KEY=VALUE
 /// [SOURCE] MESSAGE") on standard output, but kept in memory by the request that logs them and
@@ -49,11 +50,16 @@ public final class ServerLog: Sendable {
 
     /// Keeps `line` to be written; written at once (with those before it) when `urgent`.
     func append(_ line: String, urgent: Bool) {
+        append(Array(line.utf8), urgent: urgent)
+    }
+
+    /// Keeps the bytes of a line to be written; written at once (with those before) when `urgent`.
+    func append(_ line: [UInt8], urgent: Bool) {
         pending.withLock { pending in
-            if pending.bytes.count + line.utf8.count > Self.limit {
+            if pending.bytes.count + line.count > Self.limit {
                 pending.dropped += 1
             } else {
-                pending.bytes.append(contentsOf: line.utf8)
+                pending.bytes.append(contentsOf: line)
             }
         }
         if urgent { flush() }
@@ -109,28 +115,120 @@ public final class ServerLog: Sendable {
             if let provided = metadataProvider?.get() { pairs += provided.map { ($0.key, $0.value) } }
             if let explicit = event.metadata { pairs += explicit.map { ($0.key, $0.value) } }
             if let error = event.error { pairs.append(("error.message", "\(error)")) }
-            var line = Timestamp.now()
-            line.reserveCapacity(256)
-            line += " "
-            line += event.level.rawValue
-            line += " "
-            line += label
-            line += ":"
+            var line = Line(level: event.level, label: label)
             let sorted = pairs.indices.sorted { (pairs[$0].0, $0) < (pairs[$1].0, $1) }
             for (position, index) in sorted.enumerated() {
                 let (key, value) = pairs[index]
                 if position + 1 < sorted.count, pairs[sorted[position + 1]].0 == key { continue }
-                line += " "
-                line += key
-                line += "="
-                line += value.description
+                line.key(key)
+                line.text(value.description)
             }
-            line += " ["
-            line += event.source
-            line += "] "
-            line += event.message.description
-            line += "\n"
-            log.append(line, urgent: event.level >= .warning)
+            line.end(source: event.source, message: event.message.description)
+            log.append(line.bytes, urgent: event.level >= .warning)
+        }
+
+        /// The request log's line (`AccessLogMiddleware`): what `log(event:)` writes for the
+        /// message "METHOD PATH STATUS MILLISECONDS ms" with the metadata `http.duration_ms`,
+        /// `http.method`, `http.path` and `http.status`, but written straight into bytes, with
+        /// no message, dictionary or sort made for it. Nothing is made below the handler's level.
+        func logRequest(level: Logger.Level, method: String, path: String, status: Int, tenthsOfMilliseconds tenths: Int64,
+                        source: String) {
+            guard level >= logLevel else { return }
+            // The handler's and the provider's keys, in key order, each once (the provider's
+            // winning): usually Hummingbird's request id alone. A request key wins over both.
+            var others = metadata.map { ($0.key, $0.value) }
+            if let provided = metadataProvider?.get() { others += provided.map { ($0.key, $0.value) } }
+            if others.count > 1 {
+                others = others.indices.sorted { (others[$0].0, $0) < (others[$1].0, $1) }.map { others[$0] }
+            }
+            var line = Line(level: level, label: label)
+            var next = 0
+            // Writes the other keys that sort before `bound` (all that are left when nil); one
+            // equal to `bound` is left out, the request's value being written instead.
+            func othersBefore(_ bound: String?) {
+                while next < others.count, bound.map({ others[next].0 <= $0 }) ?? true {
+                    let (key, value) = others[next]
+                    next += 1
+                    if key == bound || (next < others.count && others[next].0 == key) { continue }
+                    line.key(key)
+                    line.text(value.description)
+                }
+            }
+            othersBefore("http.duration_ms")
+            line.key("http.duration_ms")
+            line.tenths(tenths)
+            othersBefore("http.method")
+            line.key("http.method")
+            line.text(method)
+            othersBefore("http.path")
+            line.key("http.path")
+            line.text(path)
+            othersBefore("http.status")
+            line.key("http.status")
+            line.number(Int64(status))
+            othersBefore(nil)
+            line.end(source: source) { line in
+                line.text(method)
+                line.text(" ")
+                line.text(path)
+                line.text(" ")
+                line.number(Int64(status))
+                line.text(" ")
+                line.tenths(tenths)
+                line.text(" ms")
+            }
+            log.append(line.bytes, urgent: level >= .warning)
+        }
+    }
+
+    /// A line's bytes, in swift-log's usual form: "TIME LEVEL LABEL: KEY=VALUE… [SOURCE] MESSAGE".
+    struct Line {
+        private(set) var bytes: [UInt8] = []
+
+        init(level: Logger.Level, label: String) {
+            bytes.reserveCapacity(256)
+            text(Timestamp.now())
+            text(" ")
+            text(level.rawValue)
+            text(" ")
+            text(label)
+            text(":")
+        }
+
+        mutating func text(_ text: String) {
+            bytes.append(contentsOf: text.utf8)
+        }
+
+        /// " KEY=": its value follows.
+        mutating func key(_ key: String) {
+            bytes.append(UInt8(ascii: " "))
+            text(key)
+            bytes.append(UInt8(ascii: "="))
+        }
+
+        /// A whole number in decimal.
+        mutating func number(_ value: Int64) {
+            JSONText.appendInteger(value, to: &bytes)
+        }
+
+        /// Tenths of a millisecond as milliseconds with one decimal ("12.3").
+        mutating func tenths(_ tenths: Int64) {
+            number(tenths / 10)
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") + UInt8(tenths % 10))
+        }
+
+        mutating func end(source: String, message: String) {
+            end(source: source) { $0.text(message) }
+        }
+
+        /// " [SOURCE] MESSAGE\n", the message written by `message`.
+        mutating func end(source: String, message: (inout Line) -> Void) {
+            text(" [")
+            text(source)
+            text("] ")
+            message(&self)
+            bytes.append(UInt8(ascii: "\n"))
         }
     }
 

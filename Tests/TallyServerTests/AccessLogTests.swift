@@ -53,6 +53,24 @@ struct AccessLogTests {
         #expect(!lines.all.contains { "\($0.message) \($0.metadata)".contains("s3cr3t") }, "a secret address was logged")
     }
 
+    @Test("A6: in the server's own log, a request's line has its metadata, source and message; no secret")
+    func serverLogLines() async throws {
+        let f = try await ServerFixture()
+        let output = ServerLogTests.Output(interval: nil)
+        let logger = Logger(label: "tally") { label in ServerLog.Handler(label: label, log: output.log) }
+        let app = buildApplication(configuration: ServerConfiguration(passwordCost: 4), store: f.store, clock: f.clock, logger: logger)
+        try await app.test(.router) { client in
+            _ = try await client.send(.get, "/health", token: nil)
+            _ = try await client.send(.get, "/join/s3cr3t-invite", token: nil)
+        }
+        output.log.flush()
+        let lines = output.text().split(separator: "\n").map(String.init).filter { $0.contains("http.status=") }
+        let health = #/ info tally: (hb\.request\.id=\w+ )?http\.duration_ms=\d+\.\d http\.method=GET http\.path=/health http\.status=200 \[TallyServer\] GET /health 200 \d+\.\d ms$/#
+        #expect(lines.count == 2 && lines[0].firstMatch(of: health) != nil, "\(lines)")
+        #expect(lines.last?.contains("http.path=/join/… http.status=") == true, "\(lines)")
+        #expect(!lines.joined().contains("s3cr3t"), "a secret address was logged")
+    }
+
     @Test("A6: the duration is milliseconds with one decimal")
     func durations() {
         #expect(AccessLogMiddleware<TallyRequestContext>.milliseconds(.zero) == "0.0")

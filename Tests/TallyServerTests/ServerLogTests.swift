@@ -57,6 +57,47 @@ struct ServerLogTests {
         #expect(output.text().hasSuffix(" info tally: a=1 hb.request.id=8 [TallyServerTests] moved\n"))
     }
 
+    @Test("The request log's own line is the one the general path writes for the same request")
+    func requestLineWithoutItsMessage() {
+        // setup: keys of the logger and of its provider before, among and after the request's,
+        // one the provider shares with the logger and one the request's own value replaces
+        let output = Output(interval: nil)
+        var logger = Logger(label: "tally") { label in
+            var handler = ServerLog.Handler(label: label, log: output.log)
+            handler.metadataProvider = Logger.MetadataProvider { ["http.b": "from the provider", "zz": "provided"] }
+            return handler
+        }
+        logger[metadataKey: "hb.request.id"] = "7"
+        logger[metadataKey: "http.b"] = "the logger's"
+        logger[metadataKey: "http.path"] = "replaced"
+        logger[metadataKey: "http.n"] = "between"
+        let handler = try! #require(logger.handler as? ServerLog.Handler)
+        // act
+        handler.logRequest(level: .info, method: "GET", path: "/health", status: 200, tenthsOfMilliseconds: 12_340,
+                           source: "TallyServerTests")
+        logger.info("GET /health 200 1234.0 ms", metadata: [
+            "http.duration_ms": "1234.0", "http.method": "GET", "http.path": "/health", "http.status": "200",
+        ])
+        output.log.flush()
+        // check: the same line but for the time, which may have moved a second
+        let lines = output.text().split(separator: "\n").map { $0.drop { $0 != " " } }
+        #expect(lines.count == 2 && lines[0] == lines[1], "\(lines)")
+        #expect(lines.first.map(String.init) == " info tally: hb.request.id=7 http.b=from the provider http.duration_ms=1234.0 http.method=GET"
+            + " http.n=between http.path=/health http.status=200 zz=provided [TallyServerTests] GET /health 200 1234.0 ms")
+    }
+
+    @Test("The request log's own line is made only at the handler's level; an error's is written at once")
+    func requestLineLevels() {
+        let output = Output()
+        var handler = ServerLog.Handler(label: "tally", log: output.log)
+        handler.logLevel = .warning
+        handler.logRequest(level: .info, method: "GET", path: "/", status: 200, tenthsOfMilliseconds: 5, source: "S")
+        handler.logRequest(level: .error, method: "GET", path: "/", status: 500, tenthsOfMilliseconds: 5, source: "S")
+        let lines = output.text().split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasSuffix(" error tally: http.duration_ms=0.5 http.method=GET http.path=/"
+            + " http.status=500 [S] GET / 500 0.5 ms"), "\(lines)")
+    }
+
     @Test("A warning is written at once, after the lines that waited; a level below the logger's is not made at all")
     func urgentAndFiltered() {
         let output = Output()

@@ -103,7 +103,7 @@ start_tally "$tally" tally
 measure_tally Tally
 
 # The targets, judged by turns: the bare app's request and Tally's, one right after the other,
-# ROUNDS times (TALLY_BENCH_ROUNDS, default 5), each round's ratio from its own pair, the median
+# ROUNDS times (TALLY_BENCH_ROUNDS, default 7), each round's ratio from its own pair, the median
 # of them the verdict. One run of each, minutes apart, moved the ratio by a fifth with whatever
 # else the machine ran; a pair shares its moment.
 rps_of() { wrk -t2 -c64 -d"${seconds}s" "$@" | awk '/Requests\/sec/ { print $2 }'; }

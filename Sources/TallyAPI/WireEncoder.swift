@@ -19,6 +19,11 @@ public struct WireEncoder: Sendable {
 
     /// The JSON of `value`, as bytes to send.
     public func bytes<Value: Encodable>(of value: Value) throws -> [UInt8] {
+        if let writable = value as? any WireWritable {
+            var json = JSONWriter()
+            try writable.write(to: &json)
+            return json.bytes
+        }
         let scratch = WireScratch()
         guard let root = try WireEncoding(scratch: scratch).value(of: value) else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "Top-level \(Value.self) did not encode any values."))

@@ -96,6 +96,15 @@ struct WireEncoderTests {
         try expectSame("top")
     }
 
+    @Test("A value that writes itself refuses a number that is not finite, as JSONEncoder does")
+    func writerRefusesNonFinite() {
+        var json = JSONWriter()
+        #expect(throws: EncodingError.self) { try json.number(.nan) }
+        #expect(throws: EncodingError.self) { try json.number(-.infinity) }
+        #expect(throws: Never.self) { try json.number(nil) }
+        #expect(json.bytes == Array("null".utf8))
+    }
+
     @Test("The API's own answers: a day with drinks and a removal, a problem")
     func answers() throws {
         let day = LocalDate(year: 2025, month: 6, day: 10)!
@@ -105,6 +114,9 @@ struct WireEncoderTests {
                            kind: DrinkKind(name: "coffee", factor: 0.85), note: note, source: .manual))
         }
         entries.append(.removal(Removal(id: UUID(), at: at, day: day, volumeMl: 50)))
+        entries.append(.intake(Intake(id: UUID(), at: at, day: day, volumeMl: 1e-7, kind: DrinkKind(name: "water", factor: 1),
+                                      note: nil, source: .import)))
+        // A day writes itself (WireWritable): the same text as its encode(to:) through JSONEncoder.
         try expectSame(DaySummary(date: day, entries: entries, goal: .default, unit: .ml))
         try expectSame(DaySummary(date: day, entries: [], goal: Goal(mode: .none, targetMl: nil), unit: .oz))
         try expectSame(Problem(title: "Unprocessable", status: 422, detail: "volumeMl must be between 1 and 5000 \u{202E}", field: "volumeMl"))

@@ -28,6 +28,21 @@ extension DaySummary: Codable {
     }
 }
 
+extension DaySummary: WireWritable {
+    public func write(to json: inout JSONWriter) throws {
+        try json.object { json in
+            json.key("date"); json.text(date)
+            json.key("entries"); try json.array(entries) { json, entry in try entry.write(to: &json) }
+            json.key("goalMet"); json.bool(goalMet)
+            json.key("goalMl"); try json.number(goalMl)
+            json.key("goalMode"); json.choice(goalMode)
+            json.key("percent"); try json.number(percent)
+            json.key("totalMl"); try json.number(totalMl)
+            json.key("unit"); json.choice(unit)
+        }
+    }
+}
+
 /// A drink or a removal, told apart by `type`; a removal's `effectiveMl` is its volume taken away.
 extension DayEntry: Codable {
     private enum Keys: String, CodingKey {
@@ -81,6 +96,34 @@ extension DayEntry: Codable {
             self = .intake(intake)
         case .removal:
             self = .removal(Removal(id: id, at: at, day: day, volumeMl: volume))
+        }
+    }
+}
+
+extension DayEntry: WireWritable {
+    public func write(to json: inout JSONWriter) throws {
+        try json.object { json in
+            switch self {
+            case .intake(let intake):
+                json.key("at"); json.instant(intake.at)
+                json.key("day"); json.text(intake.day)
+                json.key("effectiveMl"); try json.number(intake.effectiveMl)
+                json.key("factor"); try json.number(intake.factor)
+                json.key("id"); json.uuid(intake.id)
+                json.key("kind"); json.string(intake.kindName)
+                json.key("kindID"); json.uuid(intake.kindID)
+                if let note = intake.note { json.key("note"); json.string(note) }
+                json.key("source"); json.choice(intake.source)
+                json.key("type"); json.string("intake")
+                json.key("volumeMl"); try json.number(intake.volumeMl)
+            case .removal(let removal):
+                json.key("at"); json.instant(removal.at)
+                json.key("day"); json.text(removal.day)
+                json.key("effectiveMl"); try json.number(-removal.volumeMl)
+                json.key("id"); json.uuid(removal.id)
+                json.key("type"); json.string("removal")
+                json.key("volumeMl"); try json.number(removal.volumeMl)
+            }
         }
     }
 }

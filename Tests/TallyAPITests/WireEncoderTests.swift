@@ -119,6 +119,13 @@ struct WireEncoderTests {
         // A day writes itself (WireWritable): the same text as its encode(to:) through JSONEncoder.
         try expectSame(DaySummary(date: day, entries: entries, goal: .default, unit: .ml))
         try expectSame(DaySummary(date: day, entries: [], goal: Goal(mode: .none, targetMl: nil), unit: .oz))
+        // A drink's answer, and a delete's, write themselves too.
+        let progress = DayProgress(date: day, totalMl: 812.5, goal: .default)
+        let noGoal = DayProgress(date: day, totalMl: 0, goal: Goal(mode: .none, targetMl: nil))
+        for entry in entries.suffix(3) {
+            try expectSame(EntryResult(created: true, entry: entry, day: progress, unit: .oz))
+            try expectSame(DeletedEntry(deleted: entry, day: noGoal))
+        }
         try expectSame(Problem(title: "Unprocessable", status: 422, detail: "volumeMl must be between 1 and 5000 \u{202E}", field: "volumeMl"))
     }
 }

@@ -20,6 +20,17 @@ public struct EntryResult: Codable, Equatable, Sendable {
     }
 }
 
+extension EntryResult: WireWritable {
+    public func write(to json: inout JSONWriter) throws {
+        try json.object { json in
+            json.key("created"); json.bool(created)
+            json.key("day"); try day.write(to: &json)
+            json.key("entry"); try entry.write(to: &json)
+            json.key("unit"); json.choice(unit)
+        }
+    }
+}
+
 /// What deleting gives: the entry as it was, and its day's progress afterwards.
 public struct DeletedEntry: Codable, Equatable, Sendable {
     public var deleted: DayEntry
@@ -28,6 +39,15 @@ public struct DeletedEntry: Codable, Equatable, Sendable {
     public init(deleted: DayEntry, day: DayProgress) {
         self.deleted = deleted
         self.day = day
+    }
+}
+
+extension DeletedEntry: WireWritable {
+    public func write(to json: inout JSONWriter) throws {
+        try json.object { json in
+            json.key("day"); try day.write(to: &json)
+            json.key("deleted"); try deleted.write(to: &json)
+        }
     }
 }
 

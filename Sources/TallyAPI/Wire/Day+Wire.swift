@@ -149,6 +149,18 @@ extension DayProgress: Codable {
     }
 }
 
+extension DayProgress: WireWritable {
+    public func write(to json: inout JSONWriter) throws {
+        try json.object { json in
+            json.key("date"); json.text(date)
+            json.key("goalMet"); json.bool(goalMet)
+            json.key("goalMl"); try json.number(goalMl)
+            json.key("percent"); try json.number(percent)
+            json.key("totalMl"); try json.number(totalMl)
+        }
+    }
+}
+
 extension Streaks: Codable {
     private enum Keys: String, CodingKey { case current, longest }
 

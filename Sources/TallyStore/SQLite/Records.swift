@@ -196,6 +196,16 @@ struct IntakeRecord: PersistableRecord {
         container["source"] = source
     }
 
+    /// Inserts the row with one prepared statement and its values by place: GRDB's record insert
+    /// (a container of columns by name, matched to the table's) took 111,000 instructions of a
+    /// drink's 1,000,000 (callgrind).
+    func insert(into db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO intake (id, userId, at, day, volumeMl, kindId, factor, effectiveMl, note, source)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [id, userId, StoredDate.value(at), day, volumeMl, kindId, factor, effectiveMl, note, source])
+    }
+
     init(_ intake: Intake, userId: UUID) {
         id = intake.id
         self.userId = userId

@@ -27,7 +27,7 @@ extension SQLiteStore: BottleRepository {
             let intake = try change(&bottle, HydrationSettings(row: row), kinds)
             try bottle.save(of: user, db)
             guard let intake else { return (bottle, nil, true) }
-            try IntakeRecord(intake, userId: user).insert(db)
+            try IntakeRecord(intake, userId: user).insert(into: db)
             return (bottle, try Self.intake(intake.id, db), true)
         }
     }

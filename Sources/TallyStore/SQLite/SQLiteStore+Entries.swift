@@ -13,7 +13,7 @@ extension SQLiteStore: EntryRepository {
             guard let kind = try DrinkKindRecord.fetchOne(db, key: intake.kindID), kind.userId == user else {
                 throw StoreRefusal.noSuchKind
             }
-            try IntakeRecord(intake, userId: user).insert(db)
+            try IntakeRecord(intake, userId: user).insert(into: db)
             return (try Self.intake(intake.id, db)!, true)
         }
     }
@@ -32,7 +32,7 @@ extension SQLiteStore: EntryRepository {
                 guard let kind = try Self.drinkKind(intake.kindID, db), kind.userId == user else {
                     throw StoreRefusal.noSuchKind
                 }
-                try IntakeRecord(intake, userId: user).insert(db)
+                try IntakeRecord(intake, userId: user).insert(into: db)
                 (stored, created) = (try Self.intake(intake.id, db)!, true)
             }
             let day = DayProgress(date: stored.day, totalMl: try Self.total(of: stored.day, user, db),
@@ -52,7 +52,7 @@ extension SQLiteStore: EntryRepository {
         for intake in intakes {
             if try existingEntry(intake.id, of: user, db) != nil { continue }
             guard kinds.contains(intake.kindID) else { throw StoreRefusal.noSuchKind }
-            try IntakeRecord(intake, userId: user).insert(db)
+            try IntakeRecord(intake, userId: user).insert(into: db)
             added += 1
         }
         return added
@@ -171,7 +171,7 @@ extension SQLiteStore: EntryRepository {
                 switch entry {
                 case .intake(let intake):
                     guard kinds.contains(intake.kindID) else { throw StoreRefusal.noSuchKind }
-                    try IntakeRecord(intake, userId: user).insert(db)
+                    try IntakeRecord(intake, userId: user).insert(into: db)
                     added.drinks += 1
                 case .removal(let removal):
                     try RemovalRecord(removal, userId: user).insert(db)

@@ -22,16 +22,16 @@ extension SQLiteStore: EntryRepository {
         async throws -> LoggedIntake {
         try await write { db in
             let settings = try Self.settings(user, db)
-            let intake = try make(settings, try Self.drinkKinds(user, db))
+            let kinds = try Self.drinkKinds(user, db)
+            let intake = try make(settings, kinds)
             let stored: Intake
             let created: Bool
             if let existing = try Self.existingEntry(intake.id, of: user, db) {
                 guard case .intake(let found) = existing else { throw StoreRefusal.idTaken(intake.id) }
                 (stored, created) = (found, false)
             } else {
-                guard let kind = try Self.drinkKind(intake.kindID, db), kind.userId == user else {
-                    throw StoreRefusal.noSuchKind
-                }
+                // The person's kinds were read in this transaction: no need to read the one again.
+                guard kinds.contains(where: { $0.id == intake.kindID }) else { throw StoreRefusal.noSuchKind }
                 try IntakeRecord(intake, userId: user).insert(into: db)
                 (stored, created) = (try Self.intake(intake.id, db)!, true)
             }
@@ -252,16 +252,13 @@ extension SQLiteStore: EntryRepository {
     /// The user's entry with `id`; an id that another user's entry has is a conflict, never a
     /// way to see or change their data.
     static func existingEntry(_ id: UUID, of user: UUID, _ db: Database) throws -> DayEntry? {
-        if let entry = try entry(id, of: user, db) { return entry }
-        let elsewhere = try Bool.fetchOne(db.cachedStatement(sql: """
+        // A new id, the usual case, is answered by this one statement.
+        let anywhere = try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM intake WHERE id = :id) OR EXISTS (SELECT 1 FROM removal WHERE id = :id)
             """), arguments: ["id": id]) ?? false
-        if elsewhere { throw StoreRefusal.idTaken(id) }
-        return nil
-    }
-
-    static func drinkKind(_ id: UUID, _ db: Database) throws -> DrinkKindRecord? {
-        try DrinkKindRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM drinkKind WHERE id = ?"), arguments: [id])
+        guard anywhere else { return nil }
+        if let entry = try entry(id, of: user, db) { return entry }
+        throw StoreRefusal.idTaken(id)
     }
 
 }

@@ -185,7 +185,7 @@ package enum JSONText {
         digit < 10 ? UInt8(ascii: "0") + digit : (upperCase ? UInt8(ascii: "A") : UInt8(ascii: "a")) + digit - 10
     }
 
-    package static func appendInteger<Integer: BinaryInteger>(_ value: Integer, to bytes: inout [UInt8]) {
+    @inlinable package static func appendInteger<Integer: BinaryInteger>(_ value: Integer, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         let start = bytes.count

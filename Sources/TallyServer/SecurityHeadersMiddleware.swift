@@ -18,16 +18,34 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
             + (["'self'"] + formActions).joined(separator: " ")
     }
 
+    /// The fields, made once: each field made on a request had its value checked byte by byte.
+    private static let fields = (
+        policy: HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy),
+        noSniffing: HTTPField(name: .xContentTypeOptions, value: "nosniff"),
+        referrer: HTTPField(name: .referrerPolicy, value: "same-origin"),
+        httpsOnly: HTTPField(name: .strictTransportSecurity, value: "max-age=31536000")
+    )
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         // An answer with a stricter policy of its own (a receipt: `sandbox`) keeps it.
-        if response.headers[.contentSecurityPolicy] == nil { response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy }
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "same-origin"
+        Self.set(Self.fields.policy, in: &response.headers, unlessThere: true)
+        Self.set(Self.fields.noSniffing, in: &response.headers)
+        Self.set(Self.fields.referrer, in: &response.headers)
         if context.origin.isSecure {
-            response.headers[.strictTransportSecurity] = "max-age=31536000"
+            Self.set(Self.fields.httpsOnly, in: &response.headers)
         }
         return response
+    }
+
+    /// `field` in `headers`, in place of any field of its name; with `unlessThere`, one already there stays.
+    private static func set(_ field: HTTPField, in headers: inout HTTPFields, unlessThere: Bool = false) {
+        if headers.contains(field.name) {
+            if unlessThere { return }
+            headers[fields: field.name] = [field]
+        } else {
+            headers.append(field)
+        }
     }
 }
 

@@ -208,7 +208,7 @@ public final class ServerLog: Sendable {
 
         /// A whole number in decimal.
         mutating func number(_ value: Int64) {
-            JSONText.appendInteger(value, to: &bytes)
+            JSONText.appendWholeNumber(value, to: &bytes)
         }
 
         /// Tenths of a millisecond as milliseconds with one decimal ("12.3").

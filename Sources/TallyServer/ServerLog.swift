@@ -48,11 +48,6 @@ public final class ServerLog: Sendable {
         }
     }
 
-    /// Keeps `line` to be written; written at once (with those before it) when `urgent`.
-    func append(_ line: String, urgent: Bool) {
-        append(Array(line.utf8), urgent: urgent)
-    }
-
     /// Keeps the bytes of a line to be written; written at once (with those before) when `urgent`.
     func append(_ line: [UInt8], urgent: Bool) {
         pending.withLock { pending in

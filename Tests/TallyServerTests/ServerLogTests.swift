@@ -119,8 +119,8 @@ struct ServerLogTests {
     func limit() {
         let output = Output(interval: nil)
         let big = String(repeating: "x", count: ServerLog.limit / 4)
-        for _ in 0..<6 { output.log.append(big + "\n", urgent: false) }
-        output.log.append("last\n", urgent: false)
+        for _ in 0..<6 { output.log.append(Array((big + "\n").utf8), urgent: false) }
+        output.log.append(Array("last\n".utf8), urgent: false)
         var written = 0
         var text = ""
         // The pipe holds 64 KB: read while flushing.

@@ -55,7 +55,8 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
 extension User {
     /// From `user.id`, `user.name`, `user.createdAt` and `user.language`.
     init(row: Row) {
-        self.init(id: row["id"], name: row["name"], createdAt: row["createdAt"], language: row["language"])
+        self.init(id: row["id"], name: row["name"], createdAt: StoredDate.date(row["createdAt"]) ?? row["createdAt"],
+                  language: row["language"])
     }
 
     static let columns = "user.id, user.name, user.createdAt, user.language"
@@ -232,7 +233,7 @@ struct IntakeRow: FetchableRecord {
         """
 
     init(row: Row) throws {
-        value = .stored(id: try row.decode(atIndex: 0), at: try row.decode(atIndex: 1), day: LocalDate(number: try row.decode(atIndex: 2)),
+        value = .stored(id: try row.decode(atIndex: 0), at: try StoredDate.date(row[1]) ?? row.decode(atIndex: 1), day: LocalDate(number: try row.decode(atIndex: 2)),
                         volumeMl: try row.decode(atIndex: 3), kindID: try row.decode(atIndex: 4), kindName: try row.decode(atIndex: 5),
                         factor: try row.decode(atIndex: 6), effectiveMl: try row.decode(atIndex: 7), note: try row.decode(atIndex: 8),
                         source: try row.decode(atIndex: 9))
@@ -308,7 +309,7 @@ extension IntakeRecord {
     init(row: Row) throws {
         id = row["id"]
         userId = row["userId"]
-        at = row["at"]
+        at = StoredDate.date(row["at"]) ?? row["at"]
         day = row["day"]
         volumeMl = row["volumeMl"]
         kindId = row["kindId"]
@@ -319,11 +320,21 @@ extension IntakeRecord {
     }
 }
 
+extension GoalRecord {
+    init(row: Row) throws {
+        userId = row["userId"]
+        startDay = row["startDay"]
+        endDay = row["endDay"]
+        mode = row["mode"]
+        targetMl = row["targetMl"]
+    }
+}
+
 extension RemovalRecord {
     init(row: Row) throws {
         id = row["id"]
         userId = row["userId"]
-        at = row["at"]
+        at = StoredDate.date(row["at"]) ?? row["at"]
         day = row["day"]
         volumeMl = row["volumeMl"]
     }

@@ -39,8 +39,11 @@ public struct SQLiteStore: Sendable {
     public static func open(path: String, access: Access = .pool, durability: Durability = .full) throws -> SQLiteStore {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            // Made only when missing: making it costs a command more than looking.
+            if !FileManager.default.fileExists(atPath: folder.path) {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
             try ownerOnly(path)
         } catch let error as TallyError {
             throw error

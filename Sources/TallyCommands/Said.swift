@@ -18,8 +18,8 @@ package enum Said {
     /// How the terminal writes (LC_ALL, else LC_MESSAGES, else LANG), or nil when it is English.
     /// An English `Written` reads no catalog.
     package static let terminal: Written? = {
-        let written = Written(environment: ProcessInfo.processInfo.environment)
-        return written.language == .english ? nil : written
+        let environment = ProcessInfo.processInfo.environment
+        return Written.language(environment: environment) == nil ? nil : Written(environment: environment)
     }()
 
     /// Whether the text is English: a terminal in English, or a command that chose it.

@@ -182,13 +182,25 @@ extension Written {
     /// ("de_DE.UTF-8" is German as Germany writes it); English for "C", "POSIX", none, or a
     /// language Tally does not speak.
     public init(environment: [String: String]) {
-        let setting = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
-        let name = String(setting.prefix { $0 != "." && $0 != "@" })
-        guard name != "C", name != "POSIX", !name.isEmpty, let language = Language.matching(name) else {
+        guard let (language, name) = Self.setting(environment) else {
             self.init(language: .english)
             return
         }
         let regional = name.contains("_") && Self.known.contains(name) ? Locale(identifier: name) : nil
         self.init(language: language, locale: regional)
+    }
+
+    /// The terminal's language as `init(environment:)` reads it, nil for English: without the
+    /// `Locale`, which costs an English command a millisecond for nothing.
+    public static func language(environment: [String: String]) -> Language? {
+        setting(environment).map(\.language).flatMap { $0 == .english ? nil : $0 }
+    }
+
+    /// The language of the setting that counts, and its locale's name ("de_DE" of "de_DE.UTF-8").
+    private static func setting(_ environment: [String: String]) -> (language: Language, name: String)? {
+        let setting = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let name = String(setting.prefix { $0 != "." && $0 != "@" })
+        guard name != "C", name != "POSIX", !name.isEmpty, let language = Language.matching(name) else { return nil }
+        return (language, name)
     }
 }

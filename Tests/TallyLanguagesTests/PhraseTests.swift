@@ -110,4 +110,19 @@ import TallyCore
         #expect(Written(environment: [:]).language == .english)
         #expect(Written(environment: ["LANG": "ja_JP.UTF-8"]).language == .english)
     }
+
+    /// The command line asks `language(environment:)` first and builds a `Written` only when it
+    /// is not English: both must read the environment alike.
+    @Test(arguments: [["LANG": "de_DE.UTF-8"], ["LANG": "de_DE.UTF-8", "LC_ALL": "fr_FR.UTF-8"],
+                      ["LANG": "en_GB.UTF-8", "LC_MESSAGES": "ar"], ["LANG": "pt_BR.UTF-8@x"], ["LANG": "en_GB.UTF-8"],
+                      ["LANG": "C.UTF-8"], ["LANG": "POSIX"], [:], ["LANG": "ja_JP.UTF-8"], ["LC_ALL": "", "LANG": "es_ES"]])
+    func theLanguageAloneIsTheInitializersLanguage(environment: [String: String]) {
+        let written = Written(environment: environment)
+        #expect(Written.language(environment: environment) == (written.language == .english ? nil : written.language))
+    }
+
+    @Test func anEnglishTerminalKeepsItsRegion() {
+        #expect(Written(environment: ["LANG": "en_GB.UTF-8"]).locale.identifier == "en_GB")
+        #expect(Written.language(environment: ["LANG": "en_GB.UTF-8"]) == nil)
+    }
 }

@@ -6,19 +6,21 @@ import TallyCommands
 /// accounts, PostgreSQL, a server's API) it hands to `tally-server`, installed beside it, which
 /// runs every command.
 @main
-struct Tally: AsyncParsableCommand {
-    static let configuration = TallyCommandLine.configuration(
-        subcommands: TallyCommandLine.own + TallyCommandLine.serverFiles)
-
-    static func main() async {
+enum Start {
+    static func main() {
         let arguments = TallyCommandLine.arguments()
         if let name = arguments.first, name == "--version" || TallyCommandLine.localNames.contains(name) {
-            return await TallyCommandLine.run(Self.self, arguments)
+            OneThread.run { await TallyCommandLine.run(Tally.self, arguments) }
         }
         do {
             try reportingErrors { try HandOff.toServerBinary() }
         } catch {
-            exit(withError: error)
+            Tally.exit(withError: error)
         }
     }
+}
+
+struct Tally: AsyncParsableCommand {
+    static let configuration = TallyCommandLine.configuration(
+        subcommands: TallyCommandLine.own + TallyCommandLine.serverFiles)
 }

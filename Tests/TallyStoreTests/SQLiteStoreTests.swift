@@ -19,6 +19,17 @@ struct SQLiteStoreTests {
         #expect(mode == "wal")
     }
 
+    @Test("One connection opens a file already in WAL mode without writing to it (a command reads with no fsync)")
+    func singleConnectionOpensWithoutWriting() async throws {
+        let path = temporaryDatabasePath()
+        do { _ = try SQLiteStore.open(path: path, access: .singleConnection) } // made, migrated, closed
+        let store = try SQLiteStore.open(path: path, access: .singleConnection)
+        let mode = try await store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0
+        #expect(wal == 0, "opening wrote \(wal) bytes to the WAL")
+    }
+
     @Test("A5: a write is acknowledged once it is on the disk: the writer's synchronous is FULL, NORMAL only when asked",
           arguments: [SQLiteStore.Access.pool, .singleConnection])
     func durableByDefault(_ access: SQLiteStore.Access) async throws {

@@ -56,15 +56,21 @@ public struct SQLiteStore: Sendable {
             case .pool:
                 writer = try DatabasePool(path: path, configuration: configuration())
             case .singleConnection:
-                var configuration = configuration()
-                // The pool sets WAL itself; one connection must ask, so that it and a server can
-                // share the file.
-                configuration.journalMode = .wal
-                writer = try DatabaseQueue(path: path, configuration: configuration)
+                writer = try DatabaseQueue(path: path, configuration: configuration())
             }
-            // GRDB sets NORMAL with WAL, after `prepareDatabase`: set it here, on the one
-            // connection that writes.
-            try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())") }
+            try writer.writeWithoutTransaction { db in
+                // The pool sets WAL itself; one connection must ask, so that it and a server can
+                // share the file. A file keeps its WAL mode, so it is asked for only once: GRDB's
+                // own `journalMode = .wal` also writes to the WAL on every open (a transaction and
+                // its fsync for every command, about 2 ms), which only a pool's readers need.
+                if access == .singleConnection, try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal",
+                   try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") != "wal" {
+                    throw DatabaseError(message: "could not activate WAL mode")
+                }
+                // GRDB sets NORMAL with WAL, after `prepareDatabase`: set it here, on the one
+                // connection that writes.
+                try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue.uppercased())")
+            }
             return try SQLiteStore(writer, followed: access == .pool)
         } catch let error as DatabaseError {
             throw TallyError.invalid("Cannot open the database at \(path): \(error.message ?? "\(error.resultCode)").")

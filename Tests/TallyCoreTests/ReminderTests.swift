@@ -69,6 +69,26 @@ struct ReminderTests {
         #expect(TimeOfDay(of: time("07:45").instant(on: day, in: berlin), in: berlin) == time("07:45"))
     }
 
+    @Test("The time of day of any instant in any zone is the one Foundation's calendar gives")
+    func timeOfDayAsTheCalendarCountsIt() {
+        var generator = SystemRandomNumberGenerator()
+        let zones = ["Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Chatham", "UTC",
+                     "America/St_Johns", "Asia/Kathmandu"].map { TimeZone(identifier: $0)! } + [TimeZone(secondsFromGMT: -37)!]
+        // From before 1583 (Julian days) to after 9999, with fractions of a second around midnight.
+        for _ in 0..<5_000 {
+            let instant = Date(timeIntervalSinceReferenceDate: Double.random(in: -20_000_000_000...260_000_000_000, using: &generator))
+            for zone in zones {
+                let parts = Calendar.gregorian(zone).dateComponents([.hour, .minute], from: instant)
+                #expect(TimeOfDay(of: instant, in: zone).minutes == parts.hour! * 60 + parts.minute!, "\(instant) \(zone.identifier)")
+            }
+        }
+        for seconds in [-0.5, -0.000001, 0, 59.999999, 86_399.9999, -86_400.5] {
+            let instant = Date(timeIntervalSinceReferenceDate: seconds)
+            let parts = Calendar.gregorian(.gmt).dateComponents([.hour, .minute], from: instant)
+            #expect(TimeOfDay(of: instant, in: .gmt).minutes == parts.hour! * 60 + parts.minute!, "\(seconds)")
+        }
+    }
+
     @Test("H11: on the day clocks go back, reminders keep their clock times too")
     func fallBack() {
         let standard = ReminderSchedule.standard.instants(startingOn: LocalDate(year: 2026, month: 10, day: 25)!, in: berlin)

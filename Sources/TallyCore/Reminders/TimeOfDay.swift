@@ -11,9 +11,18 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, LosslessStringConvertib
     }
 
     /// The time of day `instant` has in `zone` (to the minute): the inverse of `instant(on:in:)`.
+    /// Counted as Foundation's Gregorian calendar counts it (the offset added, whole seconds
+    /// since 2001 taken into a day) without making a calendar, whose first use cost every
+    /// command that writes a time a millisecond.
     public init(of instant: Date, in zone: TimeZone) {
-        let parts = Calendar.gregorian(zone).dateComponents([.hour, .minute], from: instant)
-        self.init(minutesAfterMidnight: (parts.hour ?? 0) * 60 + (parts.minute ?? 0))
+        let local = (instant.timeIntervalSinceReferenceDate + Double(zone.secondsFromGMT(for: instant))).rounded(.down)
+        guard local >= Double(Int.min), local < Double(Int.max) else {
+            let parts = Calendar.gregorian(zone).dateComponents([.hour, .minute], from: instant)
+            self.init(minutesAfterMidnight: (parts.hour ?? 0) * 60 + (parts.minute ?? 0))
+            return
+        }
+        let secondsInDay = (Int(local) % 86_400 + 86_400) % 86_400
+        self.init(minutesAfterMidnight: secondsInDay / 60)
     }
 
     /// The time `minutes` after midnight, wrapped into one day.

@@ -15,7 +15,6 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import screenshot
 from test_spending import button, load, mark, on_screen, same_page, without_javascript
@@ -285,14 +284,14 @@ def test_setting_the_level_untouched_keeps_it(server, browser, unique_name):
     page = driver.find_element(By.TAG_NAME, "html")
     click(driver, button(driver, "Save"))
     # The typed 25 is already in the field of this page: wait for the saved page to replace it.
-    WebDriverWait(driver, 8).until(EC.staleness_of(page), "the settings were not saved")
+    wait(driver, EC.staleness_of(page), message="the settings were not saved")
     wait(driver, lambda d: d.find_element(By.ID, "sip-size").get_attribute("value") == "25")
     tap(driver, javascript=False)
     wait_left(driver, "975 ml left of 1000 ml")
     # The page before the answer is complete too: wait for the answer to replace it.
     page = driver.find_element(By.TAG_NAME, "html")
     click(driver, button(driver, "Set the level"))
-    WebDriverWait(driver, 8).until(EC.staleness_of(page), "setting the level did not answer")
+    wait(driver, EC.staleness_of(page), message="setting the level did not answer")
     wait(driver, lambda d: d.execute_script("return document.readyState") == "complete")
     assert left(driver) == "975 ml left of 1000 ml", f"the untouched slider set the level to {left(driver)!r}"
 

@@ -262,7 +262,7 @@ def test_flow(server, browser, unique_name, viewport):
     page = driver.find_element(By.TAG_NAME, "html")
     click(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Show the goal']"))
     # The server's page replaces this one, whose script already shows the same text: wait for it.
-    WebDriverWait(driver, 8).until(EC.staleness_of(page), "the server's preview did not arrive")
+    wait(driver, EC.staleness_of(page), message="the server's preview did not arrive")
     wait(driver, lambda d: "= 2600 ml a day" in text(d, "#goal-preview"))
     assert driver.find_element(By.ID, "age").get_attribute("value") == "40"
     click(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Use this goal']"))

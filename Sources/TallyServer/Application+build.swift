@@ -70,7 +70,7 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     router.add(middleware: RequestOriginMiddleware(address: address))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: AccessLogMiddleware())
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: ErrorPageMiddleware())
 
     // Readiness (/health): 503 with the reason while the database does not answer, so that a

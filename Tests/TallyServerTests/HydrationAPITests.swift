@@ -151,4 +151,22 @@ struct HydrationAPITests {
             #expect(document.status == .ok && document.text.hasPrefix("openapi: 3.1"))
         }
     }
+
+    @Test("Metrics count and time each route by method and status, as Hummingbird's middleware named them")
+    func metricsByRoute() async throws {
+        var fixture = try await ServerFixture()
+        fixture.configuration.metricsToken = "scraper"
+        let f = fixture
+        try await f.test { client in
+            _ = try await client.send(.get, "/api/v1/today", token: f.adaToken)
+            _ = try await client.send(.get, "/api/v1/today", token: "not a token")
+            let text = try await client.send(.get, "/metrics", token: "scraper").text
+            for line in [#"hb_requests{http_route="/api/v1/today",http_request_method="GET",http_response_status_code="200"} "#,
+                         #"hb_requests{http_route="/api/v1/today",http_request_method="GET",http_response_status_code="401"} "#,
+                         #"http_server_request_duration_count{http_route="/api/v1/today",http_request_method="GET",http_response_status_code="200"} "#,
+                         #"http_server_active_requests{http_request_method="GET"} "#] {
+                #expect(text.contains(line), "\(line) in \(text.prefix(2000))")
+            }
+        }
+    }
 }

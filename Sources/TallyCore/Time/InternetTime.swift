@@ -8,12 +8,7 @@ public enum InternetTime {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ digits: Int) -> Int? {
-            guard index + digits <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[index..<(index + digits)] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
+            guard index + digits <= bytes.count, let value = DigitReader.number(bytes[index..<(index + digits)]) else { return nil }
             index += digits
             return value
         }
@@ -32,7 +27,7 @@ public enum InternetTime {
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             let digits = bytes[start..<index]
             guard (1...9).contains(digits.count) else { return nil }
-            nanoseconds = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            nanoseconds = DigitReader.number(digits) ?? 0
             for _ in digits.count..<9 { nanoseconds *= 10 }
         }
         var offset = 0

@@ -13,10 +13,11 @@ struct HealthDate: Equatable {
         let bytes = Array(text.utf8)
         guard bytes.count == 25, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == 0x20,
               bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == 0x20,
-              let year = Self.number(bytes[0..<4]), let month = Self.number(bytes[5..<7]), let dayOfMonth = Self.number(bytes[8..<10]),
-              let hour = Self.number(bytes[11..<13]), let minute = Self.number(bytes[14..<16]), let second = Self.number(bytes[17..<19]),
+              let year = DigitReader.number(bytes[0..<4]), let month = DigitReader.number(bytes[5..<7]),
+              let dayOfMonth = DigitReader.number(bytes[8..<10]), let hour = DigitReader.number(bytes[11..<13]),
+              let minute = DigitReader.number(bytes[14..<16]), let second = DigitReader.number(bytes[17..<19]),
               bytes[20] == UInt8(ascii: "+") || bytes[20] == UInt8(ascii: "-"),
-              let offsetHours = Self.number(bytes[21..<23]), let offsetMinutes = Self.number(bytes[23..<25]),
+              let offsetHours = DigitReader.number(bytes[21..<23]), let offsetMinutes = DigitReader.number(bytes[23..<25]),
               hour < 24, minute < 60, second < 61, offsetHours <= 14, offsetMinutes < 60,
               let day = LocalDate(year: year, month: month, day: dayOfMonth) else { return nil }
         let offset = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[20] == UInt8(ascii: "-") ? -1 : 1)
@@ -27,12 +28,4 @@ struct HealthDate: Equatable {
 
     private static let utc = TimeZone(identifier: "UTC")!
 
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
-        var value = 0
-        for digit in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
-            value = value * 10 + Int(digit - UInt8(ascii: "0"))
-        }
-        return value
-    }
 }

@@ -46,14 +46,7 @@ enum StoredDate {
             guard bytes.count == 23, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
                   bytes[10] == UInt8(ascii: " "), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
                   bytes[19] == UInt8(ascii: ".") else { return nil }
-            func number(_ start: Int, _ length: Int) -> Int? {
-                var value = 0
-                for byte in bytes[start..<start + length] {
-                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                }
-                return value
-            }
+            func number(_ start: Int, _ length: Int) -> Int? { DigitReader.number(bytes[start..<start + length]) }
             guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
                   let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
                   let millisecond = number(20, 3), hour < 24, minute < 60, second < 60,

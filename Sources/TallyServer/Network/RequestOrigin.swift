@@ -44,11 +44,11 @@ public struct PublicAddress: Sendable {
         }
         let client = forwarded("X-Forwarded-For").flatMap(IPAddress.init) ?? peer
         if let url {
-            return RequestOrigin(isSecure: url.hasPrefix("https:"), address: .url(url), client: client)
+            return RequestOrigin(isSecure: url.hasPrefix("https:"), origin: url, client: client)
         }
         let secure = request.uri.scheme == .https || forwarded("X-Forwarded-Proto") == "https"
         let host = forwarded("X-Forwarded-Host") ?? request.head.authority ?? "localhost"
-        return RequestOrigin(isSecure: secure, address: .host(host), client: client)
+        return RequestOrigin(isSecure: secure, origin: "\(secure ? "https" : "http")://\(host)", client: client)
     }
 }
 
@@ -61,26 +61,12 @@ public struct PublicAddressError: Error, CustomStringConvertible {
 public struct RequestOrigin: Sendable {
     /// Over TLS, to us or to a trusted proxy: cookies get `Secure`, answers HSTS.
     public var isSecure: Bool
-    /// The public URL, or the host the request names.
-    let address: Address
+    /// "https://tally.example.com": the start of links to copy (invites, calendars).
+    public var origin: String
     /// The client's address: the connection's, or the one a trusted proxy forwarded.
     var client: IPAddress?
 
-    enum Address: Sendable {
-        case url(String)
-        case host(String)
-    }
-
-    /// "https://tally.example.com": the start of links to copy (invites, calendars). Written
-    /// when a link needs it, not for every request.
-    public var origin: String {
-        switch address {
-        case .url(let url): url
-        case .host(let host): "\(isSecure ? "https" : "http")://\(host)"
-        }
-    }
-
-    static let unknown = RequestOrigin(isSecure: false, address: .host("localhost"), client: nil)
+    static let unknown = RequestOrigin(isSecure: false, origin: "http://localhost", client: nil)
 }
 
 /// Works out the request's origin once, for the cookies, links and headers after it.

@@ -14,16 +14,23 @@ import TallyCore
 ///   new ones) marks the database unreachable: until it answers again, every use fails at once with
 ///   `storageUnavailable` (503), instead of waiting for the pool, whose circuit breaker trips only
 ///   after a minute of failed attempts.
-/// - **A probe.** During an outage, a connection of its own is tried twice a second. The first
-///   that answers ends the outage and a new pool replaces the old one, whose back-off would go on
-///   refusing for seconds after the database is back.
+/// - **A watch.** A connection of its own asks the database twice a second whether it answers,
+///   within the deadline: a server's pool (one with a deadline) watches from the start, and
+///   /health reads what the watch last found, never waiting on the pool's connections or a
+///   deadline; a command's pool watches only once a use failed. An outage shuts the pool down,
+///   so that what waits on it is answered at once; the first answer after it ends the outage with
+///   a new pool, whose connections start without the old one's back-off.
+///
+/// The pool's client and the watch run in detached tasks: begun from a request, a task would
+/// inherit its task-local values, the service group's graceful shutdown among them, and SIGTERM
+/// would then shut the new pool down under the requests it is meant to finish.
 final class PostgresPool: Sendable {
     private struct State {
         var client: PostgresClient
         var running: Task<Void, Never>
         /// Why the database is thought unreachable; nil while it answers.
         var outage: Phrase?
-        var probe: Task<Void, Never>?
+        var watch: Task<Void, Never>?
         var closed = false
     }
 
@@ -36,13 +43,17 @@ final class PostgresPool: Sendable {
     /// Where an outage's beginning and end are told, once each (PostgresNIO's logger says errors only).
     private let events = Logger(label: "tally")
 
+    /// How often the watch asks.
+    private static let watchInterval: Duration = .milliseconds(500)
+
     init(_ configuration: PostgresClient.Configuration, probe: PostgresConnection.Configuration, deadline: Duration?, logger: Logger) {
         self.configuration = configuration
         self.probeConfiguration = probe
         self.deadline = deadline
         self.logger = logger
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        state = NIOLockedValueBox(State(client: client, running: Task { await client.run() }))
+        state = NIOLockedValueBox(State(client: client, running: Task.detached { await client.run() }))
+        if deadline != nil { startWatch(continuously: true) }
     }
 
     /// The pool's current client, without the deadline (tests that alter the schema use it).
@@ -53,21 +64,14 @@ final class PostgresPool: Sendable {
         state.withLockedValue { state in
             state.closed = true
             state.running.cancel()
-            state.probe?.cancel()
+            state.watch?.cancel()
         }
     }
 
-    /// Why the database does not answer, or nil when it does: what /health reports.
-    func unavailability() async -> String? {
-        if let outage = state.withLockedValue({ $0.outage }) { return "The database cannot be reached (\(outage))." }
-        do {
-            try await withConnection { [logger] connection in try await connection.run("SELECT 1", logger: logger) }
-            return nil
-        } catch let error as TallyError {
-            return error.message
-        } catch {
-            return "The database answered with an error: \(String(reflecting: error))."
-        }
+    /// Why the database does not answer, or nil when it does, as the watch last found: what
+    /// /health reports, at once whatever the requests are waiting on.
+    func unavailability() -> String? {
+        state.withLockedValue { $0.outage }.map { "The database cannot be reached (\($0))." }
     }
 
     /// Runs `body` on a connection of the pool, within the deadline.
@@ -83,41 +87,25 @@ final class PostgresPool: Sendable {
         do {
             guard let deadline else { return try await client.withConnection(body) }
             let leased = NIOLockedValueBox<PostgresConnection?>(nil)
-            let work = Task {
+            return try await Self.within(deadline, {
                 try await client.withConnection { connection in
                     leased.withLockedValue { $0 = connection }
                     defer { leased.withLockedValue { $0 = nil } }
                     return try await body(connection)
                 }
-            }
-            let answer = Answer<T>()
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    answer.await(continuation)
-                    let timer = Task {
-                        try await Task.sleep(for: deadline)
-                        // The deadline passed. Closing the connection ends what runs on it; a
-                        // wait for a connection ends with the cancellation.
-                        let connection = leased.withLockedValue { $0 }
-                        let expired = TallyError(.busy, "The database did not answer within \(Self.seconds(deadline)), so nothing was saved; try again shortly.",
-                                                 retryAfter: 2)
-                        guard answer.give(.failure(expired)) else { return }
-                        work.cancel()
-                        let _: EventLoopFuture<Void>? = connection?.close()
-                        if connection == nil { self.suspect() }
-                    }
-                    Task {
-                        answer.give(await work.result)
-                        timer.cancel() // no sleeping task per request left behind
-                    }
-                }
-            } onCancel: {
-                work.cancel()
-            }
+            }, expired: {
+                // Closing the connection ends what runs on it; a wait for a connection ends with
+                // the cancellation, and the watch tells whether the database is away or busy.
+                let connection = leased.withLockedValue { $0 }
+                let _: EventLoopFuture<Void>? = connection?.close()
+                if connection == nil { self.startWatch(continuously: false) }
+                return TallyError(.busy, "The database did not answer within \(Self.seconds(deadline)), so nothing was saved; try again shortly.",
+                                  retryAfter: 2)
+            })
         } catch {
-            // A use that waited on the pool an outage's end replaced: as if during the outage.
-            if !(error is TallyError), state.withLockedValue({ $0.client !== client }) {
-                throw Self.unreachable(Phrase("it was away"))
+            // A use that waited on a pool an outage shut down: as if during the outage.
+            if !(error is TallyError), state.withLockedValue({ $0.client !== client || $0.outage != nil }) {
+                throw Self.unreachable(state.withLockedValue { $0.outage } ?? Phrase("it was away"))
             }
             if let reason = Self.connectionFailure(error) {
                 beginOutage(reason)
@@ -127,9 +115,35 @@ final class PostgresPool: Sendable {
         }
     }
 
+    /// The result of `work`, or past `limit` the error `expired` gives (work is then cancelled
+    /// and left to end by itself): the caller never waits longer than the limit.
+    private static func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T,
+                                            expired: @escaping @Sendable () -> any Error) async throws -> T {
+        let task = Task { try await work() }
+        let answer = Answer<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                answer.await(continuation)
+                let timer = Task {
+                    try await Task.sleep(for: limit)
+                    guard answer.claim() else { return }
+                    answer.give(.failure(expired()))
+                    task.cancel()
+                }
+                Task {
+                    let result = await task.result
+                    if answer.claim() { answer.give(result) }
+                    timer.cancel() // no sleeping task per use left behind
+                }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
     /// The first of the work's result and the deadline, given to the caller once.
     private final class Answer<T: Sendable>: Sendable {
-        private let state = NIOLockedValueBox<(CheckedContinuation<T, any Error>?, Result<T, any Error>?, given: Bool)>((nil, nil, false))
+        private let state = NIOLockedValueBox<(CheckedContinuation<T, any Error>?, Result<T, any Error>?, claimed: Bool)>((nil, nil, false))
 
         func await(_ continuation: CheckedContinuation<T, any Error>) {
             let ready = state.withLockedValue { state -> Result<T, any Error>? in
@@ -139,19 +153,21 @@ final class PostgresPool: Sendable {
             if let ready { continuation.resume(with: ready) }
         }
 
-        /// False when an answer was given before.
-        @discardableResult
-        func give(_ result: Result<T, any Error>) -> Bool {
-            let continuation = state.withLockedValue { state -> CheckedContinuation<T, any Error>?? in
-                guard !state.given else { return nil }
-                state.given = true
+        /// True for the first caller only: the one that gives the answer.
+        func claim() -> Bool {
+            state.withLockedValue { state in
+                defer { state.claimed = true }
+                return !state.claimed
+            }
+        }
+
+        func give(_ result: Result<T, any Error>) {
+            let continuation = state.withLockedValue { state -> CheckedContinuation<T, any Error>? in
                 state.1 = result
                 defer { state.0 = nil }
-                return .some(state.0)
+                return state.0
             }
-            guard let continuation else { return false }
             continuation?.resume(with: result)
-            return true
         }
     }
 
@@ -178,6 +194,9 @@ final class PostgresPool: Sendable {
         guard let error = error as? PSQLError else { return nil }
         switch error.code {
         case .serverClosedConnection, .uncleanShutdown: return Phrase("it closed the connection")
+        // The connection was being closed as the query was sent: what closed it says why (a
+        // restart's "terminating connection due to administrator command").
+        case .clientClosedConnection: return error.underlying.flatMap(connectionFailure) ?? Phrase("it closed the connection")
         case .connectionError: return PostgresStore.reason(error)
         case .server:
             // Shutting down, starting up, or restarted after a crash; or no connection (class 08).
@@ -187,55 +206,83 @@ final class PostgresPool: Sendable {
         }
     }
 
-    /// Uses fail at once from now on, until the probe reaches the database.
+    /// Uses fail at once from now on, until the watch reaches the database. The pool is shut
+    /// down: what waits on it for a connection is answered now, not at its deadline.
     private func beginOutage(_ reason: Phrase) {
         let began = state.withLockedValue { state -> Bool in
-            guard !state.closed else { return false }
-            let began = state.outage == nil
-            state.outage = state.outage ?? reason
-            if state.probe == nil { state.probe = Task { await self.probe() } }
-            return began
+            guard !state.closed, state.outage == nil else { return false }
+            state.outage = reason
+            state.running.cancel()
+            return true
         }
-        if began { events.error("The database cannot be reached (\(reason)): requests are answered 503 until it answers again.") }
+        guard began else { return }
+        startWatch(continuously: false)
+        events.error("The database cannot be reached (\(reason)): requests are answered 503 until it answers again.")
     }
 
-    /// A wait for a connection ran out: the probe tells whether the database is away or only busy.
-    private func suspect() {
+    /// Starts the watch unless it runs. `continuously`: for as long as the pool is open (a
+    /// server's); else until the database answers and no outage is left.
+    private func startWatch(continuously: Bool) {
         state.withLockedValue { state in
-            guard !state.closed, state.probe == nil else { return }
-            state.probe = Task { await self.probe() }
+            guard !state.closed, state.watch == nil else { return }
+            state.watch = Task.detached { await self.watch(continuously: continuously) }
         }
     }
 
-    /// Tries a connection of its own until one answers; a failure begins an outage (if none has),
-    /// and the first answer after an outage brings a new pool.
-    private func probe() async {
+    /// Asks the database on a connection of its own, kept open, every `watchInterval`: a failure
+    /// or no answer within the deadline begins an outage (if none has), and the first answer
+    /// after an outage brings a new pool.
+    private func watch(continuously: Bool) async {
+        // A database that takes seconds to answer SELECT 1 serves nobody: an outage.
+        let limit = min(deadline ?? .seconds(2), .seconds(2))
+        var connection: PostgresConnection?
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
-                do {
-                    try await connection.run("SELECT 1", logger: logger)
-                    try? await connection.close()
-                } catch {
-                    try? await connection.close()
-                    throw error
+                // A query sent on a connection the server has just ended may never be answered.
+                if connection?.isClosed == true { connection = nil }
+                if connection == nil {
+                    connection = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
                 }
-                let ended = state.withLockedValue { state -> Bool in
-                    state.probe = nil
-                    guard state.outage != nil, !state.closed else { return false }
-                    state.outage = nil
-                    state.running.cancel()
-                    let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-                    state.client = client
-                    state.running = Task { await client.run() }
-                    return true
-                }
-                if ended { events.notice("The database answers again: requests go through.") }
-                return
+                let asked = connection!
+                try await Self.within(limit, { [logger] in try await asked.run("SELECT 1", logger: logger) }, expired: {
+                    let _: EventLoopFuture<Void> = asked.close()
+                    return NoAnswer()
+                })
+                answered()
+                if !continuously, calm() { break }
             } catch {
+                try? await connection?.close()
+                connection = nil
                 beginOutage(Self.connectionFailure(error) ?? Phrase("it does not answer"))
-                try? await Task.sleep(for: .milliseconds(500))
             }
+            try? await Task.sleep(for: Self.watchInterval)
+        }
+        try? await connection?.close()
+    }
+
+    /// The watch's question went unanswered within its limit: "it does not answer".
+    private struct NoAnswer: Error {}
+
+    /// The database answered: an outage ends with a new pool.
+    private func answered() {
+        let ended = state.withLockedValue { state -> Bool in
+            guard state.outage != nil, !state.closed else { return false }
+            state.outage = nil
+            state.running.cancel()
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            state.client = client
+            state.running = Task.detached { await client.run() }
+            return true
+        }
+        if ended { events.notice("The database answers again: requests go through.") }
+    }
+
+    /// True when no outage is left, the watch then taken off (a command's watch stops there).
+    private func calm() -> Bool {
+        state.withLockedValue { state in
+            guard state.outage == nil else { return false }
+            state.watch = nil
+            return true
         }
     }
 }

@@ -98,7 +98,7 @@ public final class PostgresStore: StoreAvailability {
     deinit { pool.close() }
 
     /// Why the database does not answer now, or nil when it does (for /health).
-    public func unavailability() async -> String? { await pool.unavailability() }
+    public func unavailability() -> String? { pool.unavailability() }
 
     /// What a database error means to a person, with the connection's address and never its password.
     static func translate(_ error: any Error, url: String) -> any Error {

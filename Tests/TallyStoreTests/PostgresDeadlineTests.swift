@@ -29,7 +29,7 @@ struct PostgresDeadlineTests {
         #expect(error?.message.contains("did not answer within 1 second") == true, "\(String(describing: error))")
         #expect(waited < .seconds(3), "answered after \(waited)")
         // The store is not in an outage: a slow statement is not a database that is away.
-        #expect(await store.unavailability() == nil)
+        #expect(store.unavailability() == nil)
         let one = try await store.read { connection in try await connection.row("SELECT 1", logger: store.logger)?.decode(Int.self) }
         #expect(one == 1)
     }

@@ -63,6 +63,10 @@ class Postgres:
     def kill(self):
         self.owner(POSTGRES_BIN / "pg_ctl", "-D", self.folder / "data", "-m", "immediate", "stop")
 
+    def restart(self):
+        """A fast restart, as an administrator's: the connections are ended, the server back within a second."""
+        self.owner(POSTGRES_BIN / "pg_ctl", "-D", self.folder / "data", "-l", self.folder / "log", "-m", "fast", "-w", "restart")
+
     def query(self, sql):
         done = subprocess.run([str(POSTGRES_BIN / "psql"), self.url, "-At", "-c", sql], check=True, capture_output=True, text=True)
         return done.stdout.split()
@@ -87,14 +91,14 @@ def postgres():
 class Instance:
     """`tally serve` on the database, with its log; its process is watched, not wrapped."""
 
-    def __init__(self, url, log):
+    def __init__(self, url, log, deadline=DEADLINE):
         self.port = tally_process.free_port()
         self.log = log
         self.output = open(log, "wb")
         self.process = subprocess.Popen(
             [str(tally_process.binary()), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--database", url],
             stdout=self.output, stderr=subprocess.STDOUT,
-            env=tally_process.environment(TALLY_POSTGRES_DEADLINE=str(DEADLINE)))
+            env=tally_process.environment(TALLY_POSTGRES_DEADLINE=str(deadline)))
         deadline = time.monotonic() + 30
         while request(self.port, "GET", "/health", timeout=1)[0] != 200:
             assert self.process.poll() is None, f"tally serve exited:\n{log.read_text()}"
@@ -254,6 +258,71 @@ def test_postgres_killed_under_load_three_times(tmp_path, postgres):
     finally:
         for instance in instances:
             instance.stop()
+
+
+def test_a_restart_under_load(tmp_path, postgres):
+    """A fast restart (PostgreSQL back within a second) under load, twice: every request is
+    answered 200, 201 or 503 (a query on a connection the restart ended was a 500), none later
+    than the deadline (5 s, the default) and a second, and writes succeed again within 2.5 s of
+    the database's return."""
+    secret = ada_token(postgres)
+    instances = [Instance(postgres.url, tmp_path / f"serve{index}.log", deadline=5) for index in range(2)]
+    load = Load(instances, secret)
+    try:
+        for _ in range(2):
+            time.sleep(1.5)
+            restarted = time.monotonic()
+            postgres.restart()
+            back = time.monotonic()
+            assert back - restarted < 1.5, f"the restart itself took {back - restarted:.2f} s"
+            while not [answer for answer in load.since(back) if answer[2] == 201]:
+                assert time.monotonic() - back < 2.5, "no write succeeded within 2.5 s of the database's return"
+                time.sleep(0.05)
+            time.sleep(3)
+            around = [answer for answer in load.since(restarted - 0.5) if answer[0] < back + 1]
+            assert around, "no request was made around the restart"
+            longest = max(answer[1] for answer in around)
+            assert longest <= 6, f"a request begun around the restart took {longest:.2f} s: {sorted({a[2] for a in around})}"
+    finally:
+        load.stop()
+        for instance in instances:
+            instance.stop()
+    assert sorted({answer[2] for answer in load.answers} - {200, 201, 503}) == [], [a[2:] for a in load.answers if a[2] not in (200, 201, 503)][:3]
+
+
+def test_sigterm_after_an_outage_is_as_without_one(tmp_path, postgres):
+    """An instance that lived through a restart of PostgreSQL stops on SIGTERM as one that saw
+    none: the requests in flight are answered (never 503: the pool made after the outage is not
+    shut down before them) and it exits within two seconds."""
+    secret = ada_token(postgres)
+    instance = Instance(postgres.url, tmp_path / "serve.log")
+    # Under load, so that requests meet the outage and the instance makes a new pool after it.
+    load = Load([instance], secret, threads=4)
+    try:
+        time.sleep(0.5)
+        postgres.kill()
+        time.sleep(DEADLINE + 0.5)
+        postgres.start()
+        back = time.monotonic()
+        while not [answer for answer in load.since(back + 0.5) if answer[2] == 201]:
+            assert time.monotonic() - back < 5, "no write succeeded within 5 s of the database's return"
+            time.sleep(0.05)
+        assert request(instance.port, "GET", "/health")[0] == 200
+        assert any(answer[2] == 503 for answer in load.answers), "no request met the outage"
+        time.sleep(1)
+        since = time.monotonic()
+        signalled = time.monotonic()
+        instance.process.send_signal(signal.SIGTERM)
+        code = instance.process.wait(timeout=40)
+        took = time.monotonic() - signalled
+    finally:
+        load.stop()
+        instance.stop()
+    assert code == 0, instance.log.read_text()[-3000:]
+    assert took < 2, f"SIGTERM after an outage took {took:.2f} s"
+    # 0: the connection was refused, the listener being closed (no request was made).
+    failed = [answer[2:] for answer in load.since(since) if answer[2] not in (0, 200, 201)]
+    assert not failed, f"answers around SIGTERM after an outage: {failed[:3]}"
 
 
 class Stream:

@@ -26,13 +26,27 @@ package struct Connection {
         if let remote = try Reach.current.server(options, environment) { return remote }
         let store = try await StoreLocation(options.database).open(for: .command)
         let clock = try clock(environment)
-        let directory = UserDirectory(store: store, clock: clock)
-        let name = options.user ?? environment["TALLY_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "local"
-        let user = try await directory.user(named: name)
-        let hydration = directory.hydration(for: user)
+        let user = try await person(named: options.user ?? environment["TALLY_USER"].flatMap { $0.isEmpty ? nil : $0 }, in: store, clock: clock)
+        let hydration = UserDirectory(store: store, clock: clock).hydration(for: user)
         let spending = SpendingService(store: store, clock: clock, user: user.id)
         return Connection(backend: LocalHydration(service: hydration), spending: LocalSpending(service: spending),
                           backup: LocalBackup(hydration: hydration, spending: spending), clock: clock, options: options)
+    }
+
+    /// Whose tally a local command works on. A file without accounts is one person's own: the
+    /// person named, or "local", made on first use. A database with accounts (a server's) is
+    /// everyone's: the command names an account, and nobody is made for it.
+    static func person(named name: String?, in store: any TallyStorage, clock: any WallClock) async throws -> User {
+        if let name, let user = try await store.user(named: name) { return user }
+        let accounts = try await store.accountCount()
+        guard accounts == 0 else {
+            guard let name else {
+                throw TallyError.invalid(Phrase(one: "This database has \(accounts) account: name it with --user NAME (or TALLY_USER).",
+                                                other: "This database has \(accounts) accounts: name one with --user NAME (or TALLY_USER)."))
+            }
+            throw TallyError.notFound("This database has no account named \(UserText.quoted(name)): tally user list names them, and tally user create makes one.")
+        }
+        return try await UserDirectory(store: store, clock: clock).user(named: name ?? "local")
     }
 
     /// The system clock, or the instant in TALLY_NOW: tests and benchmarks set it to run at

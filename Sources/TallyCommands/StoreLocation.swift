@@ -19,7 +19,8 @@ package enum StoreLocation: CustomStringConvertible {
             self = PostgresAddress.names(given) ? .postgres(url: given) : .sqlite(path: (given as NSString).expandingTildeInPath)
             return
         }
-        let dataHome = nonEmpty(environment["XDG_DATA_HOME"]) ?? (NSHomeDirectory() + "/.local/share")
+        // As other programs' data: XDG_DATA_HOME, else HOME's, else the password database's home.
+        let dataHome = nonEmpty(environment["XDG_DATA_HOME"]) ?? ((nonEmpty(environment["HOME"]) ?? NSHomeDirectory()) + "/.local/share")
         self = .sqlite(path: dataHome + "/tally/tally.sqlite")
     }
 

@@ -83,6 +83,12 @@ extension PostgresStore: AccountRepository {
         }
     }
 
+    public func accountCount() async throws -> Int {
+        try await connection { [self] connection in
+            try await connection.row("SELECT count(*)::int8 FROM users WHERE passwordHash IS NOT NULL", logger: logger)?.decode(Int.self) ?? 0
+        }
+    }
+
     public func setDisabled(_ user: UUID, at: Date?) async throws {
         try await write(locking: .user(user)) { [self] connection in
             let updated = try await connection.row("""

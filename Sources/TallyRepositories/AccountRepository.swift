@@ -139,6 +139,8 @@ public protocol AccountRepository: Sendable {
     func setPassword(of user: UUID, to passwordHash: String) async throws
     func account(named name: String) async throws -> Account?
     func accounts() async throws -> [Account]
+    /// How many accounts there are (users with a password), without reading them.
+    func accountCount() async throws -> Int
     /// Disables (a date) or enables (nil) an account; disabling ends its sessions.
     func setDisabled(_ user: UUID, at: Date?) async throws
 

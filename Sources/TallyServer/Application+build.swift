@@ -82,7 +82,7 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     }
     let availability = services.store as? any StoreAvailability
     router.get("health") { _, _ -> Response in
-        if let reason = await availability?.unavailability() {
+        if let reason = availability?.unavailability() {
             return ProblemMiddleware<TallyRequestContext>.response(status: .serviceUnavailable, detail: reason, retryAfter: 2)
         }
         return ok()
@@ -142,7 +142,7 @@ func addWebApp(to router: Router<TallyRequestContext>, services: APIServices) {
     let web = router.group()
         .add(middleware: AuthenticationMiddleware(accounts: services.accounts, acceptsTokens: false))
         .add(middleware: CSRFCookieMiddleware())
-        .add(middleware: SignInRedirectMiddleware())
+        .add(middleware: SignInRedirectMiddleware(accounts: services.accounts))
         .add(middleware: WrittenMiddleware())
     let signedIn = web.group(context: SignedInPageContext.self)
     SignInWebController(services: services).addRoutes(to: web, signedIn: signedIn)

@@ -51,6 +51,32 @@ struct DatabaseLocationTests {
         #expect(try tally.ok(["today", "--json", "--database", xdg]).decode(DayJSON.self).totalMl == 50)
     }
 
+    // Without XDG_DATA_HOME, the data folder is in HOME (as other programs' is), not in the
+    // password database's home.
+    @Test func homeWithoutXDG() throws {
+        let tally = try Sandbox(timeZone: nil)
+        let home = tally.folder.appendingPathComponent("home")
+        try tally.ok(["drink", "50"], env: ["TALLY_DATABASE": nil, "XDG_DATA_HOME": nil, "HOME": home.path])
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/share/tally/tally.sqlite").path))
+        #expect(!FileManager.default.fileExists(atPath: tally.folder.appendingPathComponent("xdg").path))
+    }
+
+    // A database with accounts (a server's) is everyone's: a local command names whose tally it
+    // works on, and nobody is made for it; a file without accounts is one person's own.
+    @Test func noHiddenPeople() throws {
+        let tally = try Sandbox(timeZone: nil)
+        let created = try CLI.run(["user", "create", "ada"], env: tally.environment(), in: tally.folder, input: "correct horse\n")
+        try #require(created.exitCode == 0, "\(created)")
+        let message = try tally.refused(["drink", "250"])
+        #expect(message == "This database has 1 account: name it with --user NAME (or TALLY_USER).", "\(message)")
+        _ = try CLI.run(["user", "create", "bob"], env: tally.environment(), in: tally.folder, input: "battery staple\n")
+        #expect(try tally.refused(["today"]).contains("2 accounts: name one with --user NAME"))
+        #expect(try tally.refused(["drink", "250", "--user", "carol"], exit: 2).contains("no account named \"carol\""))
+        #expect(try tally.ok(["drink", "250", "--user", "ada"]).stdout.contains("250"))
+        #expect(try tally.ok(["today", "--json"], env: ["TALLY_USER": "ada"]).decode(DayJSON.self).totalMl == 250)
+        #expect(try tally.databaseContents()["user"]?.count == 2, "only the two accounts")
+    }
+
     // A PostgreSQL address in --database or TALLY_DATABASE_URL wins over TALLY_DATABASE; a server
     // that cannot be reached is named without its password, and no file is made instead.
     @Test func postgresAddress() throws {

@@ -6,6 +6,7 @@ import TallyCore
 import TallyRepositories
 @testable import TallyServer
 import TallyServices
+import TallyStore
 import Testing
 
 /// What an outside review broke, each shown to hold now: sign-up that cannot keep the password
@@ -134,6 +135,19 @@ struct HardeningTests {
     }
 
     // MARK: - Tokens
+
+    @Test("A1: a server without accounts sends its first visitor to sign up; one with accounts, to sign in")
+    func firstVisitSignsUp() async throws {
+        let store = try SQLiteStore.inMemory()
+        let clock = FixedClock(Date(timeIntervalSince1970: 1_750_000_000))
+        try await buildApplication(configuration: ServerConfiguration(passwordCost: 4), store: store, clock: clock).test(.router) { client in
+            let first = try await client.send(.get, "/", token: nil)
+            #expect(first.status == .seeOther || first.status == .found, "\(first.status)")
+            #expect(first.headers[.location] == "/signup")
+            _ = try await AccountService(store: store, clock: clock, passwordCost: 4).signUp(name: "ada", password: "correct horse", timeZone: "UTC")
+            #expect(try await client.send(.get, "/", token: nil).headers[.location] == "/signin")
+        }
+    }
 
     @Test("A1: an API token opens the API, not the web app's pages nor the admin's")
     func tokensOpenNoPages() async throws {

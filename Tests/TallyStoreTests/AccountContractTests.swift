@@ -41,6 +41,8 @@ struct AccountContractTests {
         try await f.store.setSignUpMode(.closed)
         #expect(try await f.store.signUpMode() == .closed)
         #expect(try await f.store.accounts().isEmpty, "a user without a password is no account")
+        _ = try await UserDirectory(store: f.store, clock: FixedClock(Date())).user(named: "ada")
+        #expect(try await f.store.accountCount() == 0, "a user without a password is no account")
         #expect(try await f.store.account(named: "ada") == nil)
 
         let bob = try await f.signUp("bob")
@@ -52,6 +54,7 @@ struct AccountContractTests {
         let alice = try await f.account("Alice")
         #expect(!carol.isAdmin && !alice.isAdmin)
         #expect(try await f.store.accounts() == [alice, bob, carol])
+        #expect(try await f.store.accountCount() == 3)
         await #expect(throws: TallyError.conflict("There is already a user named Carol.")) { try await f.account("Carol") }
         #expect(try await f.store.settings(of: carol.user.id) == HydrationSettings(timeZone: "Europe/Berlin"))
         #expect(try await f.store.drinkKinds(of: carol.user.id).count == DrinkFactorSet.builtInKinds().count)

@@ -56,6 +56,7 @@ struct SignInRequired: Error {}
 /// even this answer gives a new browser its CSRF cookie.
 struct SignInRedirectMiddleware: RouterMiddleware {
     typealias Context = TallyRequestContext
+    let accounts: AccountService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -66,7 +67,8 @@ struct SignInRedirectMiddleware: RouterMiddleware {
             if SitePath.invitation.matches(request.uri.path), let code = request.uri.path.split(separator: "/").last {
                 return Web.redirect(SitePath.signUp.link + "?join=" + SitePath.encoded(String(code)))
             }
-            return Web.redirect(SitePath.signIn.link)
+            // A new server has nobody to sign in: its first visitor makes the admin's account.
+            return Web.redirect(try await accounts.awaitsFirstAccount() ? SitePath.signUp.link : SitePath.signIn.link)
         }
     }
 }

@@ -68,6 +68,10 @@ extension SQLiteStore: AccountRepository {
         }
     }
 
+    public func accountCount() async throws -> Int {
+        try await read { db in try UserRecord.filter(sql: "passwordHash IS NOT NULL").fetchCount(db) }
+    }
+
     public func setDisabled(_ user: UUID, at: Date?) async throws {
         try await write { db in
             try db.execute(sql: "UPDATE user SET disabledAt = ? WHERE id = ? AND passwordHash IS NOT NULL", arguments: [at, user])

@@ -45,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // The rules: values and pure functions, no I/O: Foundation, and the system's Unicode
@@ -128,6 +129,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // Checks the OpenID provider's ID tokens against its published keys (RS256, ES256).
                 .product(name: "JWTKit", package: "jwt-kit"),
+                // Gzips the web app's scripts and style sheet once, at start (the system's zlib).
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             resources: [.copy("Resources")]
         ),

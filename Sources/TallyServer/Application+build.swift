@@ -125,8 +125,6 @@ func buildRouter(services: APIServices, address: PublicAddress = PublicAddress()
     HealthImportController(services: services).addRoutes(to: api)
     DataController(services: services).addRoutes(to: api)
 
-    router.add(middleware: FileMiddleware(StaticFiles.folder, urlBasePath: "/static",
-                                          cacheControl: .init([(MediaType(type: .any), [.noCache])])))
     addWebApp(to: router, services: services)
     CalendarFeedController(services: services).addRoutes(to: router)
     AppShellController().addRoutes(to: router)
@@ -158,7 +156,7 @@ func addWebApp(to router: Router<TallyRequestContext>, services: APIServices) {
     AdminWebController(services: services).addRoutes(to: web)
 }
 
-/// The web app's stylesheet, script and icons.
+/// The folder of the web app's stylesheet, scripts and icons (served by `StaticAssets`).
 enum StaticFiles {
     static var folder: String {
         Bundle.module.url(forResource: "static", withExtension: nil, subdirectory: "Resources")?.path ?? "static"

@@ -101,7 +101,7 @@ struct HostileTextTests {
                 #expect(answer.status == .ok, "\(page): \(answer.status)")
                 let tokens = HTMLTokens(answer.text)
                 for tag in tokens.tags {
-                    let layoutScript = tag.name == "script" && tag.attributes.map(\.name) == ["src", "defer"] && ["/static/app.js", "/static/spending.js"].contains(tag.attributes[0].value)
+                    let layoutScript = tag.name == "script" && tag.attributes.map(\.name) == ["src", "defer"] && [StaticAssets.link("app.js"), StaticAssets.link("spending.js")].contains(tag.attributes[0].value)
                     #expect(!tag.name.contains("xss") && !["img", "script"].contains(tag.name) || layoutScript, "\(page): an element <\(tag.name)> from user text")
                     for attribute in tag.attributes {
                         #expect(!attribute.name.hasPrefix("on") && !attribute.name.contains("xss"),

@@ -49,7 +49,8 @@ struct LiveLedgerWebTests {
             // the forms that may wait for the connection
             #expect(page.contains(#"data-swap data-offline="expense""#))
             #expect(page.contains(#"data-swap data-offline="delete""#))
-            #expect(page.contains(#"<script src="/static/spending.js" defer></script>"#))
+            #expect(page.contains(#"<script src=""# + StaticAssets.link("spending.js") + #"" defer></script>"#))
+            #expect(!today.contains("spending.js"), "the day's page loads only the script it uses")
             // the day's page, the day's revision
             let drinks = try await Self.revision(client, "/api/v1/days/2025-06-15/changes", f.adaToken)
             #expect(today.contains(#"data-changes="/api/v1/days/2025-06-15/changes" data-revision="\#(drinks)">"#), "\(today)")

@@ -60,7 +60,7 @@ def same_text(shown, typed):
 INTRUDERS = r"""
 const check = (root, where) => {
   const found = [];
-  const scripts = new Set(["/static/app.js", "/static/spending.js"]);
+  const script = /^\/static\/(app|spending)\.js\?v=[0-9a-f]{12}$/;
   const svgs = new Set(["ring", "chart", "bottle", "tab-icon", "qr", "bell", "camera"]);
   // A receipt's small copy, from the server's own address for it.
   const receipt = (el) => el.tagName.toLowerCase() === "img" && ["receipt-thumb", "receipt-photo"].includes(el.getAttribute("class"))
@@ -70,7 +70,7 @@ const check = (root, where) => {
     const svg = el.namespaceURI === "http://www.w3.org/2000/svg";
     for (const { name, value } of el.attributes) {
       const stray = name.startsWith("on") || ["autofocus", "style", "srcdoc", "formaction"].includes(name)
-        || (name === "x" && !svg) || (name === "src" && !(tag === "script" && scripts.has(value)) && !receipt(el))
+        || (name === "x" && !svg) || (name === "src" && !(tag === "script" && script.test(value)) && !receipt(el))
         || /[^a-zA-Z0-9:_-]/.test(name);
       if (stray) found.push(`${where}: <${tag} ${name}="${value.slice(0, 40)}">`);
     }

@@ -14,7 +14,9 @@ struct PageContext {
 
 enum Layout {
     /// The page around `main`: its `title`, `notice` and `error` are in the reader's language already.
-    static func page(_ title: String, _ context: PageContext, notice: String? = nil, error: String? = nil, _ main: HTML) -> HTML {
+    /// `spending`: a page of shared spending, whose forms and offline entries spending.js runs.
+    static func page(_ title: String, _ context: PageContext, spending: Bool = false, notice: String? = nil, error: String? = nil,
+                     _ main: HTML) -> HTML {
         let written = Written.current
         return """
         <!doctype html>
@@ -26,13 +28,13 @@ enum Layout {
         <meta name="csrf-token" content="\(context.csrf)">
         <meta name="theme-color" content="#0a5bb5">
         <link rel="manifest" href="\(WebManifest.link(for: written.language))">
-        <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
-        <link rel="apple-touch-icon" href="/static/apple-touch-icon.png">
+        <link rel="icon" href="\(StaticAssets.link("icon.svg"))" type="image/svg+xml">
+        <link rel="apple-touch-icon" href="\(StaticAssets.link("apple-touch-icon.png"))">
         <title>\(title) · Tally</title>
-        <link rel="stylesheet" href="/static/app.css">
+        <link rel="stylesheet" href="\(StaticAssets.link("app.css"))">
         \(ScriptWords.json(for: written.language).map { HTML(unsafe: #"<script type="application/json" id="tally-words">"# + $0 + "</script>") } ?? "")
-        <script src="/static/app.js" defer></script>
-        <script src="/static/spending.js" defer></script>
+        <script src="\(StaticAssets.link("app.js"))" defer></script>
+        \(spending ? HTML(unsafe: #"<script src=""# + StaticAssets.link("spending.js") + #"" defer></script>"#) : "")
         </head>
         <body data-locale="\(written.languageTag)">
         <a class="skip" href="#main">\(t("Skip to content"))</a>

@@ -70,8 +70,12 @@ enum Web {
 
     /// A stable value per person that cannot be traced back to them (the id is random, and hashed).
     static func pageOwner(_ user: User) -> String {
-        SHA256.hash(data: Data("tally-page-owner:\(user.id.uuidString)".utf8)).prefix(16)
-            .map { String(format: "%02x", $0) }.joined()
+        digest(Data("tally-page-owner:\(user.id.uuidString)".utf8), bytes: 16)
+    }
+
+    /// The first `bytes` bytes of the SHA-256 of `data`, in hex.
+    static func digest(_ data: some DataProtocol, bytes: Int) -> String {
+        SHA256.hash(data: data).prefix(bytes).map { String(format: "%02x", $0) }.joined()
     }
 
     static func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response {

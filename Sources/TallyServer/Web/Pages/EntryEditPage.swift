@@ -57,7 +57,7 @@ struct EntryEditPage {
             ?? (isPayment ? t("A payment, \(amountText) on \(day), in \(ledgerName).") : t("An expense, \(amountText) on \(day), in \(ledgerName)."))
         let marked: Set<String> = isPayment ? ["amount", "description", "date", "currency", "rate"]
             : ["amount", "description", "date", "payers", "split", "currency", "rate"]
-        return Layout.page(title, context, error: refusal?.banner(besides: marked), """
+        return Layout.page(title, context, spending: true, error: refusal?.banner(besides: marked), """
         <h1>\(title)</h1>
         <p>\(summary)</p>
         \(who)

@@ -35,7 +35,7 @@ struct LedgerPage {
     var ledger: UUID { details.ledger.id }
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
-        Layout.page(details.ledger.name, context, error: error, """
+        Layout.page(details.ledger.name, context, spending: true, error: error, """
         <div class="top-actions"><p class="back"><a href="\(SitePath.spending.link)?all=1">\(t("All ledgers"))</a></p>
         \(notificationToggle(context))</div>
         <div class="ledger-head">
@@ -479,7 +479,7 @@ struct LedgerPage {
     static func confirmDelete(_ context: PageContext, ledger: LedgerDetails, entry: SpendingEntry) -> HTML {
         let question = entry.description.map { t("Delete \($0)?") }
             ?? (entry.kind == .payment ? t("Delete this payment?") : t("Delete this expense?"))
-        return Layout.page(t("Delete?"), context, """
+        return Layout.page(t("Delete?"), context, spending: true, """
         <h1>\(question)</h1>
         <p>\(t("\(Layout.money(entry.amount)) on \(Written.current.longDay(entry.date)). It leaves the balance at once; you can restore it afterwards."))</p>
         <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger.ledger.id, entry.id))" class="row">

@@ -24,7 +24,7 @@ struct LedgerSettingsPage {
     }
 
     func render(_ context: PageContext, notice: String? = nil, error: String? = nil) -> HTML {
-        Layout.page(t("\(details.ledger.name) settings"), context, notice: notice, error: error, """
+        Layout.page(t("\(details.ledger.name) settings"), context, spending: true, notice: notice, error: error, """
         <p class="back"><a href="\(SitePath.ledger.link(ledger))">\(details.ledger.name)</a></p>
         <h1>\(t("Ledger settings"))</h1>
         \(members(context))
@@ -196,7 +196,7 @@ struct LedgerActivityPage {
             <span class="what"><strong>\(item.actor ?? t("someone"))</strong> \(item.phrase.map(Written.current.say) ?? item.text)</span></li>
             """
         }
-        return Layout.page(t("\(ledger.name) activity"), context, """
+        return Layout.page(t("\(ledger.name) activity"), context, spending: true, """
         <p class="back"><a href="\(SitePath.ledgerSettings.link(ledger.id))">\(t("\(ledger.name) settings"))</a></p>
         <h1 id="log-title">\(t("Activity"))</h1>
         \(activity.isEmpty ? HTML("<p class=\"empty\">\(t("Nothing yet."))</p>") : HTML("<ul class=\"entries log\" aria-labelledby=\"log-title\">\(items)</ul>"))

@@ -23,7 +23,7 @@ struct RecurringPage {
     private var currency: Currency { details.ledger.currency }
 
     func render(_ context: PageContext, notice: String? = nil) -> HTML {
-        Layout.page(t("Recurring expenses"), context, notice: notice, error: refusal?.banner(besides: Self.marked), """
+        Layout.page(t("Recurring expenses"), context, spending: true, notice: notice, error: refusal?.banner(besides: Self.marked), """
         <div class="ledger-head">
         <h1>\(t("Recurring expenses"))</h1>
         <a href="\(SitePath.ledger.link(ledger))" class="button">\(t("Back to the ledger"))</a>

@@ -52,7 +52,7 @@ struct SpendingStartPage {
     }
 
     func render(_ context: PageContext, error: String? = nil) -> HTML {
-        Layout.page(t("Spending"), context, error: error, """
+        Layout.page(t("Spending"), context, spending: true, error: error, """
         <h1>\(t("Spending"))</h1>
         \(list)
         <section aria-labelledby="join-title">

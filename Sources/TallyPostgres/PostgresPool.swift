@@ -15,7 +15,8 @@ import TallyCore
 ///   `storageUnavailable` (503), instead of waiting for the pool, whose circuit breaker trips only
 ///   after a minute of failed attempts.
 /// - **A watch.** A connection of its own asks the database twice a second whether it answers,
-///   within the deadline: a server's pool (one with a deadline) watches from the start, and
+///   within two seconds (the deadline, if shorter): a server's pool (one with a deadline) watches
+///   from the start, and
 ///   /health reads what the watch last found, never waiting on the pool's connections or a
 ///   deadline; a command's pool watches only once a use failed. An outage shuts the pool down,
 ///   so that what waits on it is answered at once; the first answer after it ends the outage with

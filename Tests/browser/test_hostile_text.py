@@ -76,7 +76,7 @@ const check = (root, where) => {
     }
     if (["img", "iframe", "object", "embed", "image", "foreignobject", "base", "meta"].includes(tag) && !el.closest("head") && !receipt(el)
         || (tag === "svg" && !svgs.has(el.getAttribute("class")))
-        || (tag === "script" && !scripts.has(el.getAttribute("src"))))
+        || (tag === "script" && !script.test(el.getAttribute("src") ?? "")))
       found.push(`${where}: an unexpected <${tag}>`);
   }
   return found;

@@ -32,7 +32,8 @@ NOW = "2026-03-29T20:00:00Z"  # the evening of a DST change in Berlin
 def tally(*arguments, database, now=NOW, stdin=None, check=True):
     done = subprocess.run([str(tally_process.binary()), *arguments, "--database", str(database)], input=stdin,
                           capture_output=True, text=True, timeout=60,
-                          env=tally_process.environment(TALLY_NOW=now, LANG="C.UTF-8"))
+                          # The file's own person, "local", keeps their tally once the file has an account.
+                          env=tally_process.environment(TALLY_NOW=now, LANG="C.UTF-8", TALLY_USER="local"))
     if check:
         assert done.returncode == 0, f"tally {' '.join(arguments)}: {done.stderr}"
     return done

@@ -104,7 +104,7 @@ public struct AccountService: Sendable {
     /// Refuses a sign-up that the server's mode does not let in (closed, or an invite that is
     /// missing, unknown or used up), as the store would in the sign-up's own transaction.
     private func admitSignUp(inviteHash: Data?) async throws {
-        guard try await store.accountCount() > 0, let hash = try await store.signUpMode().inviteToSpend(inviteHash) else { return }
+        guard try await !awaitsFirstAccount(), let hash = try await store.signUpMode().inviteToSpend(inviteHash) else { return }
         let id = SessionInfo.id(of: hash)
         guard try await store.signUpInvites(now: clock.now).contains(where: { $0.id == id }) else { throw SignUpMode.inviteUsedUp }
     }
@@ -112,7 +112,7 @@ public struct AccountService: Sendable {
     /// Refuses a ledger invite's sign-up on a closed server, or with an invite that opens nothing,
     /// as the store would in the sign-up's own transaction.
     private func admitLedgerInvite(codeHash: Data) async throws {
-        if try await store.accountCount() > 0 { try await store.signUpMode().admitLedgerInvite() }
+        if try await !awaitsFirstAccount() { try await store.signUpMode().admitLedgerInvite() }
         guard try await store.invitedLedger(codeHash: codeHash, at: clock.now) != nil else { throw SignUpMode.ledgerInviteInvalid }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import TallyLanguages
 
 /// The translations a page carries for the web app's scripts: the phrases app.js and
@@ -10,9 +11,8 @@ enum ScriptWords {
     }
 
     private static let keys: [String] = ["app.js", "spending.js"].flatMap { name -> [String] in
-        let url = URL(fileURLWithPath: StaticFiles.folder).appendingPathComponent(name)
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
-        return ScriptPhrases.phrases(in: text).map(\.key)
+        guard let script = StaticAssets.byName[name] else { return [] }
+        return ScriptPhrases.phrases(in: String(buffer: script.plain)).map(\.key)
     }
 
     private static let written: [String: String] = Dictionary(uniqueKeysWithValues: Language.all.map { language in

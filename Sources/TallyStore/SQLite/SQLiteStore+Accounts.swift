@@ -16,7 +16,7 @@ extension SQLiteStore: AccountRepository {
             var record = UserRecord(user)
             record.passwordHash = passwordHash
             // The first account of a fresh server becomes its admin (A1), however it came.
-            let first = try UserRecord.filter(sql: "passwordHash IS NOT NULL").fetchCount(db) == 0
+            let first = try Self.accountCount(db) == 0
             record.isAdmin = first
             if !first {
                 switch creation {
@@ -51,7 +51,7 @@ extension SQLiteStore: AccountRepository {
     public func setPassword(of user: UUID, to passwordHash: String) async throws {
         try await write { db in
             var record = try Self.userRecord(user, db)
-            let firstAccount = try UserRecord.filter(sql: "passwordHash IS NOT NULL").fetchCount(db) == 0
+            let firstAccount = try Self.accountCount(db) == 0
             record.isAdmin = record.isAdmin || firstAccount
             record.passwordHash = passwordHash
             try record.update(db)
@@ -69,7 +69,12 @@ extension SQLiteStore: AccountRepository {
     }
 
     public func accountCount() async throws -> Int {
-        try await read { db in try UserRecord.filter(sql: "passwordHash IS NOT NULL").fetchCount(db) }
+        try await read { db in try Self.accountCount(db) }
+    }
+
+    /// The users with a password, within a transaction.
+    private static func accountCount(_ db: Database) throws -> Int {
+        try UserRecord.filter(sql: "passwordHash IS NOT NULL").fetchCount(db)
     }
 
     public func setDisabled(_ user: UUID, at: Date?) async throws {

@@ -218,7 +218,15 @@ let package = Package(
         .testTarget(name: "TallyAPITests", dependencies: ["TallyAPI"]),
         .testTarget(name: "TallyLanguagesTests", dependencies: ["TallyLanguages"]),
         // Fixtures/: a database made by an older Tally, for the migrations (see its README).
-        .testTarget(name: "TallyStoreTests", dependencies: ["TallyRepositories", "TallyServices", "TallyStore", "TallyPostgres", .product(name: "PostgresNIO", package: "postgres-nio")], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "TallyStoreTests",
+            dependencies: [
+                "TallyRepositories", "TallyServices", "TallyStore", "TallyPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
         // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).
         .testTarget(name: "TallyImportTests", dependencies: ["TallyImport", "TallyStore", .product(name: "PropertyBased", package: "swift-property-based")],
                     resources: [.copy("Fixtures")]),

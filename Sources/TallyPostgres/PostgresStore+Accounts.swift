@@ -20,12 +20,15 @@ extension PostgresStore: AccountRepository {
             if !first {
                 switch creation {
                 case .signUp(let inviteHash): try await admitSignUp(inviteHash: inviteHash, now: now, connection)
-                case .ledgerInvite(let codeHash): try await admitLedgerInvite(codeHash: codeHash, now: now, connection)
+                case .ledgerInvite(let codeHash, _): try await admitLedgerInvite(codeHash: codeHash, now: now, connection)
                 case .byAdmin: break
                 }
             }
             try await insertUser(user, passwordHash: passwordHash, isAdmin: first, settings: settings, kinds: kinds, connection)
             if let subject { try await link(user.id, to: subject, at: now, connection) }
+            if case .ledgerInvite(let codeHash, let chooser?) = creation {
+                _ = try await join(codeHash: codeHash, user: user.id, at: now, chooser, connection)
+            }
             return Account(user: user, passwordHash: passwordHash, isAdmin: first)
         }
     }

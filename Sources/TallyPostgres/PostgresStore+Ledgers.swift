@@ -60,25 +60,27 @@ extension PostgresStore: LedgerRepository {
         }
     }
 
-    public func join(codeHash: Data, user: UUID, at: Date,
-                     _ chooser: @escaping @Sendable (LedgerDetails) throws -> (member: LedgerMember, note: ActivityNote)) async throws -> LedgerDetails {
-        try await write(locking: nil) { [self] connection in
-            // The code names the ledger to lock; once locked, the invite is read again, as it
-            // may have been revoked, replaced or used up meanwhile.
-            guard let ledger = try await invitedLedgerID(codeHash, connection) else { throw LedgerInviteTerms.notValid }
-            try await connection.run(WriteLock.ledger(ledger).query, logger: logger)
-            let details = try await self.details(ledger, connection)
-            guard let invite = details.invite, invite.codeHash == codeHash else { throw LedgerInviteTerms.notValid }
-            // A member who follows the link again just gets the ledger, whatever became of it.
-            if details.member(of: user) != nil { return details }
-            // Checked and used up under the ledger's lock: two people cannot both take the last use.
-            guard invite.isValid(at: at) else { throw LedgerInviteTerms.notValid }
-            let (member, note) = try chooser(details)
-            try await saveMember(LedgerMember(id: member.id, name: member.name, userID: user), of: ledger, connection)
-            try await connection.run("UPDATE ledgerInvite SET usesLeft = usesLeft - 1 WHERE codeHash = \(codeHash)", logger: logger)
-            try await log(note, ledger: ledger, user: user, at: at, connection)
-            return try await self.details(ledger, of: user, connection)
-        }
+    public func join(codeHash: Data, user: UUID, at: Date, _ chooser: @escaping MemberChooser) async throws -> LedgerDetails {
+        try await write(locking: nil) { [self] connection in try await join(codeHash: codeHash, user: user, at: at, chooser, connection) }
+    }
+
+    /// Joins within the caller's transaction (a join of its own, or a new account's).
+    func join(codeHash: Data, user: UUID, at: Date, _ chooser: MemberChooser, _ connection: PostgresConnection) async throws -> LedgerDetails {
+        // The code names the ledger to lock; once locked, the invite is read again, as it
+        // may have been revoked, replaced or used up meanwhile.
+        guard let ledger = try await invitedLedgerID(codeHash, connection) else { throw LedgerInviteTerms.notValid }
+        try await connection.run(WriteLock.ledger(ledger).query, logger: logger)
+        let details = try await self.details(ledger, connection)
+        guard let invite = details.invite, invite.codeHash == codeHash else { throw LedgerInviteTerms.notValid }
+        // A member who follows the link again just gets the ledger, whatever became of it.
+        if details.member(of: user) != nil { return details }
+        // Checked and used up under the ledger's lock: two people cannot both take the last use.
+        guard invite.isValid(at: at) else { throw LedgerInviteTerms.notValid }
+        let (member, note) = try chooser(details)
+        try await saveMember(LedgerMember(id: member.id, name: member.name, userID: user), of: ledger, connection)
+        try await connection.run("UPDATE ledgerInvite SET usesLeft = usesLeft - 1 WHERE codeHash = \(codeHash)", logger: logger)
+        try await log(note, ledger: ledger, user: user, at: at, connection)
+        return try await self.details(ledger, of: user, connection)
     }
 
     public func foreignSpending(in ledger: UUID, of user: UUID) async throws -> [ForeignSpending] {

@@ -67,8 +67,11 @@ public enum AccountCreation: Sendable {
     case signUp(inviteHash: Data?)
     /// By the person, through a ledger's invite link (the hash of its code): the invite stands
     /// for a server invite, so it lets them in when sign-up is by invite, but never when sign-up
-    /// is closed. The invite must be valid; joining the ledger is a step of its own.
-    case ledgerInvite(codeHash: Data)
+    /// is closed. The invite must be valid. With `join`, the new account joins the ledger as the
+    /// member it picks, spending one of the invite's uses, in the account's own transaction: no
+    /// account is made unless it joins. Without it (a provider's sign-in, where the person picks
+    /// afterwards), joining is a step of its own.
+    case ledgerInvite(codeHash: Data, join: MemberChooser?)
     /// By the admin, on the server's own database (`tally user create`).
     case byAdmin
 }

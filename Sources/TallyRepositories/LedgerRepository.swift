@@ -88,6 +88,11 @@ public struct ActivityNote: Sendable {
     }
 }
 
+/// Who joins a ledger through its invite: picked from the ledger as it stands inside the
+/// joining transaction (a member nobody is linked to, or a new one with id 0), with the line
+/// the ledger's activity gets. Throwing refuses the join and everything in its transaction.
+public typealias MemberChooser = @Sendable (LedgerDetails) throws -> (member: LedgerMember, note: ActivityNote)
+
 /// Ledgers, their members, expenses and payments (S1–S5).
 ///
 /// Every call names the user who asks, and a ledger the user is not a member of is not found
@@ -111,8 +116,7 @@ public protocol LedgerRepository: Sendable {
     /// Links `user` to a member of the ledger whose valid invite has `codeHash`, using up one of
     /// its uses: the member `chooser` picks from the ledger as it stands, inside the
     /// transaction. A user who is already a member gets the ledger and uses nothing up.
-    func join(codeHash: Data, user: UUID, at: Date,
-              _ chooser: @escaping @Sendable (LedgerDetails) throws -> (member: LedgerMember, note: ActivityNote)) async throws -> LedgerDetails
+    func join(codeHash: Data, user: UUID, at: Date, _ chooser: @escaping MemberChooser) async throws -> LedgerDetails
 
     /// Adds the entry `build` makes from the ledger as it stands inside the transaction, so that
     /// its currency and members are the ones it is written with; `build` also gets the user's

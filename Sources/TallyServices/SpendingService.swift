@@ -181,7 +181,13 @@ public struct SpendingService: Sendable {
     /// when there is nothing to choose: the one member nobody has joined as, or a new member
     /// when every member has joined.
     public func join(code: String, as member: MemberRef? = nil, newName: String? = nil) async throws -> LedgerDetails {
-        try await store.join(codeHash: InviteCode.hash(code), user: user, at: clock.now) { details in
+        try await store.join(codeHash: InviteCode.hash(code), user: user, at: clock.now, Self.joining(as: member, newName: newName))
+    }
+
+    /// The member someone joins as (`join`, or a sign-up through an invite link, which joins in
+    /// the new account's transaction), picked from the ledger as it stands.
+    public static func joining(as member: MemberRef?, newName: String?) -> MemberChooser {
+        { details in
             let free = details.members.filter { $0.userID == nil }
             if let member {
                 guard newName == nil else {

@@ -16,11 +16,11 @@ struct JoinByLinkTests {
 
     /// Ada's ledger "Home" (Person 1 is Ada, Person 2 is free) and its invite code, on a server
     /// whose sign-up mode is `mode`.
-    private func ledger(_ f: ServerFixture, mode: SignUpMode) async throws -> (ledger: LedgerDetails, code: String) {
+    private func ledger(_ f: ServerFixture, mode: SignUpMode, uses: Int? = nil) async throws -> (ledger: LedgerDetails, code: String) {
         try await f.accounts.setSignUpMode(mode)
         let spending = SpendingService(store: f.store, clock: f.clock, user: f.ada.id)
         let ledger = try await spending.createLedger(name: "Home", currency: "EUR")
-        let opened = try await spending.openInvite(ledger.ledger.id)
+        let opened = try await spending.openInvite(ledger.ledger.id, terms: LedgerInviteTerms(uses: uses))
         return (ledger, try #require(opened.newInviteCode))
     }
 
@@ -93,6 +93,36 @@ struct JoinByLinkTests {
             }
             let elsewhere = try await other.post("/signin", ["name": "ben", "password": "correct horse", "next": "//evil.example"])
             #expect(elsewhere.headers[.location] == "/")
+        }
+    }
+
+    @Test("A sign-up whose join the ledger refuses makes no account and spends nothing, however often it is tried")
+    func refusedJoinMakesNoAccount() async throws {
+        let f = try await ServerFixture()
+        let (ledger, code) = try await ledger(f, mode: .invite, uses: 1)
+        let accountsBefore = try await f.store.accountCount()
+        try await f.test { client in
+            // Person 1 is Ada's: each attempt, from a browser of its own, asks to be her.
+            for attempt in 1...3 {
+                let browser = Browser(client)
+                _ = try await browser.get("/signup?join=\(code)")
+                let refused = try await browser.post("/signup", ["join": code, "member": "1", "name": "mallory\(attempt)", "password": "correct horse"])
+                #expect(refused.status == .conflict && refused.text.contains("already someone else"), "\(refused.status)")
+                #expect(refused.headers[.setCookie].map { !$0.contains("\(Cookies.session)=") } ?? true, "no session is handed out")
+                #expect(try await f.store.account(named: "mallory\(attempt)") == nil)
+            }
+            #expect(try await f.store.accountCount() == accountsBefore)
+            #expect(try await f.store.ledger(ledger.ledger.id, of: f.ada.id).invite?.usesLeft == 1, "the invite's one use is still there")
+            // The one use makes one account; the next person is refused before anything is made.
+            let ben = Browser(client)
+            _ = try await ben.get("/signup?join=\(code)")
+            let joined = try await ben.post("/signup", ["join": code, "member": "2", "name": "ben", "password": "correct horse"])
+            #expect(joined.status == .seeOther && joined.headers[.location] == "/spending/\(ledger.ledger.id)")
+            let late = Browser(client)
+            _ = try await late.get("/signup?join=\(code)")
+            let usedUp = try await late.post("/signup", ["join": code, "member": "new", "memberName": "Cy", "name": "cy", "password": "correct horse"])
+            #expect(usedUp.status == .badRequest && usedUp.text.contains("not valid any more"))
+            #expect(try await f.store.accountCount() == accountsBefore + 1)
         }
     }
 }

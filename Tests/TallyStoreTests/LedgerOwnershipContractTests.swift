@@ -188,6 +188,34 @@ struct LedgerOwnershipContractTests {
         #expect(try await l.sam.join(code: code).member(of: l.sam.user)?.name == "Sam")
     }
 
+    @Test("S1: an account made through an invite joins in its own transaction: a refused join makes no account and spends no use",
+          arguments: StoreKind.allCases)
+    func accountJoinsOrIsNotMade(_ kind: StoreKind) async throws {
+        let (l, ledger, _) = try await sharedWithKim(kind)
+        let code = try #require(try await l.alex.openInvite(ledger.ledger.id, terms: LedgerInviteTerms(uses: 1)).newInviteCode)
+        let accounts = try await l.f.store.accountCount()
+        func signUp(_ name: String, as member: SpendingService.MemberRef?, newName: String? = nil) async throws -> Account {
+            try await l.f.account(name, by: .ledgerInvite(codeHash: InviteCode.hash(code),
+                                                          join: SpendingService.joining(as: member, newName: newName)))
+        }
+        // Alex's member is taken: each try is refused, and leaves neither an account nor a spent use.
+        let alex = try #require(ledger.member(of: l.alex.user)).id
+        for name in ["mallory", "mallory2"] {
+            let taken = await refusal { try await signUp(name, as: .id(alex)) }
+            #expect(taken?.kind == .conflict)
+            #expect(try await l.f.store.user(named: name) == nil)
+        }
+        #expect(try await l.f.store.accountCount() == accounts)
+        #expect(try await l.alex.ledger(ledger.ledger.id).invite?.usesLeft == 1)
+
+        let pat = try await signUp("pat", as: nil, newName: "Pat")
+        let joined = try await l.f.store.ledger(ledger.ledger.id, of: pat.user.id)
+        #expect(joined.member(of: pat.user.id)?.name == "Pat" && joined.invite?.usesLeft == 0)
+        let spent = await refusal { try await signUp("quinn", as: nil, newName: "Quinn") }
+        #expect(spent == SignUpMode.ledgerInviteInvalid)
+        #expect(try await l.f.store.accountCount() == accounts + 1)
+    }
+
     @Test("S1: someone new joins under the name they give")
     func someoneNew() async throws {
         let (l, _, _) = try await sharedWithKim(.sqliteInMemory)

@@ -45,15 +45,16 @@ public struct AccountService: Sendable {
     /// sign-in, a sign-up is throttled per client address (a success gives its attempt back, so
     /// that a household can sign up together), and every refusal that needs no password work
     /// comes before it: a closed server, a missing or spent invite, a name that is taken.
-    /// `ledgerInvite` is the code of a ledger's invite link instead: it stands for a server
-    /// invite (the person joins the ledger next), but never opens a closed server.
+    /// `joining` is a ledger's invite link instead (its code, and the member the person picked):
+    /// it stands for a server invite, but never opens a closed server, and the account is made
+    /// only as it joins the ledger, spending one of the invite's uses (S1).
     public func signUp(name: String, password: String, timeZone: String? = nil, invite: String? = nil,
-                       ledgerInvite: String? = nil, client: String? = nil) async throws -> Account {
+                       joining: (code: String, as: MemberChooser)? = nil, client: String? = nil) async throws -> Account {
         try requirePasswordSignIn()
         let name = try AccountRules.validateName(name)
         try AccountRules.validatePassword(password)
         let attempt = try await reserveSignUp(client: client)
-        let creation = try await admission(invite: invite, ledgerInvite: ledgerInvite)
+        let creation = try await admission(invite: invite, ledgerInvite: joining?.code, join: joining?.as)
         if try await store.user(named: name) != nil { throw TallyError.conflict("There is already a user named \(name).") }
         let account = try await create(name: name, password: password, timeZone: timeZone, by: creation)
         try await release(attempt)
@@ -80,13 +81,14 @@ public struct AccountService: Sendable {
         try await store.signInSucceeded(forgetting: [], releasing: [attempt.key], trusting: nil, at: attempt.at)
     }
 
-    /// How a sign-up comes in: through a ledger's invite (its code), or through the server's mode
-    /// with the code of a server invite, if any; refused here when the store would refuse it.
-    func admission(invite: String?, ledgerInvite: String?) async throws -> AccountCreation {
+    /// How a sign-up comes in: through a ledger's invite (its code, and the member it joins as,
+    /// if picked already), or through the server's mode with the code of a server invite, if
+    /// any; refused here when the store would refuse it.
+    func admission(invite: String?, ledgerInvite: String?, join: MemberChooser? = nil) async throws -> AccountCreation {
         if let ledgerInvite {
             let codeHash = InviteCode.hash(ledgerInvite)
             try await admitLedgerInvite(codeHash: codeHash)
-            return .ledgerInvite(codeHash: codeHash)
+            return .ledgerInvite(codeHash: codeHash, join: join)
         }
         let code = invite.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         let inviteHash = code.map(Self.hash)

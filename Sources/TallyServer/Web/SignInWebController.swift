@@ -103,25 +103,22 @@ struct SignInWebController {
         try await Web.formAction(request, context) { form in
             let name = form["name"] ?? ""
             let zone = form["timeZone"].flatMap { try? UserTimeZone.validated($0) }
-            let join = form["join"].flatMap { $0.isEmpty ? nil : $0 }
-            let account = try await services.accounts.signUp(
+            let join = form["join"].flatMap { $0.isEmpty ? nil : InviteCode.normalize($0) }
+            // Into the ledger as the member chosen, in the account's own transaction: a choice
+            // the ledger refuses (a member taken meanwhile) makes no account and spends no use.
+            let member = form["member"].flatMap(MemberID.init).map { SpendingService.MemberRef.id($0) }
+            let newName = form["member"] == "new" ? (form["memberName"].flatMap { $0.isEmpty ? nil : $0 } ?? name) : nil
+            var ledger: UUID?
+            if let join { ledger = try await services.accounts.ledgerInvitation(code: join)?.ledger.id }
+            _ = try await services.accounts.signUp(
                 name: name, password: form["password"] ?? "", timeZone: zone, invite: join == nil ? form["invite"] : nil,
-                ledgerInvite: join, client: context.origin.client?.description)
+                joining: join.map { ($0, SpendingService.joining(as: member, newName: newName)) }, client: context.origin.client?.description)
             let session = try await newSession(name: name, password: form["password"] ?? "", request, context)
-            guard let join else {
+            guard join != nil else {
                 // First sign-in: offer onboarding (H12).
                 return signedIn(session, context, to: SitePath.onboarding.link)
             }
-            // Into the ledger as the member chosen. Should that fail (the member was taken
-            // meanwhile), the invite's page asks again, signed in.
-            let member = form["member"].flatMap(MemberID.init).map { SpendingService.MemberRef.id($0) }
-            let newName = form["member"] == "new" ? (form["memberName"].flatMap { $0.isEmpty ? nil : $0 } ?? name) : nil
-            do {
-                let details = try await services.spending(for: account.user).join(code: join, as: member, newName: newName)
-                return signedIn(session, context, to: SitePath.ledger.link(details.ledger.id))
-            } catch is TallyError {
-                return signedIn(session, context, to: SitePath.invitation.link(InviteCode.normalize(join)))
-            }
+            return signedIn(session, context, to: ledger.map { SitePath.ledger.link($0) } ?? SitePath.today.link)
         } refused: { form, refusal in
             let mode = try await services.accounts.signUpMode()
             return Web.html(AccountPages.signUp(Web.pageContext(request, context), mode: mode, choices: services.accounts.signInChoices,

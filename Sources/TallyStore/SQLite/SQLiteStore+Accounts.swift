@@ -21,12 +21,15 @@ extension SQLiteStore: AccountRepository {
             if !first {
                 switch creation {
                 case .signUp(let inviteHash): try Self.admitSignUp(inviteHash: inviteHash, now: now, db)
-                case .ledgerInvite(let codeHash): try Self.admitLedgerInvite(codeHash: codeHash, now: now, db)
+                case .ledgerInvite(let codeHash, _): try Self.admitLedgerInvite(codeHash: codeHash, now: now, db)
                 case .byAdmin: break
                 }
             }
             try Self.insertUser(record, settings: settings, kinds: kinds, db)
             if let subject { try Self.link(record.id, to: subject, at: now, db) }
+            if case .ledgerInvite(let codeHash, let chooser?) = creation {
+                _ = try Self.join(codeHash: codeHash, user: record.id, at: now, chooser, db)
+            }
             return record.account!
         }
     }

@@ -55,25 +55,27 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
-    public func join(codeHash: Data, user: UUID, at: Date,
-                     _ chooser: @escaping @Sendable (LedgerDetails) throws -> (member: LedgerMember, note: ActivityNote)) async throws -> LedgerDetails {
-        try await write { db in
-            guard var invite = try LedgerInviteRecord.fetchOne(db, key: codeHash) else { throw LedgerInviteTerms.notValid }
-            let ledgerID = invite.ledgerId
-            let details = try Self.details(ledgerID, db)
-            // A member who follows the link again just gets the ledger, whatever became of it.
-            if details.member(of: user) != nil { return details }
-            // Checked and used up in one transaction: two people cannot both take the last use.
-            guard invite.invite.isValid(at: at) else { throw LedgerInviteTerms.notValid }
-            let (member, note) = try chooser(details)
-            var record = LedgerMemberRecord(member, ledger: ledgerID)
-            record.userId = user
-            try record.save(db)
-            invite.usesLeft -= 1
-            try invite.update(db)
-            try Self.log(note, ledger: ledgerID, user: user, at: at, db)
-            return try Self.details(ledgerID, of: user, db)
-        }
+    public func join(codeHash: Data, user: UUID, at: Date, _ chooser: @escaping MemberChooser) async throws -> LedgerDetails {
+        try await write { db in try Self.join(codeHash: codeHash, user: user, at: at, chooser, db) }
+    }
+
+    /// Joins within the caller's transaction (a join of its own, or a new account's).
+    static func join(codeHash: Data, user: UUID, at: Date, _ chooser: MemberChooser, _ db: Database) throws -> LedgerDetails {
+        guard var invite = try LedgerInviteRecord.fetchOne(db, key: codeHash) else { throw LedgerInviteTerms.notValid }
+        let ledgerID = invite.ledgerId
+        let details = try Self.details(ledgerID, db)
+        // A member who follows the link again just gets the ledger, whatever became of it.
+        if details.member(of: user) != nil { return details }
+        // Checked and used up in one transaction: two people cannot both take the last use.
+        guard invite.invite.isValid(at: at) else { throw LedgerInviteTerms.notValid }
+        let (member, note) = try chooser(details)
+        var record = LedgerMemberRecord(member, ledger: ledgerID)
+        record.userId = user
+        try record.save(db)
+        invite.usesLeft -= 1
+        try invite.update(db)
+        try Self.log(note, ledger: ledgerID, user: user, at: at, db)
+        return try Self.details(ledgerID, of: user, db)
     }
 
     public func addEntry(_ key: LedgerEntryKey, to ledger: UUID, by user: UUID,

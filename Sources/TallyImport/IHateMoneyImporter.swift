@@ -38,8 +38,8 @@ public struct IHateMoneyImporter: Sendable {
         try rates.check(ImportCurrency.inOrder(checked.map(\.amount.currency)), ledger: currency)
         let weights = memberWeights(oldestFirst)
         let keyed = LedgerImport<Checked>.keyed(checked, prefix: "ihatemoney", content: \.key)
-        let run = LedgerImport<Checked>(spending: spending, batchSize: batchSize, entry: { item, details, createdAt in
-            try Self.entry(item, weights: weights, in: details, createdAt: createdAt,
+        let run = LedgerImport<Checked>(spending: spending, batchSize: batchSize, entry: { item, details, members, createdAt in
+            try Self.entry(item, weights: weights, in: details, members: members, createdAt: createdAt,
                            convertedTo: rates.conversion(of: item.amount.currency, into: details.ledger.currency))
         }, refusal: { item, error in
             TallyError.invalid("Bill \(item.row) (\(item.bill.what)): \(error.phrase)")
@@ -51,16 +51,16 @@ public struct IHateMoneyImporter: Sendable {
 
     /// The entry for a bill: a payment for a Reimbursement to one member, otherwise an expense
     /// shared by the owers' weights (equally when they are all the same).
-    private static func entry(_ item: Checked, weights: [String: Decimal], in details: LedgerDetails,
+    private static func entry(_ item: Checked, weights: [String: Decimal], in details: LedgerDetails, members: MemberNames,
                               createdAt: Date, convertedTo ledgerCurrency: LedgerCurrency?) throws -> SpendingEntry {
         let bill = item.bill
-        let payer = try LedgerRules.member(named: bill.payerName, in: details.members).id
+        let payer = try members.member(named: bill.payerName).id
         if bill.isReimbursement, bill.owers.count == 1 {
-            return try .payment(id: UUID(), from: payer, to: try LedgerRules.member(named: bill.owers[0], in: details.members).id,
+            return try .payment(id: UUID(), from: payer, to: try members.member(named: bill.owers[0]).id,
                                 amount: item.amount, date: bill.date, note: bill.what, createdAt: createdAt,
                                 convertedTo: ledgerCurrency, members: details.members)
         }
-        let owers = try bill.owers.map { try LedgerRules.member(named: $0, in: details.members).id }
+        let owers = try bill.owers.map { try members.member(named: $0).id }
         let owerWeights = bill.owers.map { weights[UserText.comparisonKey($0)] ?? 1 }
         let split = Set(owerWeights).count == 1
             ? try Split.equal(owers)

@@ -13,9 +13,9 @@ import TallyServices
 struct LedgerImport<Item: Sendable>: Sendable {
     let spending: SpendingService
     let batchSize: Int
-    /// The item's entry in the ledger the import finds (or, to check, will make), made at the
-    /// time given.
-    let entry: @Sendable (Item, LedgerDetails, Date) throws -> SpendingEntry
+    /// The item's entry in the ledger the import finds (or, to check, will make), whose members
+    /// are found by name through the `MemberNames` given, made at the time given.
+    let entry: @Sendable (Item, LedgerDetails, MemberNames, Date) throws -> SpendingEntry
     /// A refusal of the item, naming it.
     let refusal: @Sendable (Item, TallyError) -> TallyError
 
@@ -57,9 +57,10 @@ struct LedgerImport<Item: Sendable>: Sendable {
 
     /// The entries of some items, each with its import key; a refusal names its item.
     private func entries(_ items: ArraySlice<(item: Item, key: String)>, in details: LedgerDetails, createdAt: Date) throws -> [ImportedEntry] {
-        try items.map { item in
+        let members = MemberNames(details.members)
+        return try items.map { item in
             do {
-                return ImportedEntry(entry: try entry(item.item, details, createdAt), importKey: item.key)
+                return ImportedEntry(entry: try entry(item.item, details, members, createdAt), importKey: item.key)
             } catch let error as TallyError {
                 throw refusal(item.item, error)
             }
@@ -71,9 +72,13 @@ struct LedgerImport<Item: Sendable>: Sendable {
     private static func preview(of existing: LedgerDetails?, name: String, currency: Currency, names: [String], user: UUID,
                                 now: Date) -> LedgerDetails {
         var members = existing?.members ?? []
+        var keys = members.map { UserText.NameKey($0.name) }
         var next = (members.map(\.id).max() ?? 0) + 1
-        for name in names where !members.contains(where: { UserText.sameName($0.name, name) }) {
+        for name in names {
+            let key = UserText.NameKey(name)
+            guard !keys.contains(where: { $0.isSame(as: key) }) else { continue }
             members.append(LedgerMember(id: next, name: name.trimmingCharacters(in: .whitespaces), userID: existing == nil && members.isEmpty ? user : nil))
+            keys.append(key)
             next += 1
         }
         return LedgerDetails(ledger: existing?.ledger ?? Ledger(id: UUID(), name: name, currency: currency, createdAt: now),

@@ -67,6 +67,27 @@ struct UserTextTests {
         #expect(UserText.sameName(name, "Alice"))
     }
 
+    @Test("An import's lookups (MemberNames) find who LedgerRules finds, however often a name comes, and refuse alike")
+    func memberNamesAgree() throws {
+        let members = ["Alice", "Zo\u{00EB}", "Sam", "Ida"].enumerated().map { LedgerMember(id: Int64($0.offset + 1), name: $0.element, userID: nil) }
+        let found = MemberNames(members)
+        for name in ["alice", "\u{0410}lice", "A1ice", " Sam ", "ZOE\u{0308}", "Ida", "Zoe", "Ada", "", "\u{202E}Sam"] {
+            for _ in 1...2 {  // the second time from what the first found
+                let expected = Result { try LedgerRules.member(named: name, in: members) }
+                let got = Result { try found.member(named: name) }
+                switch (expected, got) {
+                case let (.success(a), .success(b)): #expect(a == b, "\(name)")
+                case let (.failure(a), .failure(b)): #expect(a as? TallyError == b as? TallyError, "\(name)")
+                default: Issue.record("\(name): \(expected) but \(got)")
+                }
+            }
+        }
+        #expect(try found.member(named: "\u{0410}lice").name == "Alice")
+        #expect(throws: TallyError.invalid("\"Zoe\" is not a member of this ledger: use one of Alice, Zo\u{00EB}, Sam, Ida.")) {
+            try found.member(named: "Zoe")
+        }
+    }
+
     @Test("Different names are still different: the skeleton joins look-alikes only")
     func differentNamesStayApart() throws {
         for (a, b) in [("Alice", "Alicia"), ("Ada", "Ida"), ("Sam", "Sami"), ("Zoë", "Zoe"), ("Anna", "Ana")] {

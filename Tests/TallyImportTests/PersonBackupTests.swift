@@ -131,10 +131,11 @@ struct PersonBackupTests {
                                     ownerID: 1, invite: nil, hasEntries: false)
         let old = try entry("")
         #expect(old.payers.isEmpty)
-        let restored = try old.spendingEntry(names: [7: "Sam", 8: "Ada"], in: details, currency: .euro)
+        let found = RestoredMembers(names: [7: "Sam", 8: "Ada"], details: details)
+        let restored = try old.spendingEntry(members: found, currency: .euro)
         #expect(restored.payers == [PayerPart(member: 2, amount: Money(minorUnits: 1200, currency: .euro))])
         let both = try entry(#""payers": [{"member": 7, "paid": "5.00"}, {"member": 8, "paid": "7.00"}],"#)
-            .spendingEntry(names: [7: "Sam", 8: "Ada"], in: details, currency: .euro)
+            .spendingEntry(members: found, currency: .euro)
         #expect(both.payers.map { [$0.member, $0.amount.minorUnits] } == [[1, 700], [2, 500]])
     }
 

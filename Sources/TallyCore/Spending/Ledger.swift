@@ -112,9 +112,15 @@ public enum LedgerRules {
 
     /// The member called `name` (any case or composition), or an error that lists the members there are.
     public static func member(named name: String, in members: [LedgerMember]) throws -> LedgerMember {
+        try member(named: name, in: members, keys: members.map { UserText.NameKey($0.name) })
+    }
+
+    /// `member(named:in:)` with the members' name keys made already (`keys[i]` is `members[i]`'s).
+    static func member(named name: String, in members: [LedgerMember], keys: [UserText.NameKey]) throws(TallyError) -> LedgerMember {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let member = members.first(where: { UserText.sameName($0.name, trimmed) }) {
-            return member
+        let key = UserText.NameKey(trimmed)
+        if let index = keys.firstIndex(where: { $0.isSame(as: key) }) {
+            return members[index]
         }
         throw TallyError.invalid("\"\(trimmed)\" is not a member of this ledger: use one of \(members.map(\.name).joined(separator: ", ")).")
     }

@@ -64,11 +64,26 @@ public enum UserText {
     /// Whether two names are the same name to a reader: the same letters whatever their case or
     /// composition, or letters that look alike ("Alice" with a Cyrillic А).
     public static func sameName(_ a: String, _ b: String) -> Bool {
-        let (foldedA, foldedB) = (comparisonKey(a), comparisonKey(b))
+        NameKey(a).isSame(as: NameKey(b))
+    }
+
+    /// What `sameName` compares of a name, made once: for a name compared with many others.
+    public struct NameKey: Sendable {
+        let folded: String
         // The skeleton keeps case ("I" and "l" look alike, "i" and "l" do not): compared as
         // written, and folded, so that neither a capital nor a look-alike letter tells them apart.
-        return foldedA == foldedB || confusableSkeleton(a) == confusableSkeleton(b)
-            || confusableSkeleton(foldedA) == confusableSkeleton(foldedB)
+        let skeleton: String
+        let foldedSkeleton: String
+
+        public init(_ name: String) {
+            folded = comparisonKey(name)
+            skeleton = confusableSkeleton(name)
+            foldedSkeleton = confusableSkeleton(folded)
+        }
+
+        public func isSame(as other: NameKey) -> Bool {
+            folded == other.folded || skeleton == other.skeleton || foldedSkeleton == other.foldedSkeleton
+        }
     }
 
     /// The confusable skeleton of Unicode Technical Standard #39: two texts a reader can mistake

@@ -186,10 +186,11 @@ extension PersonBackup {
                 into: target, name: ledger.name, currency: currency, memberNames: names,
                 note: Phrase(one: "Restored \(run.count) entry from a backup.", other: "Restored \(run.count) entries from a backup.")
             ) { details in
-                try run.map { entry in
+                let members = RestoredMembers(names: backupNames, details: details)
+                return try run.map { entry in
                     do {
-                        return ImportedEntry(entry: try entry.entry.spendingEntry(id: restoredID(of: entry.id, in: details.ledger.id), names: backupNames,
-                                                                                  in: details, currency: currency),
+                        return ImportedEntry(entry: try entry.entry.spendingEntry(id: restoredID(of: entry.id, in: details.ledger.id), members: members,
+                                                                                  currency: currency),
                                              importKey: "backup:\(entry.id.uuidString.lowercased())")
                     } catch let error as TallyError {
                         throw TallyError.invalid("The backup's ledger \(UserText.quoted(ledger.name)), entry \(entry.id): \(error.phrase)")
@@ -259,9 +260,10 @@ extension PersonBackup {
                                                        createdAt: ledger.createdAt),
                                         members: members, ownerID: nil, invite: nil, hasEntries: false)
             let names = Dictionary(members.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            let restored = RestoredMembers(names: names, details: details)
             for entry in document.entries {
                 do {
-                    _ = try entry.entry.spendingEntry(names: names, in: details, currency: currency)
+                    _ = try entry.entry.spendingEntry(members: restored, currency: currency)
                     _ = try entry.receiptFile?.file()
                 } catch let error as TallyError {
                     throw TallyError.invalid("entry \(entry.id): \(error.phrase)")
@@ -271,7 +273,6 @@ extension PersonBackup {
                 throw TallyError.invalid(Phrase(one: "it has \(document.recurring.count) recurring expense, more than the \(RecurringExpense.maximumPerLedger) a ledger may have",
                                                 other: "it has \(document.recurring.count) recurring expenses, more than the \(RecurringExpense.maximumPerLedger) a ledger may have"))
             }
-            let restored = RestoredMembers(names: names, details: details)
             for recurring in document.recurring {
                 do {
                     _ = try recurring.recurringExpense(id: recurring.id, members: restored, recorded: [], by: UUID(), now: document.exportedAt)
@@ -312,10 +313,10 @@ extension PersonBackup.Entry {
 }
 
 extension EntryJSON {
-    /// The ledger entry this export line describes, among the restored ledger's members (found
-    /// by the names the backup gives its members' ids), under the id `id`.
-    func spendingEntry(id: UUID = UUID(), names: [MemberID: String], in details: LedgerDetails, currency: Currency) throws -> SpendingEntry {
-        let members = RestoredMembers(names: names, details: details)
+    /// The ledger entry this export line describes, among the restored ledger's `members`
+    /// (found by the names the backup gives its members' ids), under the id `id`.
+    func spendingEntry(id: UUID = UUID(), members: RestoredMembers, currency: Currency) throws -> SpendingEntry {
+        let details = members.details
         // An entry typed in another currency comes back as typed, at its rate.
         let converted = try original.map { LedgerCurrency(currency, rate: try ExchangeRate(parsing: $0.rate)) }
         let amount = try original.map { try TransactionAmount.parse($0.amount, currency: try Currency(code: $0.currency)) }

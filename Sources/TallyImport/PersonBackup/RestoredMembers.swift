@@ -9,10 +9,17 @@ import TallyServices
 struct RestoredMembers {
     let names: [MemberID: String]
     let details: LedgerDetails
+    private let found: MemberNames
+
+    init(names: [MemberID: String], details: LedgerDetails) {
+        self.names = names
+        self.details = details
+        found = MemberNames(details.members)
+    }
 
     func member(_ id: MemberID) throws -> MemberID {
         guard let name = names[id] else { throw TallyError.invalid("it names member \(id), whom the ledger does not have") }
-        return try LedgerRules.member(named: name, in: details.members).id
+        return try found.member(named: name).id
     }
 
     func split(_ method: SplitMethod, _ parts: [SplitPartJSON]) throws -> Split {

@@ -35,8 +35,8 @@ public struct SplitwiseImporter: Sendable {
         let checked = try moving.map { try Checked($0, people: export.people) }
         try rates.check(ImportCurrency.inOrder(moving.map(\.currency)), ledger: currency)
         let keyed = LedgerImport<Checked>.keyed(checked, prefix: "splitwise", content: \.key)
-        let run = LedgerImport<Checked>(spending: spending, batchSize: batchSize, entry: { item, details, createdAt in
-            try item.entry(in: details, createdAt: createdAt,
+        let run = LedgerImport<Checked>(spending: spending, batchSize: batchSize, entry: { item, details, members, createdAt in
+            try item.entry(in: details, members: members, createdAt: createdAt,
                            convertedTo: rates.conversion(of: item.row.currency, into: details.ledger.currency))
         }, refusal: { item, error in
             Checked.refusal(item.row, error.phrase)
@@ -92,8 +92,9 @@ public struct SplitwiseImporter: Sendable {
         /// The row as an entry of the ledger `details`: each person who paid a part of it a payer
         /// of that part, each person with a share in the exact split; a payment from the one who
         /// paid to the one whose share it is.
-        func entry(in details: LedgerDetails, createdAt: Date, convertedTo ledgerCurrency: LedgerCurrency?) throws -> SpendingEntry {
-            let members = try people.map { try LedgerRules.member(named: $0, in: details.members).id }
+        func entry(in details: LedgerDetails, members found: MemberNames, createdAt: Date,
+                   convertedTo ledgerCurrency: LedgerCurrency?) throws -> SpendingEntry {
+            let members = try people.map { try found.member(named: $0).id }
             let payers = zip(members, row.paid).filter { !$0.1.isZero }.map { PayerPart(member: $0.0, amount: $0.1) }
             let shares = zip(members, row.shares).filter { !$0.1.isZero }
             if row.isPayment, let from = payers.first, let to = shares.first {

@@ -22,6 +22,12 @@ static struct {
     VipsImage *(*new_from_buffer)(const void *, size_t, const char *, ...);
     int (*get_width)(const VipsImage *);
     int (*get_height)(const VipsImage *);
+    int (*get_bands)(const VipsImage *);
+    VipsBandFormat (*get_format)(const VipsImage *);
+    guint64 (*format_sizeof)(VipsBandFormat);
+    GType (*get_typeof)(const VipsImage *, const char *);
+    int (*get_int)(VipsImage *, const char *, int *);
+    int (*get_string)(const VipsImage *, const char *, const char **);
     gboolean (*hasalpha)(VipsImage *);
     VipsImage *(*copy_memory)(VipsImage *);
     int (*thumbnail_buffer)(void *, size_t, VipsImage **, int, ...);
@@ -50,6 +56,12 @@ static void open_vips(void) {
     FIND(new_from_buffer, "vips_image_new_from_buffer");
     FIND(get_width, "vips_image_get_width");
     FIND(get_height, "vips_image_get_height");
+    FIND(get_bands, "vips_image_get_bands");
+    FIND(get_format, "vips_image_get_format");
+    FIND(format_sizeof, "vips_format_sizeof");
+    FIND(get_typeof, "vips_image_get_typeof");
+    FIND(get_int, "vips_image_get_int");
+    FIND(get_string, "vips_image_get_string");
     FIND(hasalpha, "vips_image_hasalpha");
     FIND(copy_memory, "vips_image_copy_memory");
     FIND(thumbnail_buffer, "vips_thumbnail_buffer");
@@ -95,6 +107,28 @@ static VipsImage *opaque(VipsImage *image) {
     return failed ? NULL : flat;
 }
 
+/// A whole number the loader put in the header, 0 when it put none.
+static int header_int(VipsImage *header, const char *name) {
+    int value = 0;
+    if (vips.get_typeof(header, name) == 0 || vips.get_int(header, name, &value) != 0) return 0;
+    return value;
+}
+
+/// The memory the loader needs at once for the image `header` describes, when it must hold all
+/// of it before it can shrink it: an interlaced PNG (all seven passes), a progressive JPEG (its
+/// coefficients, two bytes each, for every scan) and HEIF (decoded whole, planes and pixels);
+/// 0 for a file read a few lines at a time (a baseline JPEG, a plain PNG, WebP).
+static long long whole_decode_bytes(VipsImage *header, long long pixels) {
+    const char *loader = "";
+    if (vips.get_string(header, "vips-loader", &loader) != 0 || loader == NULL) loader = "";
+    long long sample = (long long)vips.format_sizeof(vips.get_format(header));
+    long long bands = vips.get_bands(header);
+    if (strncmp(loader, "heifload", 8) == 0) return pixels * (bands * sample + 2);
+    if (strncmp(loader, "jpegload", 8) == 0) return header_int(header, "jpeg-multiscan") ? pixels * bands * 2 : 0;
+    if (strncmp(loader, "pngload", 7) == 0) return header_int(header, "interlaced") ? pixels * bands * sample : 0;
+    return 0;
+}
+
 /// The most a PNG kept as a PNG may be.
 #define TALLY_LARGEST_PNG (1536 * 1024)
 
@@ -103,7 +137,7 @@ static int save_jpeg(VipsImage *image, int quality, void **bytes, size_t *length
 }
 
 int tally_receipt_image_clean(const void *bytes, size_t length, int long_side, int thumbnail_side, long long max_pixels,
-                              tally_receipt_image *out, char *message, size_t capacity) {
+                              long long max_whole_bytes, tally_receipt_image *out, char *message, size_t capacity) {
     pthread_once(&opened, open_vips);
     memset(out, 0, sizeof *out);
     if (!opened_well) return TALLY_IMAGE_NO_LIBRARY;
@@ -114,13 +148,16 @@ int tally_receipt_image_clean(const void *bytes, size_t length, int long_side, i
         return TALLY_IMAGE_UNREADABLE;
     }
     long long pixels = (long long)vips.get_width(header) * vips.get_height(header);
+    long long whole = whole_decode_bytes(header, pixels);
     vips.object_unref(header);
     if (pixels > max_pixels) return TALLY_IMAGE_TOO_LARGE;
+    if (whole > max_whole_bytes) return TALLY_IMAGE_TOO_LARGE_WHOLE;
 
-    // Upright (its orientation applied), in sRGB, shrunk while it is read where the format allows.
+    // Upright (its orientation applied), in sRGB, shrunk while it is read where the format allows;
+    // a file cut short is refused (the loader's own options: thumbnail's fail_on does not reach it).
     VipsImage *image = NULL;
     if (vips.thumbnail_buffer((void *)bytes, length, &image, long_side, "height", long_side, "size", VIPS_SIZE_DOWN,
-                              "fail_on", VIPS_FAIL_ON_ERROR, NULL) != 0) {
+                              "option_string", "fail_on=error", NULL) != 0) {
         take_error(message, capacity);
         return TALLY_IMAGE_UNREADABLE;
     }

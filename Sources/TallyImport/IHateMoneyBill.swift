@@ -158,7 +158,7 @@ private struct PeopleNamed {
 
     mutating func add(_ names: [String]) throws {
         for name in names where seen.insert(UserText.comparisonKey(name)).inserted && seen.count > LedgerRules.maximumMembers {
-            throw TallyError.invalid("This export names more than \(LedgerRules.maximumMembers) people, and a ledger can have at most \(LedgerRules.maximumMembers) members (the first one too many is \"\(name)\").")
+            throw TallyError.invalid("This export names more than \(LedgerRules.maximumMembers) people, and a ledger can have at most \(LedgerRules.maximumMembers) members (the first one too many is \(UserText.quoted(name))).")
         }
     }
 }

@@ -42,7 +42,7 @@ public struct IHateMoneyImporter: Sendable {
             try Self.entry(item, weights: weights, in: details, members: members, createdAt: createdAt,
                            convertedTo: rates.conversion(of: item.amount.currency, into: details.ledger.currency))
         }, refusal: { item, error in
-            TallyError.invalid("Bill \(item.row) (\(item.bill.what)): \(error.phrase)")
+            TallyError.invalid("Bill \(item.row) (\(UserText.quoted(item.bill.what))): \(error.phrase)")
         })
         return try await run.run(keyed, into: ledger, existing: existing, name: name, currency: currency, names: orderedNames(oldestFirst)) {
             Phrase(one: "Imported \($0) bill from IHateMoney.", other: "Imported \($0) bills from IHateMoney.")
@@ -87,7 +87,7 @@ public struct IHateMoneyImporter: Sendable {
                 try TransactionAmount.validate(amount, what: Phrase("The amount"))
                 _ = try LedgerRules.validateDescription(bill.what)
             } catch let error as TallyError {
-                throw TallyError.invalid("Bill \(row) (\(bill.what)): \(error.phrase)")
+                throw TallyError.invalid("Bill \(row) (\(UserText.quoted(bill.what))): \(error.phrase)")
             }
             self.bill = bill
             key = [bill.isReimbursement ? "R" : "E", bill.date.description, amount.plain, bill.payerName.lowercased(),

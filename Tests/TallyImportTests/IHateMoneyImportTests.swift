@@ -114,7 +114,7 @@ struct IHateMoneyImportTests {
             try await importer.importBills([bill("Back to myself", 6, owers: ["Ada"], type: "Reimbursement")] + good, into: nil, name: "Flat",
                                            currency: nil)
         }
-        #expect(refused.message.hasPrefix("Bill 1 (Back to myself)"), "\(refused)")
+        #expect(refused.message.hasPrefix("Bill 1 (\"Back to myself\")"), "\(refused)")
         #expect(try await spending.ledgers().isEmpty, "nothing stored, not even the ledger")
 
         let report = try await importer.importBills(good, into: nil, name: "Flat", currency: nil)
@@ -175,7 +175,7 @@ struct IHateMoneyImportTests {
              {"what": "too fine", "bill_type": "Expense", "amount": 10.005, "currency": "EUR", "date": "2024-01-02", "payer_name": "A", "payer_weight": 1.0, "owers": ["A", "B"]}]
             """.utf8)
         let bills = try IHateMoneyExport.bills(from: bad)
-        await #expect(throws: TallyError.invalid("Bill 2 (too fine): \"10.005\" has more decimals than EUR has: write it with 2 decimals.")) {
+        await #expect(throws: TallyError.invalid("Bill 2 (\"too fine\"): \"10.005\" has more decimals than EUR has: write it with 2 decimals.")) {
             try await IHateMoneyImporter(spending: spending).importBills(bills, into: nil, name: "X", currency: nil)
         }
         #expect(try await spending.ledgers().isEmpty)
@@ -195,7 +195,7 @@ struct IHateMoneyImportTests {
              {"what": "to myself", "bill_type": "Reimbursement", "amount": 5.0, "currency": "EUR", "date": "2024-01-02", "payer_name": "A", "payer_weight": 1.0, "owers": ["a"]}]
             """.utf8)
         let importer = IHateMoneyImporter(spending: spending)
-        await #expect(throws: TallyError.invalid("Bill 2 (to myself): A payment goes from one member to another: pick two different members.")) {
+        await #expect(throws: TallyError.invalid("Bill 2 (\"to myself\"): A payment goes from one member to another: pick two different members.")) {
             try await importer.importBills(try IHateMoneyExport.bills(from: bad), into: nil, name: "X", currency: nil)
         }
         #expect(try await spending.ledgers().isEmpty)

@@ -163,11 +163,17 @@ struct SplitwiseImportTests {
             "2024-05-02,Dinner,\"Food\nand drink\",30.00,EUR,15.00,-15.00",
         ]
         let refused = try await #require(throws: TallyError.self) { try await Self.importing(lines, spending: spending) }
-        #expect(refused.message.hasPrefix("Line 3 (Dinner): A category"), "\(refused)")
+        #expect(refused.message.hasPrefix("Line 3 (\"Dinner\"): A category"), "\(refused)")
         let unnamed = try await #require(throws: TallyError.self) {
             try await Self.importing([lines[0], "2024-05-02,,\"Food\nand drink\",30.00,EUR,15.00,-15.00"], spending: spending)
         }
         #expect(unnamed.message.hasPrefix("Line 2: A category"), "\(unnamed)")
+        // A description of a million characters is quoted by its start, not sent back whole.
+        let long = String(repeating: "x", count: 1_000_000)
+        let huge = try await #require(throws: TallyError.self) {
+            try await Self.importing([lines[0], "2024-05-02,\(long),General,30.00,EUR,15.00,-15.00"], spending: spending)
+        }
+        #expect(huge.message.hasPrefix("Line 2 (\"xxxx") && huge.message.count < 400, "\(huge.message.count) characters")
         #expect(try await spending.ledgers().isEmpty)
     }
 

@@ -121,6 +121,13 @@ struct ReceiptAPITests {
             // A JPEG's first bytes and then nothing a decoder can read.
             let damaged = try await client.upload(.put, path, token: f.adaToken, body: Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 7, count: 100), type: "image/jpeg")
             #expect(try damaged.problem(.badRequest).contains("could not be read"))
+            // A real photo cut in half: its decoder runs out of bytes, and it is no receipt.
+            let whole = try Self.fixture("gps.jpg")
+            let half = try await client.upload(.put, path, token: f.adaToken, body: whole.prefix(whole.count / 2), type: "image/jpeg")
+            #expect(try half.problem(.badRequest).contains("cut short"))
+            // An AVIF that names the general HEIF brand first is no HEIC.
+            let avif = Data([0, 0, 0, 0x1C] + Array("ftypmif1".utf8) + [0, 0, 0, 0] + Array("mif1avifmiaf".utf8) + [UInt8](repeating: 0, count: 64))
+            try await client.upload(.put, path, token: f.adaToken, body: avif, type: "image/heic").problem(.unsupportedMediaType)
             try await client.upload(.put, path, token: f.adaToken, body: Data(), type: "image/jpeg").problem(.badRequest)
             // check: the receipt before is the one kept
             #expect(try await client.send(.get, path, token: f.adaToken).body == before)

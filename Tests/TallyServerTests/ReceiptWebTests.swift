@@ -65,6 +65,10 @@ struct ReceiptWebTests {
             #expect(added.status == .seeOther || added.status == .found, "\(added.status)")
             let entries = try await f.store.entries(in: ledger.id, of: f.ada.id, .all, limit: nil, after: nil)
             #expect(entries.map(\.receipt) == [.jpeg])
+
+            // Past the form's limit: the page says the limit of this form, not of a small one.
+            let tooBig = try await add(Data(repeating: 0xFF, count: ReceiptWebController.formLimit + 1), amount: "3.00")
+            #expect(tooBig.status == .contentTooLarge && tooBig.text.contains("10 MiB") && !tooBig.text.contains("64 KiB"), "\(tooBig.status)")
         }
     }
 }

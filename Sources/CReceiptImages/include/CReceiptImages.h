@@ -25,12 +25,15 @@ enum {
     TALLY_IMAGE_UNREADABLE = -2,
     /// The image has more pixels than `max_pixels`.
     TALLY_IMAGE_TOO_LARGE = -3,
+    /// The image is saved so that it must be decoded whole (interlaced PNG, progressive JPEG,
+    /// HEIF), and that would take more than `max_whole_bytes` of memory.
+    TALLY_IMAGE_TOO_LARGE_WHOLE = -4,
 };
 
 /// Cleans the JPEG, PNG, WebP or HEIC image in `bytes` (no other loader is allowed). On an
 /// error, `message` holds libvips' words for the log.
 int tally_receipt_image_clean(const void *bytes, size_t length, int long_side, int thumbnail_side, long long max_pixels,
-                              tally_receipt_image *out, char *message, size_t capacity);
+                              long long max_whole_bytes, tally_receipt_image *out, char *message, size_t capacity);
 
 void tally_receipt_image_free(tally_receipt_image *image);
 

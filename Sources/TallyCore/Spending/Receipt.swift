@@ -33,6 +33,10 @@ public enum ReceiptUpload: Sendable, Equatable {
     /// The most pixels a photo may open to (a 200-megapixel camera's): beyond, a small file
     /// that would open as a huge image is refused before it is decoded.
     public static let maximumPixels: Int64 = 200_000_000
+    /// The most memory a photo may need to be decoded whole (an interlaced PNG, a progressive
+    /// JPEG, HEIC), which cannot be shrunk while it is read: a 48-megapixel HEIC fits, and a
+    /// small file that unpacks into gigabytes does not.
+    public static let maximumWholeDecodeBytes: Int64 = 240 << 20
 
     /// The kind `bytes` are, from their signature; nil for anything else (HTML, SVG, text,
     /// another image format).
@@ -47,7 +51,7 @@ public enum ReceiptUpload: Sendable, Equatable {
             self = .png
         } else if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) {
             self = .webp
-        } else if starts(Array("ftyp".utf8), at: 4), Self.heifBrands.contains(String(decoding: head.dropFirst(8).prefix(4), as: UTF8.self)) {
+        } else if starts(Array("ftyp".utf8), at: 4), Self.isHEIC(bytes) {
             self = .heic
         } else if starts(Array("%PDF-".utf8)) {
             self = .pdf
@@ -56,8 +60,24 @@ public enum ReceiptUpload: Sendable, Equatable {
         }
     }
 
-    /// The brands of an HEIF file's `ftyp` box that a phone's photos carry.
-    private static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
+    /// The brands of an HEIF file's `ftyp` box that say its pictures are HEVC: a phone's photos.
+    private static let hevcBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
+    /// The brands any HEIF file may name first, whatever its pictures are (AVIF names them too).
+    private static let heifBrands: Set<String> = ["mif1", "msf1"]
+
+    /// Whether the `ftyp` box at the start of `bytes` says HEVC pictures: a brand of them first,
+    /// or the general HEIF brand first with one of them among the compatible brands, and never
+    /// an AVIF brand (its decoder is not one a receipt should reach).
+    private static func isHEIC(_ bytes: Data) -> Bool {
+        let head = [UInt8](bytes.prefix(64))
+        guard head.count >= 16 else { return false }
+        let size = min(head.count, Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3]))
+        func brand(at offset: Int) -> String { String(decoding: head[offset..<offset + 4], as: UTF8.self) }
+        let major = brand(at: 8)
+        let compatible = stride(from: 16, to: size - 3, by: 4).map(brand)
+        guard !([major] + compatible).contains(where: { $0.hasPrefix("avi") }) else { return false }
+        return hevcBrands.contains(major) || heifBrands.contains(major) && compatible.contains(where: hevcBrands.contains)
+    }
 
     /// The refusal of a file that is none of the kinds taken.
     public static let notTaken = TallyError(.unsupportedType, "A receipt must be a photo (JPEG, PNG, WebP or HEIC) or a PDF; this file is none of them.")

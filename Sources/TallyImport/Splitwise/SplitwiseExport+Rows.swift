@@ -32,7 +32,7 @@ extension SplitwiseExport {
                 throw TallyError.invalid("Line \(header.line) names \(UserText.quoted(other)) and \(UserText.quoted(name)), which are one name to Tally: each person needs a column, and a name, of their own.")
             }
             guard people.count < LedgerRules.maximumMembers else {
-                throw TallyError.invalid("This export names more than \(LedgerRules.maximumMembers) people, and a ledger can have at most \(LedgerRules.maximumMembers) members (the first one too many is \"\(name)\").")
+                throw TallyError.invalid("This export names more than \(LedgerRules.maximumMembers) people, and a ledger can have at most \(LedgerRules.maximumMembers) members (the first one too many is \(UserText.quoted(name))).")
             }
             people.append(name)
         }

@@ -86,7 +86,7 @@ public struct SplitwiseImporter: Sendable {
         /// The refusal of the file for `problem` with `row`, naming its line (and its description).
         static func refusal(_ row: SplitwiseExport.Row, _ problem: Phrase) -> TallyError {
             row.description.isEmpty ? TallyError.invalid("Line \(row.line): \(problem)")
-                : TallyError.invalid("Line \(row.line) (\(row.description)): \(problem)")
+                : TallyError.invalid("Line \(row.line) (\(UserText.quoted(row.description))): \(problem)")
         }
 
         /// The row as an entry of the ledger `details`: each person who paid a part of it a payer

@@ -78,10 +78,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as StatusRefusal:
             return (error.status, error.phrase)
         case is NIOTooManyBytesError:
-            return (.contentTooLarge, "The request body is too large; send at most 64 KiB.")
+            return (.contentTooLarge, "The request body is too large.")
         case let error as HTTPError:
             switch error.status {
-            case .contentTooLarge: return (error.status, error.body.map(Phrase.verbatim) ?? "The request body is too large; send at most 64 KiB.")
+            case .contentTooLarge: return (error.status, error.body.map(Phrase.verbatim) ?? "The request body is too large.")
             default: return (error.status, error.body.map(Phrase.verbatim) ?? .verbatim(error.status.reasonPhrase))
             }
         default:
@@ -138,6 +138,20 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// A refusal whose status no TallyError kind has (413, 415, 507 for an upload), with its sentence
 /// as a phrase, so that the API and the pages say it in the reader's language as any other.
+extension Request {
+    /// The whole body, refused (413) as soon as more than `limit` bytes of it have come, with
+    /// the limit said in the refusal.
+    func collectBody(upTo limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw StatusRefusal.tooLarge(limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw StatusRefusal.tooLarge(limit)
+        }
+    }
+}
+
 struct StatusRefusal: Error {
     let status: HTTPResponse.Status
     let phrase: Phrase
@@ -145,5 +159,11 @@ struct StatusRefusal: Error {
     init(_ status: HTTPResponse.Status, _ phrase: Phrase) {
         self.status = status
         self.phrase = phrase
+    }
+
+    /// A body over `limit` bytes: the limit in whole KiB or MiB (rounded down: what it says fits).
+    static func tooLarge(_ limit: Int) -> StatusRefusal {
+        let size = limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
+        return StatusRefusal(.contentTooLarge, Phrase("The request body is too large; send at most \(size)."))
     }
 }

@@ -62,7 +62,7 @@ extension Request {
     /// Decoding errors stay DecodingErrors, so that the problem says which field was wrong and how.
     func decode<T: Decodable>(_ type: T.Type, context: SignedInContext) async throws -> T {
         if T.self == NoBody.self { return NoBody() as! T }
-        let body = try await self.body.collect(upTo: context.maxUploadSize)
+        let body = try await collectBody(upTo: context.maxUploadSize)
         if body.readableBytes == 0, T.self is any OptionalFields.Type {
             return try APICoding.decodeRequest(T.self, from: Data("{}".utf8))
         }

@@ -46,7 +46,7 @@ struct TransferController {
         let query = request.uri.queryParameters
         let rates = try ImportRates(parsing: query[values: "rate"].map(String.init))
         let report = try await services.uploads.run(for: context.user.id) {
-            let body = try await request.body.collect(upTo: TallyRequestContext.maxImportSize)
+            let body = try await request.collectBody(upTo: TallyRequestContext.maxImportSize)
             let export = try await HealthUpload.read { try OtherAppExport(Data(body.readableBytesView), from: app) }
             return try await export.importInto(ledger, name: query.get("name").map { String($0) } ?? app.name,
                                                currency: query.get("currency").map { String($0) }, rates: rates, spending: spending)

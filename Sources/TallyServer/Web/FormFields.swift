@@ -26,7 +26,7 @@ struct FormFields {
     }
 
     static func read(_ request: Request, _ context: some RequestContext, limit: Int? = nil) async throws -> FormFields {
-        let body = try await request.body.collect(upTo: limit ?? context.maxUploadSize)
+        let body = try await request.collectBody(upTo: limit ?? context.maxUploadSize)
         if let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data") {
             return try FormFields(multipart: body, contentType: type)
         }

@@ -162,15 +162,30 @@ extension Written {
     /// the first locale of that language the browser names (so "de-CH" writes as in
     /// Switzerland), else the language's own.
     public init(chosen: Language? = nil, acceptLanguage header: String?) {
-        let tags = (header ?? "").split(separator: ",").lazy
-            .map { $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
-            .filter { tag in
-                (2...35).contains(tag.count) && tag.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-            }
+        let tags = Self.acceptedTags(header ?? "")
         let language = chosen ?? tags.lazy.compactMap(Language.matching).first ?? .english
         let regional = tags.lazy.map { $0.replacingOccurrences(of: "-", with: "_") }
             .first { Language.matching($0) == language && $0.contains("_") && Self.known.contains($0) }
         self.init(language: language, locale: regional.map(Locale.init(identifier:)))
+    }
+
+    /// The language tags of an Accept-Language header, the most wanted first: by their weight
+    /// (q, 1 when none is given), then in the order given. A tag weighted 0 is not wanted at all,
+    /// and one whose weight is no number from 0 to 1 (RFC 9110) counts as not sent.
+    static func acceptedTags(_ header: String) -> [String] {
+        let weighted = header.split(separator: ",").compactMap { item -> (tag: String, q: Double)? in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = parts.first, (2...35).contains(tag.count),
+                  tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
+            var q = 1.0
+            for parameter in parts.dropFirst() where parameter.lowercased().hasPrefix("q=") {
+                guard let value = Double(parameter.dropFirst(2)), (0...1).contains(value),
+                      parameter.dropFirst(2).allSatisfy({ $0.isNumber || $0 == "." }) else { return nil }
+                q = value
+            }
+            return q > 0 ? (tag, q) : nil
+        }
+        return weighted.enumerated().sorted { ($0.element.q, -$0.offset) > ($1.element.q, -$1.offset) }.map(\.element.tag)
     }
 
     /// The locales Foundation knows, read once (about 800).

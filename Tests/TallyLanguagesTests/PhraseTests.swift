@@ -59,6 +59,17 @@ import TallyCore
         #expect(Written(chosen: Language.matching("ar"), acceptLanguage: "de-DE").language.tag == "ar")
         #expect(Written(chosen: Language.matching("ar"), acceptLanguage: "de-DE").language.rightToLeft)
     }
+
+    @Test("A browser's weights count: the most wanted first, q=0 is not wanted, and a weight out of range is no weight")
+    func weights() {
+        #expect(Written(acceptLanguage: "de;q=-1").language == .english)
+        #expect(Written(acceptLanguage: "de;q=2, fr;q=0.5").language.tag == "fr")
+        #expect(Written(acceptLanguage: "de;q=0").language == .english)
+        #expect(Written(acceptLanguage: "de;q=nan, es;q=0.1").language.tag == "es")
+        #expect(Written(acceptLanguage: "de;q=0.2, fr;q=0.9").language.tag == "fr")
+        #expect(Written(acceptLanguage: "fr;q=0.5, de;q=0.5").language.tag == "fr", "equal weights keep their order")
+        #expect(Written.acceptedTags("en-GB, de;q=0.8, fr;Q=0.9") == ["en-GB", "fr", "de"])
+    }
 }
 
 @Suite struct ReadingNumbersTests {

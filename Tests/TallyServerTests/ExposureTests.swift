@@ -107,7 +107,9 @@ struct ExposureTests {
     @Test("IP ranges: loopback, private, link-local, shared, mapped and reserved addresses are not public")
     func publicAddresses() {
         for text in ["127.0.0.1", "10.0.0.1", "172.16.5.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
-                     "::1", "::", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254", "224.0.0.1", "255.255.255.255"] {
+                     "::1", "::", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254", "224.0.0.1", "255.255.255.255",
+                     // IPv4-compatible (deprecated): some stacks still route ::127.0.0.1 to 127.0.0.1
+                     "::127.0.0.1", "::169.254.169.254", "::8.8.8.8"] {
             #expect(IPAddress(text)?.isPublic == false, "\(text)")
         }
         for text in ["8.8.8.8", "142.250.74.78", "2a00:1450:4001:82a::200a", "::ffff:8.8.8.8"] {

@@ -62,7 +62,7 @@ struct ReceiptController {
         let name = "receipt-\(entry.uuidString.prefix(8).lowercased())"
         let tag = "\"\(Int64(receipt.attachedAt.timeIntervalSince1970 * 1000))-\(receipt.format.fileExtension)\(thumbnail ? "-small" : "")\""
         var headers: HTTPFields = [
-            .contentSecurityPolicy: "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+            .contentSecurityPolicy: "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'",
             .xContentTypeOptions: "nosniff",
             .cacheControl: "private, no-cache",
             .eTag: tag,

@@ -68,12 +68,14 @@ struct IPNetwork: Sendable, CustomStringConvertible {
 
     static let loopback = ["127.0.0.0/8", "::1/128"].compactMap(IPNetwork.init)
 
-    /// The special-purpose ranges of RFC 6890 and its updates (IANA's registries).
+    /// The special-purpose ranges of RFC 6890 and its updates (IANA's registries), with the
+    /// IPv4-compatible addresses (::/96, deprecated by RFC 4291): ::127.0.0.1 must not reach
+    /// this machine by a detour.
     static let notPublic = [
         "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
         "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24",
         "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
-        "::/128", "::1/128", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "2002::/16",
+        "::/96", "::1/128", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "2002::/16",
         "fc00::/7", "fe80::/10", "ff00::/8",
     ].compactMap(IPNetwork.init)
 }

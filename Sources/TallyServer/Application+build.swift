@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import NIOCore
 import Prometheus
 import ServiceLifecycle
 import TallyAPI
@@ -29,10 +30,10 @@ public func buildApplication(
     services.changes = ChangeFeed(signals: store.changes, lifetime: configuration.changeStreamLifetime,
                                   open: OpenStreams(perPerson: configuration.streamsPerPerson))
     let router = buildRouter(services: services, address: configuration.publicAddress, metricsToken: configuration.metricsToken)
-    let idle = configuration.idleTimeout.components
+    let (idle, head) = (TimeAmount(configuration.idleTimeout), TimeAmount(configuration.requestHeadTimeout))
     var application = Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: .seconds(idle.seconds) + .nanoseconds(idle.attoseconds / 1_000_000_000))),
+        server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadDeadline(deadline: head)], idleTimeout: idle)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Tally"),
         services: backgroundServices(configuration, store: store, clock: clock, push: push, notifier: notifier),
         logger: logger

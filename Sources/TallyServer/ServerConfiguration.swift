@@ -30,6 +30,9 @@ public struct ServerConfiguration: Sendable {
     public var pushEndpoints = PushEndpointPolicy.publicHTTPS
     /// How long a connection may stay open with nothing to do.
     public var idleTimeout: Duration = .seconds(60)
+    /// How long a request's head (its line and headers) may take to arrive, from the
+    /// connection's start or the end of its last answer (see `RequestHeadDeadline`).
+    public var requestHeadTimeout: Duration = .seconds(10)
     /// How long one stream of changes (an open page's) lasts before the browser opens the next
     /// (see `ChangeFeed`).
     public var changeStreamLifetime: Duration = .seconds(60)

@@ -1,48 +1,78 @@
 import Foundation
+import Hummingbird
 import NIOConcurrencyHelpers
 import TallyCore
 
-/// The files people bring in (Apple Health exports, CSVs of drinks, IHateMoney exports, backups
-/// to restore) being received and read on this server. Each takes a thread, disk and minutes,
-/// so a person brings in one at a time and the server a few: beyond that an upload is refused
-/// (429 with Retry-After) before a byte of it is stored.
+/// The files people bring in being received and read on this server: a person sends one at a
+/// time, and the server takes a few of each kind at once. Beyond that an upload is refused (429
+/// with Retry-After) before a byte of it is read. Its body must keep coming (`SteadyBody`), so
+/// that nobody holds a place by sending slowly.
 final class Uploads: Sendable {
-    /// Uploads at once on the whole server, unless a test says otherwise.
+    enum Kind: Sendable {
+        /// An Apple Health export, a CSV of drinks, another app's export, a backup to restore:
+        /// each takes a thread, disk and minutes.
+        case file
+        /// A receipt: at most 10 MB in memory while it arrives, and a second's decoding (one
+        /// photo at a time on the whole server, see `ReceiptCleaning`).
+        case receipt
+    }
+
+    /// Files at once on the whole server, unless a test says otherwise.
     static let standardServerWide = 2
-    /// Uploads at once on the whole server.
+    /// Receipts arriving at once on the whole server: 80 MB of memory at most.
+    static let receiptsAtOnce = 8
+    /// Files at once on the whole server.
     let serverWide: Int
     /// Seconds to wait before trying again: an ordinary file takes well under a minute.
     static let retryAfter = 60
+    let body: SteadyBody
 
-    private let receiving = NIOLockedValueBox(Set<UUID>())
+    /// Who is sending, and what.
+    private let receiving = NIOLockedValueBox([UUID: Kind]())
 
-    init(serverWide: Int = standardServerWide) {
+    init(serverWide: Int = standardServerWide, body: SteadyBody = SteadyBody()) {
         self.serverWide = serverWide
+        self.body = body
     }
 
-    /// Runs `body` as the user's upload, or refuses it when they or the server have enough.
-    func run<T>(for user: UUID, _ body: () async throws -> T) async throws -> T {
-        try reserve(for: user)
+    /// Runs `read` on `request` as the user's upload of `kind`, or refuses it when they or the
+    /// server have enough; `read` gets the request with its body watched.
+    func run<T: Sendable>(for user: UUID, _ kind: Kind = .file, receiving request: Request,
+                          _ read: @escaping @Sendable (Request) async throws -> T) async throws -> T {
+        try reserve(for: user, kind)
         defer { release(user) }
-        return try await body()
+        return try await body.reading(request, read)
     }
 
-    func reserve(for user: UUID) throws {
+    /// Runs `work` on a file that has arrived already (a form's field) as the user's upload.
+    func run<T>(for user: UUID, _ work: () async throws -> T) async throws -> T {
+        try reserve(for: user, .file)
+        defer { release(user) }
+        return try await work()
+    }
+
+    func reserve(for user: UUID, _ kind: Kind = .file) throws {
         try receiving.withLockedValue { receiving in
-            guard !receiving.contains(user) else {
+            guard receiving[user] == nil else {
                 throw TallyError(.tooManyRequests, "You are already sending a file (an export, a backup or a receipt); wait until it has finished, then try again.",
                                  retryAfter: Self.retryAfter)
             }
-            guard receiving.count < serverWide else {
+            let alike = receiving.values.filter { $0 == kind }.count
+            switch kind {
+            case .file where alike >= serverWide:
                 throw TallyError(.tooManyRequests, "The server is busy importing other people's files; try again in a minute.",
                                  retryAfter: Self.retryAfter)
+            case .receipt where alike >= Self.receiptsAtOnce:
+                throw TallyError(.tooManyRequests, "The server is busy taking other people's receipts; try again in a few seconds.",
+                                 retryAfter: 5)
+            default:
+                receiving[user] = kind
             }
-            receiving.insert(user)
         }
     }
 
     func release(_ user: UUID) {
-        _ = receiving.withLockedValue { $0.remove(user) }
+        _ = receiving.withLockedValue { $0.removeValue(forKey: user) }
     }
 }
 

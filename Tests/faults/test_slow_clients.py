@@ -2,11 +2,15 @@
 at a time is cut off 10 seconds after the connection opened (the idle timeout never comes, as
 the connection is never idle), while /health keeps answering; a kept-alive connection that asks
 again within that time is served. Before, a thousand such sockets kept /health from answering.
+An upload's body that trickles in is cut off too, and holds no place meanwhile.
 """
 
+import json
 import socket
+import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -70,3 +74,100 @@ def test_a_slow_head_is_cut_off_and_health_answers(tmp_path):
             assert answer.startswith(b"HTTP/1.1 200"), answer
             time.sleep(HEAD_TIMEOUT / 3)
         sock.close()
+
+
+def tally(*arguments, database, stdin=None):
+    done = subprocess.run([str(tally_process.binary()), *arguments, "--database", str(database)], input=stdin,
+                          capture_output=True, text=True, timeout=120, env=tally_process.environment())
+    assert done.returncode == 0, f"tally {' '.join(arguments)}: {done.stderr}"
+    return done
+
+
+def person(database, name):
+    tally("user", "create", name, "--time-zone", "UTC", database=database, stdin="correct horse battery staple\n")
+    return json.loads(tally("token", "create", "--user", name, "--json", database=database).stdout)["secret"]
+
+
+def call(base, secret, method, path, body, content_type="application/json"):
+    request = urllib.request.Request(base + path, method=method, data=body,
+                                     headers={"Authorization": f"Bearer {secret}", "Content-Type": content_type})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def receipt_path(base, secret):
+    _, ledger = call(base, secret, "POST", "/api/v1/ledgers", json.dumps({"name": "Home", "currency": "EUR"}).encode())
+    _, entry = call(base, secret, "POST", f"/api/v1/ledgers/{ledger['id']}/expenses",
+                    json.dumps({"amount": "5.00", "description": "Lunch"}).encode())
+    return f"/api/v1/ledgers/{ledger['id']}/entries/{entry['id']}/receipt"
+
+
+def test_trickled_uploads_hold_no_place(tmp_path):
+    """Two people send a receipt of 10 MB a byte every 2 seconds: everyone else's receipts and
+    imports go ahead meanwhile, and the trickles are cut off (408) once a 20-second window has
+    brought less than 16 KiB. Before, they held the server's two upload places for as long as
+    they liked, and every other upload got 429."""
+    database = tmp_path / "tally.sqlite"
+    tricklers = [person(database, name) for name in ("mallory", "trudy")]
+    ada = person(database, "ada")
+    with tally_process.serve(database, tmp_path / "serve.log", tally_process.environment()) as base:
+        sockets = []
+        for secret in tricklers:
+            path = receipt_path(base, secret)
+            sock = connect(base)
+            sock.sendall(f"PUT {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {secret}\r\n"
+                         f"Content-Type: image/jpeg\r\nContent-Length: 10000000\r\n\r\n".encode() + b"\xff\xd8\xff")
+            sockets.append(sock)
+        started = time.monotonic()
+        photo = (Path(__file__).resolve().parents[1] / "TallyServerTests" / "Fixtures" / "Receipts" / "gps.jpg").read_bytes()
+        bills = json.dumps([{"what": "Tea", "bill_type": "Expense", "amount": 4.0, "currency": "EUR", "date": "2024-05-01",
+                             "payer_name": "Ana", "payer_weight": 1.0, "owers": ["Ana", "Bob"]}]).encode()
+        answers = {}
+        while len(answers) < len(sockets) and time.monotonic() - started < 60:
+            for index, sock in enumerate(sockets):
+                if index in answers:
+                    continue
+                try:
+                    sock.sendall(b"\x00")
+                    sock.settimeout(0.05)
+                    answers[index] = (sock.recv(4096) or b"closed", time.monotonic() - started)
+                except socket.timeout:
+                    pass
+                except OSError as error:
+                    answers[index] = (str(error).encode(), time.monotonic() - started)
+            if time.monotonic() - started < 15:
+                status, entry = call(base, ada, "PUT", receipt_path(base, ada), photo, "image/jpeg")
+                assert status == 200, entry
+                status, report = call(base, ada, "POST", "/api/v1/ledgers/import/ihatemoney", bills)
+                assert status == 201, report
+            time.sleep(2)
+        for sock in sockets:
+            sock.close()
+        assert len(answers) == len(sockets), f"a trickle was still being read after {time.monotonic() - started:.0f} s"
+        for answer, seconds in answers.values():
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+            assert seconds <= 45, f"cut off after {seconds:.0f} s"
+
+
+def test_an_aborted_upload_is_no_server_error(tmp_path):
+    """A person who goes away halfway through a receipt: the log says 400, never 500."""
+    database = tmp_path / "tally.sqlite"
+    ada = person(database, "ada")
+    log = tmp_path / "serve.log"
+    with tally_process.serve(database, log, tally_process.environment()) as base:
+        path = receipt_path(base, ada)
+        sock = connect(base)
+        sock.sendall(f"PUT {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ada}\r\n"
+                     f"Content-Type: image/jpeg\r\nContent-Length: 10000000\r\n\r\n".encode() + b"\xff\xd8\xff" + b"\x00" * (1 << 20))
+        time.sleep(0.5)
+        sock.close()
+        deadline = time.monotonic() + 10
+        while f"PUT {path}" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        lines = [line for line in log.read_text().splitlines() if f"PUT {path}" in line]
+        assert lines, "the aborted upload was not logged"
+        assert all(" 500 " not in line for line in lines), lines
+        assert any(" 400 " in line for line in lines), lines

@@ -24,8 +24,9 @@ struct DataController {
     /// The body is the backup itself; `merge=true` adds it to an account that has data.
     @Sendable func restoreBackup(_ request: Request, context: SignedInContext) async throws -> JSONBody<BackupRestoreReport> {
         let merge = try request.query("merge", { ["true": true, "false": false][$0] }, form: Phrase("true or false")) ?? false
-        let report = try await services.uploads.run(for: context.user.id) {
-            try await PersonBackupTransfer.restoring(request.body, merge: merge, services.hydration(context), services.spending(context))
+        let (hydration, spending) = (services.hydration(context), services.spending(context))
+        let report = try await services.uploads.run(for: context.user.id, receiving: request) { request in
+            try await PersonBackupTransfer.restoring(request.body, merge: merge, hydration, spending)
         }
         return JSONBody(report, status: .ok)
     }
@@ -37,8 +38,9 @@ struct DataController {
     /// The body is the CSV itself; `unit` (ml or oz) is the amount's unit when the file does not say it.
     @Sendable func importDrinksCSV(_ request: Request, context: SignedInContext) async throws -> JSONBody<DrinkCSVImportReport> {
         let unit = try request.query("unit", { VolumeUnit(typed: $0) }, form: Phrase("ml or oz"))
-        let report = try await services.uploads.run(for: context.user.id) {
-            try await DrinkCSVUpload.importing(request.body, into: services.hydration(context), unit: unit)
+        let hydration = services.hydration(context)
+        let report = try await services.uploads.run(for: context.user.id, receiving: request) { request in
+            try await DrinkCSVUpload.importing(request.body, into: hydration, unit: unit)
         }
         return JSONBody(report, status: report.drinksAdded + report.removalsAdded > 0 ? .created : .ok)
     }

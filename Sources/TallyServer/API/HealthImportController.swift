@@ -18,7 +18,7 @@ struct HealthImportController {
     /// The body is `export.zip` as the Health app shares it, or the `export.xml` inside it.
     @Sendable func importAppleHealth(_ request: Request, context: SignedInContext) async throws -> JSONBody<AppleHealthImportReport> {
         let hydration = services.hydration(context)
-        let report = try await services.uploads.run(for: hydration.user) {
+        let report = try await services.uploads.run(for: hydration.user, receiving: request) { request in
             try await HealthUpload.importing(request.body, into: hydration)
         }
         return JSONBody(report, status: report.drinksAdded + report.sleepRecordsAdded > 0 ? .created : .ok)

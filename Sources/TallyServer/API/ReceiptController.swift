@@ -20,7 +20,7 @@ struct ReceiptController {
     @Sendable func attach(_ request: Request, context: SignedInContext) async throws -> JSONBody<EntryJSON> {
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id(Phrase("expense or payment")))
         let spending = services.spending(context)
-        let entry = try await services.uploads.run(for: context.user.id) {
+        let entry = try await services.uploads.run(for: context.user.id, .receipt, receiving: request) { request in
             try await spending.attachReceipt(to: id, in: ledger) { try await Self.file(in: request) }
         }
         return JSONBody(try EntryJSON(entry))

@@ -45,7 +45,7 @@ struct TransferController {
         let ledger = try request.query("ledger", { UUID(uuidString: $0) }, form: Phrase("a ledger's id"))
         let query = request.uri.queryParameters
         let rates = try ImportRates(parsing: query[values: "rate"].map(String.init))
-        let report = try await services.uploads.run(for: context.user.id) {
+        let report = try await services.uploads.run(for: context.user.id, receiving: request) { request in
             let body = try await request.collectBody(upTo: TallyRequestContext.maxImportSize)
             let export = try await HealthUpload.read { try OtherAppExport(Data(body.readableBytesView), from: app) }
             return try await export.importInto(ledger, name: query.get("name").map { String($0) } ?? app.name,

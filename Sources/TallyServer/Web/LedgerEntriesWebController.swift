@@ -69,13 +69,21 @@ struct LedgerEntriesWebController {
     /// An expense from the quick entry, with the photo of its receipt when one was taken: the
     /// photo is checked and cleaned first, so that a refused one adds nothing.
     @Sendable func addExpense(_ request: Request, context: SignedInPageContext) async throws -> Response {
+        try await ReceiptWebController.receivingReceipt(request, from: context.user.id, services) { [self] request in
+            try await addQuickExpense(request, context)
+        } refused: { error in
+            try await ledgerPage(request, context, error: error.about("receipt"), retry: nil, field: "receipt")
+        }
+    }
+
+    private func addQuickExpense(_ request: Request, _ context: SignedInPageContext) async throws -> Response {
         try await ledgerAction(request, context, keepsInput: true, limit: ReceiptWebController.formLimit) { form, spending, ledger in
             let details = try await spending.ledger(ledger)
             // The service's refusal names its field; the page shows it at that input.
             let payers = try PayerToggles.input(form, details)
             let split = try SplitFields.input(form, details)
             let typed = CurrencyFields.input(form)
-            let receipt = try await form.file("receipt").asyncMap { try await ReceiptWebController.cleaned($0, spending, services) }
+            let receipt = try await form.file("receipt").asyncMap { try await ReceiptWebController.cleaned($0, spending) }
             let (entry, _) = try await spending.addExpense(to: ledger, NewExpense(
                 // The form's id, new on every page: a second tap (or a resent form) adds nothing twice.
                 id: form["id"].flatMap(UUID.init(uuidString:)),

@@ -17,14 +17,32 @@ struct ReceiptWebController {
         web.post(SitePath.removeEntryReceipt, use: remove)
     }
 
-    /// The receipt `bytes` make, refused at the form's receipt field; taken in as the person's
-    /// upload (one at a time).
-    static func cleaned(_ bytes: Data, _ spending: SpendingService, _ services: APIServices) async throws -> ReceiptFile {
+    /// The receipt `bytes` make, refused at the form's receipt field.
+    static func cleaned(_ bytes: Data, _ spending: SpendingService) async throws -> ReceiptFile {
         do {
-            return try await services.uploads.run(for: spending.user) { try await spending.cleanedReceipt(bytes) }
+            return try await spending.cleanedReceipt(bytes)
         } catch let error as TallyError {
             throw error.about("receipt")
         }
+    }
+
+    /// A form that may carry a receipt, `handle`d as the person's receipt upload when it may be
+    /// large (no length, or more than a form without a file): its place taken before a byte of
+    /// it is read (one at a time per person, a few on the server), its body watched. A refusal
+    /// to take it is `refused`.
+    static func receivingReceipt(_ request: Request, from user: UUID, _ services: APIServices,
+                                 _ handle: @escaping @Sendable (Request) async throws -> Response,
+                                 refused: (TallyError) async throws -> Response) async throws -> Response {
+        guard request.headers[.contentLength].flatMap({ Int($0) }).map({ $0 > FileUpload.maxFormSize }) ?? true else {
+            return try await handle(request)
+        }
+        do {
+            try services.uploads.reserve(for: user, .receipt)
+        } catch let error as TallyError {
+            return try await refused(error)
+        }
+        defer { services.uploads.release(user) }
+        return try await services.uploads.body.reading(request, handle)
     }
 
     /// The file (`?size=thumbnail`: its small copy), as the API serves it.
@@ -39,14 +57,18 @@ struct ReceiptWebController {
     @Sendable func attach(_ request: Request, context: SignedInPageContext) async throws -> Response {
         let spending = services.spending(for: context.user)
         let (ledger, id) = (try context.parameters.ledger, try context.parameters.id("expense or payment"))
-        return try await Web.formAction(request, context, limit: Self.formLimit) { form in
-            guard let bytes = form.file("receipt") else {
-                throw TallyError.invalid("Choose a photo or a PDF of the receipt.", field: "receipt")
+        return try await Self.receivingReceipt(request, from: context.user.id, services) { [self] request in
+            try await Web.formAction(request, context, limit: Self.formLimit) { form in
+                guard let bytes = form.file("receipt") else {
+                    throw TallyError.invalid("Choose a photo or a PDF of the receipt.", field: "receipt")
+                }
+                _ = try await spending.keepReceipt(try await Self.cleaned(bytes, spending), of: id, in: ledger)
+                return Web.redirect(SitePath.editLedgerEntry.link(ledger, id))
+            } refused: { _, refusal in
+                try await entryPage(request, context, ledger: ledger, id: id, refusal: refusal)
             }
-            _ = try await spending.keepReceipt(try await Self.cleaned(bytes, spending, services), of: id, in: ledger)
-            return Web.redirect(SitePath.editLedgerEntry.link(ledger, id))
-        } refused: { _, refusal in
-            try await entryPage(request, context, ledger: ledger, id: id, refusal: refusal)
+        } refused: { error in
+            try await entryPage(request, context, ledger: ledger, id: id, refusal: Web.Refusal(error: error.about("receipt")))
         }
     }
 

@@ -11,7 +11,9 @@ extension SettingsWebController {
     /// its CSRF token (sent before the file) has been checked.
     @Sendable func importAppleHealth(_ request: Request, context: SignedInPageContext) async throws -> Response {
         do {
-            return try await services.uploads.run(for: context.user.id) { try await receiveAndImport(request, context) }
+            return try await services.uploads.run(for: context.user.id, receiving: request) { request in
+                try await receiveAndImport(request, context)
+            }
         } catch let error as TallyError {
             return try await settingsPage(request, context, error: error, section: .appleHealth)
         }

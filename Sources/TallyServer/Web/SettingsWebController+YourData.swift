@@ -37,17 +37,18 @@ extension SettingsWebController {
     /// (sent before the file) has been checked, then `use`d; the answer is the page `use` names,
     /// or the settings page with the refusal in the section.
     private func receive(_ request: Request, _ context: SignedInPageContext, maxSize: Int64, empty: Phrase,
-                         _ use: (URL, FileUpload) async throws -> String) async throws -> Response {
+                         _ use: @escaping @Sendable (URL, FileUpload) async throws -> String) async throws -> Response {
         let file = HealthUpload.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         do {
-            try services.uploads.reserve(for: context.user.id)
-            defer { services.uploads.release(context.user.id) }
-            let upload = try await FileUpload.receive(request, fileField: "file", to: file, maxSize: maxSize) { fields in
-                try Web.checkCSRF(context, sent: fields["csrf"])
+            let next = try await services.uploads.run(for: context.user.id, receiving: request) { request in
+                let upload = try await FileUpload.receive(request, fileField: "file", to: file, maxSize: maxSize) { fields in
+                    try Web.checkCSRF(context, sent: fields["csrf"])
+                }
+                guard upload.fileSize > 0 else { throw TallyError.invalid(empty) }
+                return try await use(file, upload)
             }
-            guard upload.fileSize > 0 else { throw TallyError.invalid(empty) }
-            return Web.redirect(try await use(file, upload))
+            return Web.redirect(next)
         } catch let error as TallyError {
             return try await settingsPage(request, context, error: error, section: .yourData)
         }

@@ -5,12 +5,9 @@ at once are decoded one after the other. Either way the server's peak memory (Vm
 most 300 MB. Before, a 1.5 MB PNG of 14000 x 14000 pixels took the server from 251 MB to 1.92 GB.
 """
 
-import json
 import struct
 import sys
 import threading
-import urllib.error
-import urllib.request
 import zlib
 from pathlib import Path
 
@@ -74,40 +71,13 @@ def server_pid(base):
     raise AssertionError("the server's process was not found")
 
 
-def tally(*arguments, database, stdin=None):
-    import subprocess
-    done = subprocess.run([str(tally_process.binary()), *arguments, "--database", str(database)], input=stdin,
-                          capture_output=True, text=True, timeout=120, env=tally_process.environment())
-    assert done.returncode == 0, f"tally {' '.join(arguments)}: {done.stderr}"
-    return done
 
 
-def person(database, name):
-    tally("user", "create", name, "--time-zone", "UTC", database=database, stdin=PASSWORD + "\n")
-    return json.loads(tally("token", "create", "--user", name, "--json", database=database).stdout)["secret"]
-
-
-def call(base, secret, method, path, body, content_type="application/json"):
-    request = urllib.request.Request(base + path, method=method, data=body,
-                                     headers={"Authorization": f"Bearer {secret}", "Content-Type": content_type})
-    try:
-        with urllib.request.urlopen(request, timeout=120) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def expense(base, secret):
-    """A receipt's address: an expense in a new ledger of the person's."""
-    _, ledger = call(base, secret, "POST", "/api/v1/ledgers", json.dumps({"name": "Home", "currency": "EUR"}).encode())
-    _, entry = call(base, secret, "POST", f"/api/v1/ledgers/{ledger['id']}/expenses",
-                    json.dumps({"amount": "5.00", "description": "Lunch"}).encode())
-    return f"/api/v1/ledgers/{ledger['id']}/entries/{entry['id']}/receipt"
 
 
 def test_photos_read_whole_are_bounded(tmp_path):
     database = tmp_path / "tally.sqlite"
-    ada, bob = person(database, "ada"), person(database, "bob")
+    ada, bob = tally_process.person(database, "ada"), tally_process.person(database, "bob")
     # Over what one decode may take: 8000 x 8000 16-bit RGBA interlaced (512 MB decoded) and a
     # progressive JPEG of 8000 x 8000 (384 MB of coefficients); within it, 8-bit RGB interlaced
     # at 8000 x 8000 (192 MB) and a progressive JPEG of 6000 x 6000 (216 MB).
@@ -119,16 +89,16 @@ def test_photos_read_whole_are_bounded(tmp_path):
         assert len(photo) < 10 << 20
     with tally_process.serve(database, tmp_path / "serve.log", tally_process.environment()) as base:
         pid = server_pid(base)
-        ada_receipt, bob_receipt = expense(base, ada), expense(base, bob)
+        ada_receipt, bob_receipt = tally_process.receipt_path(base, ada), tally_process.receipt_path(base, bob)
         # libvips is loaded and has read one photo: what follows is the photos' own memory.
-        status, _ = call(base, ada, "PUT", ada_receipt, (RECEIPTS / "gps.jpg").read_bytes(), "image/jpeg")
+        status, _ = tally_process.send(base, ada, "PUT", ada_receipt, (RECEIPTS / "gps.jpg").read_bytes(), "image/jpeg")
         assert status == 200
         before = peak(pid)
 
         answers = {}
 
         def send(name, secret, path, photo, kind):
-            answers[name] = call(base, secret, "PUT", path, photo, kind)
+            answers[name] = tally_process.send(base, secret, "PUT", path, photo, kind)
 
         # Two bombs at once, from two people: refused, and decoded one at a time if at all.
         senders = [threading.Thread(target=send, args=("png", ada, ada_receipt, png_bomb, "image/png")),
@@ -144,7 +114,7 @@ def test_photos_read_whole_are_bounded(tmp_path):
         assert peak(pid) - before <= BUDGET, f"two refused bombs raised the peak by {(peak(pid) - before) >> 20} MB"
 
         for photo, kind in ((png_within, "image/png"), (jpeg_within, "image/jpeg")):
-            status, entry = call(base, ada, "PUT", ada_receipt, photo, kind)
+            status, entry = tally_process.send(base, ada, "PUT", ada_receipt, photo, kind)
             assert status == 200, entry
             assert entry["receipt"] in ("image/jpeg", "image/png")
         grown = peak(pid) - before

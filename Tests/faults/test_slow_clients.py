@@ -7,10 +7,8 @@ An upload's body that trickles in is cut off too, and holds no place meanwhile.
 
 import json
 import socket
-import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -76,33 +74,8 @@ def test_a_slow_head_is_cut_off_and_health_answers(tmp_path):
         sock.close()
 
 
-def tally(*arguments, database, stdin=None):
-    done = subprocess.run([str(tally_process.binary()), *arguments, "--database", str(database)], input=stdin,
-                          capture_output=True, text=True, timeout=120, env=tally_process.environment())
-    assert done.returncode == 0, f"tally {' '.join(arguments)}: {done.stderr}"
-    return done
 
 
-def person(database, name):
-    tally("user", "create", name, "--time-zone", "UTC", database=database, stdin="correct horse battery staple\n")
-    return json.loads(tally("token", "create", "--user", name, "--json", database=database).stdout)["secret"]
-
-
-def call(base, secret, method, path, body, content_type="application/json"):
-    request = urllib.request.Request(base + path, method=method, data=body,
-                                     headers={"Authorization": f"Bearer {secret}", "Content-Type": content_type})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def receipt_path(base, secret):
-    _, ledger = call(base, secret, "POST", "/api/v1/ledgers", json.dumps({"name": "Home", "currency": "EUR"}).encode())
-    _, entry = call(base, secret, "POST", f"/api/v1/ledgers/{ledger['id']}/expenses",
-                    json.dumps({"amount": "5.00", "description": "Lunch"}).encode())
-    return f"/api/v1/ledgers/{ledger['id']}/entries/{entry['id']}/receipt"
 
 
 def test_trickled_uploads_hold_no_place(tmp_path):
@@ -111,12 +84,12 @@ def test_trickled_uploads_hold_no_place(tmp_path):
     brought less than 16 KiB. Before, they held the server's two upload places for as long as
     they liked, and every other upload got 429."""
     database = tmp_path / "tally.sqlite"
-    tricklers = [person(database, name) for name in ("mallory", "trudy")]
-    ada = person(database, "ada")
+    tricklers = [tally_process.person(database, name) for name in ("mallory", "trudy")]
+    ada = tally_process.person(database, "ada")
     with tally_process.serve(database, tmp_path / "serve.log", tally_process.environment()) as base:
         sockets = []
         for secret in tricklers:
-            path = receipt_path(base, secret)
+            path = tally_process.receipt_path(base, secret)
             sock = connect(base)
             sock.sendall(f"PUT {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {secret}\r\n"
                          f"Content-Type: image/jpeg\r\nContent-Length: 10000000\r\n\r\n".encode() + b"\xff\xd8\xff")
@@ -139,9 +112,9 @@ def test_trickled_uploads_hold_no_place(tmp_path):
                 except OSError as error:
                     answers[index] = (str(error).encode(), time.monotonic() - started)
             if time.monotonic() - started < 15:
-                status, entry = call(base, ada, "PUT", receipt_path(base, ada), photo, "image/jpeg")
+                status, entry = tally_process.send(base, ada, "PUT", tally_process.receipt_path(base, ada), photo, "image/jpeg")
                 assert status == 200, entry
-                status, report = call(base, ada, "POST", "/api/v1/ledgers/import/ihatemoney", bills)
+                status, report = tally_process.send(base, ada, "POST", "/api/v1/ledgers/import/ihatemoney", bills)
                 assert status == 201, report
             time.sleep(2)
         for sock in sockets:
@@ -155,10 +128,10 @@ def test_trickled_uploads_hold_no_place(tmp_path):
 def test_an_aborted_upload_is_no_server_error(tmp_path):
     """A person who goes away halfway through a receipt: the log says 400, never 500."""
     database = tmp_path / "tally.sqlite"
-    ada = person(database, "ada")
+    ada = tally_process.person(database, "ada")
     log = tmp_path / "serve.log"
     with tally_process.serve(database, log, tally_process.environment()) as base:
-        path = receipt_path(base, ada)
+        path = tally_process.receipt_path(base, ada)
         sock = connect(base)
         sock.sendall(f"PUT {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ada}\r\n"
                      f"Content-Type: image/jpeg\r\nContent-Length: 10000000\r\n\r\n".encode() + b"\xff\xd8\xff" + b"\x00" * (1 << 20))

@@ -3,12 +3,14 @@ this repository), an environment without the caller's TALLY_ settings, `tally se
 free loopback port, stopped with SIGTERM as a service manager would, and a fresh database on the
 PostgreSQL server that scripts/test starts."""
 
+import json
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
@@ -97,3 +99,36 @@ def postgres_database(prefix):
         yield urllib.parse.urlunsplit(urllib.parse.urlsplit(server)._replace(path="/" + name))
     finally:
         psql(server, f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def command(*arguments, database, stdin=None):
+    """`tally ARGUMENTS --database DATABASE`, which must succeed."""
+    done = subprocess.run([str(binary()), *arguments, "--database", str(database)], input=stdin,
+                          capture_output=True, text=True, timeout=120, env=environment())
+    assert done.returncode == 0, f"tally {' '.join(arguments)}: {done.stderr}"
+    return done
+
+
+def person(database, name, password="correct horse battery staple"):
+    """An account `name` on `database`, and a token of theirs."""
+    command("user", "create", name, "--time-zone", "UTC", database=database, stdin=password + "\n")
+    return json.loads(command("token", "create", "--user", name, "--json", database=database).stdout)["secret"]
+
+
+def send(base, secret, method, path, body, content_type="application/json"):
+    """(status, parsed JSON answer) of one API request whose body is `body` (bytes)."""
+    request = urllib.request.Request(base + path, method=method, data=body,
+                                     headers={"Authorization": f"Bearer {secret}", "Content-Type": content_type})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def receipt_path(base, secret):
+    """A receipt's address: an expense in a new ledger of the token's owner."""
+    _, ledger = send(base, secret, "POST", "/api/v1/ledgers", json.dumps({"name": "Home", "currency": "EUR"}).encode())
+    _, entry = send(base, secret, "POST", f"/api/v1/ledgers/{ledger['id']}/expenses",
+                    json.dumps({"amount": "5.00", "description": "Lunch"}).encode())
+    return f"/api/v1/ledgers/{ledger['id']}/entries/{entry['id']}/receipt"

@@ -7,16 +7,18 @@ import TallyStore
 import Testing
 
 /// A2: the receipts of a person's ledgers travel in their backup, and a restore brings them back
-/// onto the restored entries, deleted ones too; a backup whose receipt is not one Tally keeps is
-/// refused before anything is written.
+/// onto the restored entries, deleted ones too, a photo cleaned as an upload is; a backup whose
+/// receipt is not one Tally keeps is refused before anything is written.
 @Suite("A person's backup carries the receipts of their ledgers (A2)")
 struct PersonBackupReceiptTests {
     typealias CSV = DrinkCSVTests
     typealias Backup = PersonBackupTests
 
-    /// Small files with the signatures of their types: the restore reads no image.
-    static let photo = ReceiptFile(format: .jpeg, bytes: Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data("groceries till receipt".utf8),
-                                   thumbnail: Data([0xFF, 0xD8, 0xFF, 0xDB]) + Data("small".utf8), attachedAt: CSV.instant("2026-05-20T09:15:00.250Z"))
+    /// A phone's photo with its GPS position in EXIF, as a backup anyone could write may carry
+    /// it: kept as it came, its small copy the photo itself.
+    static let phonePhoto = (try? Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../TallyServerTests/Fixtures/Receipts/gps.jpg").standardized)) ?? Data()
+    static let photo = ReceiptFile(format: .jpeg, bytes: phonePhoto, thumbnail: phonePhoto, attachedAt: CSV.instant("2026-05-20T09:15:00.250Z"))
     static let invoice = ReceiptFile(format: .pdf, bytes: Data("%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n".utf8), thumbnail: nil,
                                      attachedAt: CSV.instant("2026-05-21T18:00:00Z"))
 
@@ -56,8 +58,13 @@ struct PersonBackupReceiptTests {
         let (ledger, entries) = try await Self.entries(of: spending)
         let groceries = try #require(entries["Groceries"]), invoice = try #require(entries["Invoice"]), bread = try #require(entries["Bread"])
         #expect(groceries.receipt == .jpeg && invoice.receipt == .pdf && invoice.deletedAt != nil)
-        #expect(try await spending.receipt(of: groceries.id, in: ledger) == Self.photo)
-        #expect(try await spending.receipt(of: groceries.id, in: ledger, thumbnail: true).thumbnail == Self.photo.thumbnail)
+        // The photo is cleaned as an upload is: no EXIF (no GPS), a small copy made afresh, its time kept.
+        let kept = try await spending.receipt(of: groceries.id, in: ledger)
+        #expect(kept.format == .jpeg && kept.attachedAt == Self.photo.attachedAt)
+        #expect(!kept.bytes.isEmpty && kept.bytes != Self.photo.bytes)
+        #expect(kept.bytes.range(of: Data("Exif".utf8)) == nil && Self.photo.bytes.range(of: Data("Exif".utf8)) != nil)
+        let small = try #require(try await spending.receipt(of: groceries.id, in: ledger, thumbnail: true).thumbnail)
+        #expect(small != Self.photo.thumbnail && small.count < kept.bytes.count && small.range(of: Data("Exif".utf8)) == nil)
         #expect(try await spending.receipt(of: invoice.id, in: ledger) == Self.invoice)
         #expect(bread.receipt == nil)
         await #expect(throws: TallyError.notFound("This entry has no receipt.")) { try await spending.receipt(of: bread.id, in: ledger) }
@@ -69,7 +76,7 @@ struct PersonBackupReceiptTests {
         _ = try await spending.removeReceipt(of: groceries.id, in: ledger)
         let again = try await PersonBackup.read(data).restore(merge: true, hydration: bob, spending: spending)
         #expect(again.ledgerEntriesAdded == 0)
-        #expect(try await spending.receipt(of: groceries.id, in: ledger) == Self.photo)
+        #expect(try await spending.receipt(of: groceries.id, in: ledger).attachedAt == Self.photo.attachedAt)
         let after = try await spending.activity(in: ledger).map(\.text)
         #expect(after.filter { $0.hasPrefix("Restored the receipt of ") }.count == 3, "\(after)")
     }
@@ -117,6 +124,49 @@ struct PersonBackupReceiptTests {
             #expect(try await Backup.spending(kim).ledgers().isEmpty, "\(field)")
             #expect(try await kim.store.dailyTotals(of: kim.user, from: nil, through: nil).isEmpty, "\(field)")
         }
+    }
+
+    @Test("A2: a restored photo is bounded as an upload is: one of 900 million pixels is refused naming its entry; the entries stay, to finish later")
+    func hugePhotoRefused() async throws {
+        let data = try await Self.backupWithReceipts()
+        let groceries = try #require(try PersonBackup.read(data).ledgers.first?.entries.first { $0.description == "Groceries" }).id
+        let huge = try Self.editing(data) { entry in
+            guard entry["description"] as? String == "Groceries", var file = entry["receiptFile"] as? [String: Any] else { return }
+            file["mediaType"] = "image/png"
+            file["data"] = Self.png(width: 30000, height: 30000).base64EncodedString()
+            entry["receiptFile"] = file
+        }
+        let kim = try await CSV.person("kim")
+        let spending = Backup.spending(kim)
+        let error = await #expect(throws: TallyError.self) {
+            try await PersonBackup.read(huge).restore(merge: false, hydration: kim, spending: spending)
+        }
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.message.hasPrefix("The backup's entry \(groceries) has a receipt Tally cannot keep: This photo has more than 200 million pixels") == true,
+                "\(error?.message ?? "")")
+        let (_, entries) = try await Self.entries(of: spending)
+        #expect(entries["Groceries"]?.receipt == nil, "the photo is not kept as it came")
+    }
+
+    /// A PNG that says it is `width` × `height` pixels (its header; its pixels are not there).
+    static func png(width: UInt32, height: UInt32) -> Data {
+        func chunk(_ kind: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(kind.utf8) + body
+            return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
+        }
+        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        let header = bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]
+        let pixels: [UInt8] = [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", pixels) + chunk("IEND", []))
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
     }
 
     /// The backup with `edit` applied to each entry of each ledger, as JSON objects.

@@ -211,7 +211,9 @@ extension PersonBackup {
 
     /// Gives the restored `entries` the receipts the backup carries (each in a transaction of its
     /// own, after the entries are in), but only those that have none yet: restoring again with
-    /// `merge` finishes a restore that stopped in between, and replaces no receipt.
+    /// `merge` finishes a restore that stopped in between, and replaces no receipt. A photo is
+    /// cleaned as an upload is (its metadata gone, its size and decoding bounded) and its small
+    /// copy made afresh: a backup is a file anyone could have written.
     static func restoreReceipts(of entries: [LedgerExport.Entry], into ledger: UUID, spending: SpendingService) async throws {
         let carried = entries.filter { $0.receiptFile != nil }
         guard !carried.isEmpty else { return }
@@ -219,7 +221,15 @@ extension PersonBackup {
         for entry in carried {
             let id = restoredID(of: entry.id, in: ledger)
             guard let file = entry.receiptFile, let target = restored[id], target.receipt == nil else { continue }
-            restored[id] = try await spending.restoreReceipt(try file.file(), of: id, in: ledger)
+            let kept = try file.file()
+            let cleaned: ReceiptFile
+            do {
+                cleaned = try await spending.cleanedReceipt(kept.bytes)
+            } catch let error as TallyError {
+                throw TallyError(error.kind, Phrase("The backup's entry \(entry.id) has a receipt Tally cannot keep: \(error.phrase)"))
+            }
+            restored[id] = try await spending.restoreReceipt(
+                ReceiptFile(format: cleaned.format, bytes: cleaned.bytes, thumbnail: cleaned.thumbnail, attachedAt: kept.attachedAt), of: id, in: ledger)
         }
     }
 

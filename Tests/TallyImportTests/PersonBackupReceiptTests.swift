@@ -152,21 +152,12 @@ struct PersonBackupReceiptTests {
     static func png(width: UInt32, height: UInt32) -> Data {
         func chunk(_ kind: String, _ body: [UInt8]) -> [UInt8] {
             let typed = Array(kind.utf8) + body
-            return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
+            return bigEndian(UInt32(body.count)) + typed + bigEndian(AppleHealthZipTests.referenceCRC(typed))
         }
         func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
         let header = bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]
         let pixels: [UInt8] = [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
         return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", pixels) + chunk("IEND", []))
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 
     /// The backup with `edit` applied to each entry of each ledger, as JSON objects.

@@ -185,6 +185,40 @@ struct PersonBackupTests {
         #expect(try await Picture(ada, adaSpending) == original)
     }
 
+    @Test("A2: a restore that stops halfway has restored the settings, profile and goals already; merging the backup then finishes it whole")
+    func stoppedHalfway() async throws {
+        let store = try SQLiteStore.inMemory()
+        let (ada, adaSpending) = try await Self.generatedPerson(in: store)
+        let data = try await Self.backup(ada, adaSpending)
+        let original = try await Picture(ada, adaSpending)
+        // The same backup with a removal that takes its last day below zero: that day's batch is
+        // refused once the batches before it are in, as a restore killed there would stop.
+        var document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var entries = try #require(document["entries"] as? [[String: Any]])
+        var removal = try #require(entries.last)
+        for key in ["kindID", "kind", "factor", "note", "source"] { removal[key] = nil }
+        removal["type"] = "removal"
+        removal["id"] = UUID().uuidString
+        removal["volumeMl"] = 5000
+        entries.append(removal)
+        document["entries"] = entries
+        let broken = try JSONSerialization.data(withJSONObject: document)
+
+        let bob = try await CSV.person("bob", zone: "Asia/Tokyo", in: store)
+        let bobSpending = Self.spending(bob)
+        await #expect(throws: TallyError.self) {
+            try await PersonBackup.read(broken).restore(merge: false, hydration: bob, spending: bobSpending, batchSize: 100)
+        }
+        let halfway = try await Picture(bob, bobSpending)
+        #expect(halfway.entries > 0 && halfway.entries < original.entries, "\(halfway.entries) of \(original.entries)")
+        #expect(halfway.settings == original.settings && halfway.profile == original.profile && halfway.goals == original.goals)
+        #expect(halfway.bottle == original.bottle && halfway.reminders == original.reminders)
+
+        let finished = try await PersonBackup.read(data).restore(merge: true, hydration: bob, spending: bobSpending, batchSize: 100)
+        #expect(finished.drinksAdded + finished.removalsAdded == original.entries - halfway.entries)
+        #expect(try await Picture(bob, bobSpending) == original)
+    }
+
     /// The backup of a person whose ledger Home (Ada, Sam) has a monthly rent of 900.00 on the
     /// 1st, set up on 1 June 2026, when its first occurrence was recorded.
     static func backupWithRent() async throws -> Data {

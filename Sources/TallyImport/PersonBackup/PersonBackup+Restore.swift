@@ -12,17 +12,23 @@ extension PersonBackup {
     /// backup holds is checked before anything is written; the drinks and removals go in a few
     /// thousand at a time (whole days), each ledger's entries likewise, so that a restore never
     /// holds other people's writes for long, and restoring again (with `merge`) finishes a
-    /// restore that stopped halfway and adds nothing twice.
-    public func restore(merge: Bool, hydration: HydrationService, spending: SpendingService) async throws -> BackupRestoreReport {
+    /// restore that stopped halfway and adds nothing twice. The settings, profile and goals come
+    /// first, before any drink: a restore that stops later has them already, and the merge
+    /// that finishes it keeps them.
+    public func restore(merge: Bool, hydration: HydrationService, spending: SpendingService,
+                        batchSize: Int = PersonBackup.batchSize) async throws -> BackupRestoreReport {
         let checked = try check()
         if !merge, let data = try await existingData(hydration: hydration, spending: spending) {
             throw TallyError.conflict("This account has \(data) already: a backup is restored into a new, empty account. To add the backup's data to this account's, merge it (nothing is added twice).")
+        }
+        if !merge {
+            try await restoreSettings(checked, hydration: hydration)
         }
         let own = try await hydration.ownEntryIDs(entries.map(\.id))
         let kinds = kindsWithThoseDrinksName
         let entries = self.entries
         var added = (drinks: 0, removals: 0, newKinds: [String]())
-        for batch in DayBatches.of(entries, size: Self.batchSize, day: \.day) {
+        for batch in DayBatches.of(entries, size: batchSize, day: \.day) {
             let items = batch.items
             let count = try await hydration.store.importEntries(of: hydration.user, { _, current in
                 let (newKinds, byBackupID) = try Self.kinds(kinds, among: current, merge: merge)
@@ -34,9 +40,6 @@ extension PersonBackup {
             added.removals += count.removals
             added.newKinds += count.newKinds
         }
-        if !merge {
-            try await restoreSettings(checked, hydration: hydration)
-        }
         var sleepAdded = 0
         for (importedAt, nights) in Dictionary(grouping: sleep, by: \.importedAt) {
             sleepAdded += try await hydration.store.importHealthRecords(
@@ -45,7 +48,7 @@ extension PersonBackup {
         }
         var (ledgerEntries, recurring) = (0, 0)
         for ledger in ledgers {
-            let added = try await Self.restore(ledger, merge: merge, spending: spending)
+            let added = try await Self.restore(ledger, merge: merge, spending: spending, batchSize: batchSize)
             ledgerEntries += added.entries
             recurring += added.recurring
         }
@@ -56,7 +59,7 @@ extension PersonBackup {
     }
 
     /// Entries stored per transaction.
-    static let batchSize = 2_000
+    public static let batchSize = 2_000
 
     /// What the backup says, checked by the rules a person's own changes follow.
     struct Checked {
@@ -165,7 +168,8 @@ extension PersonBackup {
     /// merge, the person's ledger of that name. Entries are known by their id in the backup, and
     /// so are recurring expenses, which are restored after the entries and their receipts (each in
     /// a transaction of its own): restoring again with `merge` adds none twice.
-    static func restore(_ document: LedgerExport.Document, merge: Bool, spending: SpendingService) async throws -> (entries: Int, recurring: Int) {
+    static func restore(_ document: LedgerExport.Document, merge: Bool, spending: SpendingService,
+                        batchSize: Int = PersonBackup.batchSize) async throws -> (entries: Int, recurring: Int) {
         let ledger = document.ledger
         let currency = try Currency(code: ledger.currency)
         let you = ledger.members.first(where: \.isYou) ?? ledger.members.first(where: { $0.id == ledger.owner })

@@ -36,6 +36,16 @@ public func buildApplication(
         server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadDeadline(deadline: head)], idleTimeout: idle)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Tally"),
         services: backgroundServices(configuration, store: store, clock: clock, push: push, notifier: notifier),
+        onServerRunning: { channel in
+            // The uploads' own folder, by the port it listens on: emptied of what a killed run left.
+            guard let port = channel.localAddress?.port else { return }
+            do {
+                let removed = try UploadFolder.claim(port: port)
+                if removed > 0 { logger.info("Removed \(removed) unfinished upload(s) left by an earlier run") }
+            } catch {
+                logger.warning("The uploads' folder could not be made, so uploads go to the temporary folder: \(error)")
+            }
+        },
         logger: logger
     )
     application.beforeServerStarts {

@@ -27,7 +27,7 @@ enum HealthUpload {
     static let temporaryPrefix = "tally-health-"
 
     /// A new temporary file's address, for one upload.
-    static func temporaryFile(in folder: URL = FileManager.default.temporaryDirectory) -> URL {
+    static func temporaryFile(in folder: URL = UploadFolder.url) -> URL {
         folder.appendingPathComponent(temporaryPrefix + UUID().uuidString)
     }
 

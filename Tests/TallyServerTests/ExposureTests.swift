@@ -224,6 +224,25 @@ struct ExposureTests {
         #expect(FileManager.default.fileExists(atPath: fresh.path) && FileManager.default.fileExists(atPath: other.path))
     }
 
+    @Test("A server's own upload folder is emptied when it starts, whatever the age of what is in it; another port's folder stays")
+    func ownUploadFolder() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tally-root-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let mine = UploadFolder.folder(port: 8080, in: root), theirs = UploadFolder.folder(port: 8081, in: root)
+        for folder in [mine, theirs] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: HealthUpload.temporaryFile(in: folder).path, contents: Data("just written".utf8))
+        }
+        let (folder, removed) = try UploadFolder.emptied(port: 8080, in: root)
+        #expect(folder == mine && removed == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mine.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: theirs.path).count == 1)
+        #expect((try FileManager.default.attributesOfItem(atPath: mine.path)[.posixPermissions] as? Int) == 0o700)
+        // A folder not there yet is made.
+        #expect(try UploadFolder.emptied(port: 9, in: root).removed == 0)
+        #expect(FileManager.default.fileExists(atPath: UploadFolder.folder(port: 9, in: root).path))
+    }
+
     /// Runs `body` against a router whose public address is `address`.
     static func withRouter(_ f: ServerFixture, address: PublicAddress,
                            _ body: @escaping @Sendable (TestClientProtocol) async throws -> Void) async throws {

@@ -94,7 +94,13 @@ let package = Package(
         // The same store on a PostgreSQL server, for several instances on one database.
         .target(
             name: "TallyPostgres",
-            dependencies: ["TallyCore", "TallyRepositories", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "TallyCore", "TallyRepositories",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
         ),
         // The application services (hydration, spending): the rules that span a request, over any
         // store; they take the API's bodies, one input shape per command.
@@ -107,10 +113,10 @@ let package = Package(
             name: "TallyServer",
             dependencies: [
                 "TallyAPI",
+                "TallyCore",
                 "TallyLanguages",
                 "TallyRepositories",
                 "TallyServices",
-                "TallyStore",
                 "TallyImport",
                 "CQRencode",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -124,6 +130,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 // Posts push messages to the address that was checked, with no redirects; asks
@@ -140,11 +147,12 @@ let package = Package(
         .target(
             name: "TallyImport",
             dependencies: [
+                "TallyAPI",
+                "TallyCore",
                 "TallyRepositories",
                 "TallyServices",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The command line's commands, its local backends and its text: argument parsing and
@@ -204,7 +212,7 @@ let package = Package(
         // Fills a database with years of realistic data for the benchmarks in bench/.
         .executableTarget(
             name: "tally-bench-fill",
-            dependencies: ["TallyRepositories", "TallyServices", "TallyStore"],
+            dependencies: ["TallyCore", "TallyRepositories", "TallyServices", "TallyStore"],
             path: "bench/Fill"
         ),
         // Times the exact settle-up plan for 20 balances (bench/spending.sh).
@@ -217,26 +225,40 @@ let package = Package(
             name: "TallyCoreTests",
             dependencies: ["TallyCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "TallyAPITests", dependencies: ["TallyAPI"]),
-        .testTarget(name: "TallyLanguagesTests", dependencies: ["TallyLanguages"]),
+        .testTarget(name: "TallyAPITests", dependencies: ["TallyAPI", "TallyCore"]),
+        .testTarget(name: "TallyLanguagesTests", dependencies: ["TallyCore", "TallyLanguages"]),
         // Fixtures/: a database made by an older Tally, for the migrations (see its README).
         .testTarget(
             name: "TallyStoreTests",
             dependencies: [
-                "TallyRepositories", "TallyServices", "TallyStore", "TallyPostgres",
+                "TallyAPI", "TallyCore", "TallyRepositories", "TallyServices", "TallyStore", "TallyPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")]
         ),
         // Reads the real IHateMoney exports in Fixtures/ (made by scripts/ihatemoney-fixtures).
-        .testTarget(name: "TallyImportTests", dependencies: ["TallyImport", "TallyStore", .product(name: "PropertyBased", package: "swift-property-based")],
-                    resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "TallyImportTests",
+            dependencies: [
+                "TallyAPI", "TallyCore", "TallyImport", "TallyRepositories", "TallyServices", "TallyStore",
+                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "TallyServerTests",
             dependencies: [
-                "TallyServer",
+                "TallyAPI", "TallyCore", "TallyLanguages", "TallyRepositories", "TallyServer", "TallyServices", "TallyStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -247,7 +269,7 @@ let package = Package(
         // GRDB only to prove that a refused command changed nothing.
         .testTarget(
             name: "TallyCLITests",
-            dependencies: ["tally", "tally-server", "TallyCommands", "TallyAPI", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["tally", "tally-server", "TallyAPI", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
     ]

@@ -231,7 +231,7 @@ struct ExposureTests {
         let mine = UploadFolder.folder(port: 8080, in: root), theirs = UploadFolder.folder(port: 8081, in: root)
         for folder in [mine, theirs] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: HealthUpload.temporaryFile(in: folder).path, contents: Data("just written".utf8))
+            _ = FileManager.default.createFile(atPath: HealthUpload.temporaryFile(in: folder).path, contents: Data("just written".utf8))
         }
         let (folder, removed) = try UploadFolder.emptied(port: 8080, in: root)
         #expect(folder == mine && removed == 1)

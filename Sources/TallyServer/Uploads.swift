@@ -25,7 +25,7 @@ final class Uploads: Sendable {
     let serverWide: Int
     /// Seconds to wait before trying again: an ordinary file takes well under a minute.
     static let retryAfter = 60
-    let body: SteadyBody
+    private let body: SteadyBody
 
     /// Who is sending, and what.
     private let receiving = NIOLockedValueBox([UUID: Kind]())
@@ -35,11 +35,17 @@ final class Uploads: Sendable {
         self.body = body
     }
 
-    /// Runs `read` on `request` as the user's upload of `kind`, or refuses it when they or the
-    /// server have enough; `read` gets the request with its body watched.
+    /// Runs `read` on `request` as the user's upload of `kind`, or, when they or the server have
+    /// enough, answers with `refused` (by default the refusal is thrown); `read` gets the request
+    /// with its body watched.
     func run<T: Sendable>(for user: UUID, _ kind: Kind = .file, receiving request: Request,
-                          _ read: @escaping @Sendable (Request) async throws -> T) async throws -> T {
-        try reserve(for: user, kind)
+                          _ read: @escaping @Sendable (Request) async throws -> T,
+                          refused: (TallyError) async throws -> T = { throw $0 }) async throws -> T {
+        do {
+            try reserve(for: user, kind)
+        } catch let error as TallyError {
+            return try await refused(error)
+        }
         defer { release(user) }
         return try await body.reading(request, read)
     }

@@ -5,7 +5,7 @@ import Synchronization
 /// and each distinct name looked up once, so that the work grows with the rows, not with rows ×
 /// members².
 public final class MemberNames: Sendable {
-    public let members: [LedgerMember]
+    private let members: [LedgerMember]
     private let keys: [UserText.NameKey]
     private let found = Mutex<[String: Result<LedgerMember, TallyError>]>([:])
 

@@ -17,6 +17,8 @@ extension SplitwiseExport {
             throw TallyError.invalid("Line \(header.line) names no people: a Splitwise export has a column for each person after Currency.")
         }
         var people: [String] = []
+        // Each name's look-alike keys made once: every name is compared with all before it.
+        var keys: [UserText.NameKey] = []
         for (index, text) in header.fields.enumerated().dropFirst(columns.count) {
             let column = index + 1
             guard !text.isEmpty else {
@@ -28,13 +30,15 @@ extension SplitwiseExport {
             } catch let error as TallyError {
                 throw TallyError.invalid("Line \(header.line), column \(column): \(error.phrase)")
             }
-            if let other = people.first(where: { UserText.sameName($0, name) }) {
+            let key = UserText.NameKey(name)
+            if let other = keys.firstIndex(where: { $0.isSame(as: key) }).map({ people[$0] }) {
                 throw TallyError.invalid("Line \(header.line) names \(UserText.quoted(other)) and \(UserText.quoted(name)), which are one name to Tally: each person needs a column, and a name, of their own.")
             }
             guard people.count < LedgerRules.maximumMembers else {
                 throw TallyError.invalid("This export names more than \(LedgerRules.maximumMembers) people, and a ledger can have at most \(LedgerRules.maximumMembers) members (the first one too many is \(UserText.quoted(name))).")
             }
             people.append(name)
+            keys.append(key)
         }
         return people
     }

@@ -36,13 +36,7 @@ struct ReceiptWebController {
         guard request.headers[.contentLength].flatMap({ Int($0) }).map({ $0 > FileUpload.maxFormSize }) ?? true else {
             return try await handle(request)
         }
-        do {
-            try services.uploads.reserve(for: user, .receipt)
-        } catch let error as TallyError {
-            return try await refused(error)
-        }
-        defer { services.uploads.release(user) }
-        return try await services.uploads.body.reading(request, handle)
+        return try await services.uploads.run(for: user, .receipt, receiving: request, handle, refused: refused)
     }
 
     /// The file (`?size=thumbnail`: its small copy), as the API serves it.

@@ -94,6 +94,10 @@ final class PostgresPool: Sendable {
                     defer { leased.withLockedValue { $0 = nil } }
                     return try await body(connection)
                 }
+            }, lost: {
+                // A query written as the server ended the connection may never be answered: the
+                // closing is the answer (a restart's, say), not the deadline.
+                leased.withLockedValue { $0 }?.isClosed == true ? ConnectionLost() : nil
             }, expired: {
                 // Closing the connection ends what runs on it; a wait for a connection ends with
                 // the cancellation, and the watch tells whether the database is away or busy.
@@ -116,9 +120,14 @@ final class PostgresPool: Sendable {
         }
     }
 
+    /// How often a use that has not ended looks whether its connection was closed under it.
+    private static let lossCheck: Duration = .milliseconds(100)
+
     /// The result of `work`, or past `limit` the error `expired` gives (work is then cancelled
-    /// and left to end by itself): the caller never waits longer than the limit.
+    /// and left to end by itself): the caller never waits longer than the limit. Before it, every
+    /// `lossCheck`, `lost` may end the wait with an error of its own.
     private static func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T,
+                                            lost: (@Sendable () -> (any Error)?)? = nil,
                                             expired: @escaping @Sendable () -> any Error) async throws -> T {
         let task = Task { try await work() }
         let answer = Answer<T>()
@@ -126,9 +135,15 @@ final class PostgresPool: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 answer.await(continuation)
                 let timer = Task {
-                    try await Task.sleep(for: limit)
+                    let clock = ContinuousClock()
+                    let end = clock.now.advanced(by: limit)
+                    var failure: (any Error)?
+                    while failure == nil, clock.now < end {
+                        try await Task.sleep(for: lost == nil ? clock.now.duration(to: end) : min(Self.lossCheck, clock.now.duration(to: end)))
+                        failure = lost?()
+                    }
                     guard answer.claim() else { return }
-                    answer.give(.failure(expired()))
+                    answer.give(.failure(failure ?? expired()))
                     task.cancel()
                 }
                 Task {
@@ -187,8 +202,12 @@ final class PostgresPool: Sendable {
         return Phrase("\(seconds.formatted(.number.precision(.fractionLength(0...1)))) seconds")
     }
 
+    /// The connection a use was given closed before the use ended.
+    private struct ConnectionLost: Error {}
+
     /// In a few words, why `error` says the database cannot be reached; nil for any other error.
     static func connectionFailure(_ error: any Error) -> Phrase? {
+        if error is ConnectionLost { return Phrase("it closed the connection") }
         // The pool's own errors (shut down, or its circuit breaker tripped): PostgresNIO exports
         // their type only from an underscored module, which Tally does not import.
         if String(reflecting: type(of: error)).hasSuffix(".ConnectionPoolError") { return Phrase("its connections were shut down") }
@@ -245,7 +264,8 @@ final class PostgresPool: Sendable {
                     connection = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
                 }
                 let asked = connection!
-                try await Self.within(limit, { [logger] in try await asked.run("SELECT 1", logger: logger) }, expired: {
+                try await Self.within(limit, { [logger] in try await asked.run("SELECT 1", logger: logger) },
+                                      lost: { asked.isClosed ? ConnectionLost() : nil }, expired: {
                     let _: EventLoopFuture<Void> = asked.close()
                     return NoAnswer()
                 })

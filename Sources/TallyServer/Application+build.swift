@@ -30,10 +30,12 @@ public func buildApplication(
     services.changes = ChangeFeed(signals: store.changes, lifetime: configuration.changeStreamLifetime,
                                   open: OpenStreams(perPerson: configuration.streamsPerPerson))
     let router = buildRouter(services: services, address: configuration.publicAddress, metricsToken: configuration.metricsToken)
-    let (idle, head) = (TimeAmount(configuration.idleTimeout), TimeAmount(configuration.requestHeadTimeout))
+    let (idle, head, grace) = (TimeAmount(configuration.idleTimeout), TimeAmount(configuration.requestHeadTimeout),
+                               TimeAmount(configuration.drainGrace))
     var application = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadDeadline(deadline: head)], idleTimeout: idle)),
+        server: .http1(configuration: .init(additionalChannelHandlers: [RequestHeadDeadline(deadline: head), DrainGrace(grace: grace)],
+                                            idleTimeout: idle)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Tally"),
         services: backgroundServices(configuration, store: store, clock: clock, push: push, notifier: notifier),
         onServerRunning: { channel in

@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a request's head (its line and headers) may take to arrive, from the
     /// connection's start or the end of its last answer (see `RequestHeadDeadline`).
     public var requestHeadTimeout: Duration = .seconds(10)
+    /// How long open connections go on reading after SIGTERM before they wind down, so that a
+    /// request sent just before the signal is answered (see `DrainGrace`).
+    public var drainGrace: Duration = .milliseconds(300)
     /// How long one stream of changes (an open page's) lasts before the browser opens the next
     /// (see `ChangeFeed`).
     public var changeStreamLifetime: Duration = .seconds(60)

@@ -133,6 +133,23 @@ extension PostgresStore: LedgerRepository {
         }
     }
 
+    public func latestOwnEntryCurrency(in ledger: UUID, of user: UUID, since: Date) async throws -> String? {
+        try await read { [self] connection in
+            let details = try await details(ledger, of: user, connection)
+            // An entry's first line in the log is its adding.
+            let row = try await connection.row("""
+                SELECT spendingEntry.originalCurrency FROM ledgerActivity
+                JOIN spendingEntry ON spendingEntry.id = ledgerActivity.entryId
+                WHERE ledgerActivity.ledgerId = \(ledger) AND ledgerActivity.userId = \(user) AND ledgerActivity.at >= \(since)
+                  AND spendingEntry.deletedAt IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM ledgerActivity earlier
+                                  WHERE earlier.entryId = ledgerActivity.entryId AND earlier.id < ledgerActivity.id)
+                ORDER BY ledgerActivity.id DESC LIMIT 1
+                """, logger: logger)
+            return try row.map { try $0.decode(String?.self) ?? details.ledger.currency.code }
+        }
+    }
+
     // MARK: - Inside a transaction
 
     /// The ledger if `user` is one of its members; otherwise not found, whether or not it exists.

@@ -162,6 +162,9 @@ public protocol LedgerRepository: Sendable {
     func revision(of ledger: UUID, of user: UUID) async throws -> Int64
     /// Newest first, a page at a time.
     func activity(in ledger: UUID, of user: UUID, limit: Int, offset: Int) async throws -> [LedgerActivity]
+    /// The code of the currency that the newest entry `user` added to the ledger at or after
+    /// `since` was typed in (the activity log tells who added it); nil when they added none.
+    func latestOwnEntryCurrency(in ledger: UUID, of user: UUID, since: Date) async throws -> String?
 }
 
 /// Which of a listing's entries a search keeps: all of its conditions hold.

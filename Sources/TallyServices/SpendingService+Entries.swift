@@ -191,6 +191,17 @@ extension SpendingService {
         return (Self.summary(overview.standing), overview)
     }
 
+    /// How long a currency of one's own carries over to one's next entry (a day of a trip).
+    public static let currencyCarries: TimeInterval = 12 * 3600
+
+    /// The currency a new entry of the reader's starts in: the one their own latest entry of the
+    /// last 12 hours was typed in (abroad, the next one likely is too); nil for the ledger's.
+    /// Another member's entries never set it: their trip is not the reader's.
+    public func startingCurrency(in ledger: UUID) async throws -> Currency? {
+        let since = clock.now.addingTimeInterval(-Self.currencyCarries)
+        return try await store.latestOwnEntryCurrency(in: ledger, of: user, since: since).flatMap { try? Currency(code: $0) }
+    }
+
     static func summary(_ standing: LedgerStanding) -> Summary {
         let balances = LedgerBalances(currency: standing.details.ledger.currency,
                                       members: standing.details.members.map(\.id), totals: standing.totals)

@@ -343,7 +343,9 @@ struct WebTests {
             for value in ["2500", "1250", "300", "0"] {
                 #expect(svg.contains(">\(value)</text>"), "no \(value) above its bar")
             }
-            #expect(svg.matches(of: /class="goal-line"/).count == 1)
+            // A line of each day's goal: 2500 ml over the six days before (the top of the drawing,
+            // y 28), a step down to today's 2000 ml (y 56) over today's column and to the label.
+            #expect(svg.contains(#"<path class="goal-line" d="M0 28H276V56H326"></path>"#), "\(svg)")
             #expect(!svg.contains("stroke-dasharray"))
             #expect(svg.contains(">2000 ml</text>") && svg.contains(">Goal</text>"))
             #expect(svg.contains("class=\"bar today\"") && svg.contains(">Today</text>"))

@@ -52,4 +52,28 @@ struct OtherCurrencyContractTests {
                                              entries: try await l.alex.entries(in: id, .current))
         #expect(summary.members == fromEntries.members)
     }
+
+    @Test("A new entry starts in the currency of the reader's own latest entry of the last 12 hours, never in another member's",
+          arguments: StoreKind.allCases)
+    func startingCurrency(_ kind: StoreKind) async throws {
+        let l = try await LedgerFixture(kind)
+        let id = try await l.shared().ledger.id
+        #expect(try await l.alex.startingCurrency(in: id) == nil, "nothing added yet: the ledger's")
+        // Sam is abroad: Alex's next entry still starts in euros.
+        _ = try await l.sam.addExpense(to: id, .init(amount: .text("20"), currency: "USD", rate: .text("0.92")))
+        #expect(try await l.alex.startingCurrency(in: id) == nil, "another member's dollars carried over")
+        #expect(try await l.sam.startingCurrency(in: id)?.code == "USD")
+        // Alex's own euros, then Sam's edit of them: still Alex's entry, still euros.
+        let bakery = try await l.alex.addExpense(to: id, .init(amount: .text("4.20"))).entry
+        _ = try await l.sam.editEntry(bakery.id, in: id, .init(description: .set("Bakery")))
+        #expect(try await l.alex.startingCurrency(in: id)?.code == "EUR")
+        #expect(try await l.sam.startingCurrency(in: id)?.code == "USD", "editing Alex's entry is not adding one")
+        // Twelve hours on, the trip's currency is forgotten; a deleted entry never counts.
+        l.f.clock.advance(by: SpendingService.currencyCarries + 1)
+        #expect(try await l.sam.startingCurrency(in: id) == nil)
+        let yen = try await l.sam.addExpense(to: id, .init(amount: .text("1500"), currency: "JPY", rate: .text("0.0062"))).entry
+        #expect(try await l.sam.startingCurrency(in: id)?.code == "JPY")
+        _ = try await l.sam.deleteEntry(yen.id, in: id)
+        #expect(try await l.sam.startingCurrency(in: id) == nil)
+    }
 }

@@ -21,6 +21,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import VIEWPORTS, screenshot
 from test_spending import balances, button, checked_payer, create_ledger, history, load, owes, sign_up_and_open_spending
+from test_languages import sign_up_and_skip_the_goal
 from test_web import check_page, click, fill, sign_up, text, wait
 
 
@@ -211,3 +212,24 @@ def test_a_drink_at_another_time_and_changed(server, browser, unique_name, viewp
     wait(driver, lambda d: d.current_url == server + "/", message="saving did not lead back to the day")
     assert text(driver, "#entries li .what") == "Coffee · 250 ml"
     assert text(driver, "#entries li time") == "12:05 AM"
+
+
+@pytest.mark.parametrize("language", ["en-US", "de-DE", "ar"])
+def test_a_day_to_come_takes_no_drinks(server, browser, unique_name, language):
+    """H9: the calendar's days to come are no links, and a day to come's own page says it has not
+    come instead of offering quick-add buttons that could only fail."""
+    driver = browser("phone", language=language)
+    sign_up_and_skip_the_goal(driver, server, unique_name)
+    load(driver, server + "/history")
+    today = driver.find_element(By.CSS_SELECTOR, ".calendar td[aria-current=date] a").get_attribute("href").rsplit("/", 1)[1]
+    tomorrow = date.fromisoformat(today) + timedelta(days=1)
+    for cell in driver.find_elements(By.CSS_SELECTOR, ".calendar td.future"):
+        assert not cell.find_elements(By.TAG_NAME, "a"), f"a day to come is a link: {cell.get_attribute('outerHTML')}"
+    load(driver, f"{server}/day/{tomorrow.isoformat()}")
+    assert not driver.find_elements(By.CSS_SELECTOR, "button.preset"), "quick-add on a day to come"
+    assert not driver.find_elements(By.ID, "custom"), "a custom amount on a day to come"
+    sentence = text(driver, "section.today p.help")
+    assert str(tomorrow.day) in sentence or str(tomorrow.day).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")) in sentence, sentence
+    check_page(driver, f"phone-daily-day-to-come-{language}")
+    load(driver, f"{server}/day/{today}")
+    assert driver.find_elements(By.CSS_SELECTOR, "button.preset"), "today takes drinks"

@@ -64,7 +64,7 @@ def test_week_chart_has_its_numbers(server, browser, unique_name, viewport):
 
     values = [t.get_attribute("textContent") for t in driver.find_elements(By.CSS_SELECTOR, "svg.chart text.value")]
     assert values == ["0"] * 6 + ["750"], values
-    assert len(driver.find_elements(By.CSS_SELECTOR, "svg.chart line.goal-line")) == 1
+    assert len(driver.find_elements(By.CSS_SELECTOR, "svg.chart .goal-line")) == 1
     assert [t.get_attribute("textContent") for t in driver.find_elements(By.CSS_SELECTOR, "svg.chart .goal-label")] == ["Goal", "2000 ml"]
     # Today: outlined, and named in words, not by colour alone.
     assert driver.find_elements(By.CSS_SELECTOR, "svg.chart rect.bar.today")

@@ -59,7 +59,7 @@ struct LedgerEntriesWebController {
                                                                after: after, spentSince: SpendingChart.firstMonth(endingWith: today.yearMonth))
         let page = LedgerPage(
             summary: summary, overview: overview, search: search, after: after,
-            today: today, user: user.id,
+            today: today, user: user.id, startingCurrency: try await spending.startingCurrency(in: id),
             justDeleted: justDeleted.flatMap { id in overview.deleted.first { $0.id == id } },
             retry: retry?.all ?? [:], refusedField: field, reference: try await spending.referenceRates(),
             notifications: try await spending.changeNotifications(in: id))

@@ -266,6 +266,23 @@ extension SQLiteStore: LedgerRepository {
         }
     }
 
+    public func latestOwnEntryCurrency(in ledger: UUID, of user: UUID, since: Date) async throws -> String? {
+        try await read { db in
+            let details = try Self.details(ledger, of: user, db)
+            // An entry's first line in the log is its adding.
+            let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT spendingEntry.originalCurrency FROM ledgerActivity
+                JOIN spendingEntry ON spendingEntry.id = ledgerActivity.entryId
+                WHERE ledgerActivity.ledgerId = ? AND ledgerActivity.userId = ? AND ledgerActivity.at >= ?
+                  AND spendingEntry.deletedAt IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM ledgerActivity earlier
+                                  WHERE earlier.entryId = ledgerActivity.entryId AND earlier.id < ledgerActivity.id)
+                ORDER BY ledgerActivity.id DESC LIMIT 1
+                """), arguments: [ledger, user, since])
+            return row.map { ($0[0] as String?) ?? details.ledger.currency.code }
+        }
+    }
+
     // MARK: - Inside a transaction
 
     /// The ledger if `user` is one of its members; otherwise not found, whether or not it exists.

@@ -14,7 +14,7 @@ struct CurrencyFields {
     var known: KnownRates
     /// The fields as typed (`currency`, `rate`), or as the entry has them.
     var values: [String: String]
-    /// The currency a new entry starts in: the ledger's, or the one its latest entry was typed in.
+    /// The currency a new entry starts in when not the ledger's: the reader's own latest one.
     var usual: Currency? = nil
     /// Why the currency or the rate was refused, and which of the two (`currency`, `rate`).
     var refusal: (message: String, invalid: HTML) = ("", "")

@@ -45,8 +45,10 @@ struct HistoryPage {
             let progress = day.progress
             let state = day.isFuture ? "future" : progress.goalMet ? "met" : progress.totalMl > 0 ? "some" : "none"
             let date = Written.current.dayOfMonth(progress.date)
-            let label = day.isFuture ? date : progress.goalMet ? t("\(date), goal met") : t("\(date), goal not met")
+            let label = progress.goalMet ? t("\(date), goal met") : t("\(date), goal not met")
             let current = day.isToday ? HTML(unsafe: #" aria-current="date""#) : ""
+            // A day to come is no link: there is nothing on it to see, nor to add yet.
+            if day.isFuture { return "<td class=\"\(state)\"><span>\(progress.date.day)</span></td>" }
             return """
             <td class="\(state)"\(current)><a href="\(SitePath.day.link(progress.date))" aria-label="\(label)">\(progress.date.day)</a></td>
             """

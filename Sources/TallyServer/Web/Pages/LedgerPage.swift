@@ -19,6 +19,8 @@ struct LedgerPage {
     var after: UUID?
     var today: LocalDate
     var user: UUID
+    /// The currency the quick entry starts in, when not the ledger's (`SpendingService.startingCurrency`).
+    var startingCurrency: Currency?
     /// An entry just deleted: the notice offers to undo it.
     var justDeleted: SpendingEntry?
     /// What was typed in the quick entry form when the server refused it.
@@ -107,7 +109,7 @@ struct LedgerPage {
         let payers = PayerToggles(members: details.members, chosen: payer, you: you,
                                   several: .init(values: retry, currency: currency, refusal: refusal("payers")))
         let currencies = CurrencyFields(ledger: currency, known: KnownRates(ledger: overview.currencies, reference: reference), values: retry,
-                                        usual: after == nil && !search.isActive ? overview.entries.first?.typedAmount.currency : nil,
+                                        usual: startingCurrency,
                                         refusal: refusedField == "currency" ? refusal("currency") : refusal("rate"),
                                         refusedField: refusedField)
         let open = !date.message.isEmpty || !split.message.isEmpty

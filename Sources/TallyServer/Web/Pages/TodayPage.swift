@@ -19,6 +19,8 @@ struct TodayPage {
     var quickKind: String = DrinkKind.defaultName
 
     var isToday: Bool { day.date == today }
+    /// A day still to come: nothing can be drunk on it yet, so its page offers nothing to add.
+    var isFuture: Bool { day.date > today }
     /// "Today", "Yesterday", "Tue 24 Nov", as the reader's locale writes a day.
     var title: String { Written.current.day(day.date, today: today) }
 
@@ -39,16 +41,27 @@ struct TodayPage {
         <section class="today" aria-labelledby="day-title" data-day="\(day.date)"\
         \(revision.map { HTML(unsafe: " data-changes=\"/api/v1/\(API.dayChanges.path(day.date))\" data-revision=\"\($0)\"") } ?? "")>
         <h1 id="day-title">\(title)</h1>
-        \(isToday ? "" : HTML("<p class=\"help\">\(t("\(Written.current.longDay(day.date)): what you add here counts for this day."))</p>"))
+        \(dayNote)
         \(progress)
-        \(kindChoice)
-        \(presets(context))
-        \(customForm(context, retry: custom))
+        \(adding(context, retry: custom))
         \(isToday ? HTML("<p><a href=\"\(SitePath.bottle.link)\">\(t("Drink from your bottle →"))</a></p>") : "")
         <h2 id="drinks-title">\(isToday ? t("Today's drinks") : t("Drinks"))</h2>
         \(entries(context))
         </section>
         """)
+    }
+
+    /// The buttons and the form that add a drink; none on a day to come.
+    private func adding(_ context: PageContext, retry: CustomInput?) -> HTML {
+        isFuture ? "" : "\(kindChoice)\(presets(context))\(customForm(context, retry: retry))"
+    }
+
+    /// On another day's page, which day what is added counts for, or that the day is still to come.
+    private var dayNote: HTML {
+        let long = Written.current.longDay(day.date)
+        if isToday { return "" }
+        if isFuture { return "<p class=\"help\">\(t("\(long) has not come yet: drinks are added on the day."))</p>" }
+        return "<p class=\"help\">\(t("\(long): what you add here counts for this day."))</p>"
     }
 
     // The large total, and a ring that fills to the goal (above 100 % the percentage says so).

@@ -44,7 +44,7 @@ struct WeekChart {
 
     private var drawing: HTML {
         let plotWidth = Double(days.count) * Self.column
-        let highest = max(days.map(\.totalMl).max() ?? 0, goalMl ?? 0, 1)
+        let highest = max(days.map(\.totalMl).max() ?? 0, days.compactMap(\.goalMl).max() ?? 0, 1)
         let baseline = Self.top + Self.plotHeight
         let y = { (ml: Double) in baseline - ml / highest * Self.plotHeight }
         let bars = days.enumerated().map { index, day -> HTML in
@@ -69,7 +69,7 @@ struct WeekChart {
             let labelY = max(lineY, 14)
             return """
             <g class="goal">
-            <line class="goal-line" x1="0" x2="\(Self.format(plotWidth + 4))" y1="\(Self.format(lineY))" y2="\(Self.format(lineY))"></line>
+            <path class="goal-line" d="\(goalPath(y))"></path>
             <text class="goal-label" x="\(Self.format(plotWidth + 8))" y="\(Self.format(labelY - 3))">\(t("Goal"))</text>
             <text class="goal-label goal-value" x="\(Self.format(plotWidth + 8))" y="\(Self.format(labelY + 13))">\(Layout.volume(goal, unit))</text>
             </g>
@@ -83,6 +83,29 @@ struct WeekChart {
         \(goal)
         </svg>
         """
+    }
+
+    /// Each day's goal over its column, as a step where it changed: a day is judged against the
+    /// goal it had (H9), so the line is drawn against that one, not against today's. The last
+    /// step reaches the label, which names today's.
+    private func goalPath(_ y: (Double) -> Double) -> String {
+        var path = ""
+        var previous: Double?
+        for (index, day) in days.enumerated() {
+            guard let goal = day.goalMl else {
+                previous = nil
+                continue
+            }
+            if goal != previous {
+                let lineY = Self.format(y(goal))
+                path += previous == nil ? "M\(Self.format(Double(index) * Self.column)) \(lineY)" : "V\(lineY)"
+            }
+            let isLast = index == days.count - 1
+            let next = isLast ? nil : days[index + 1].goalMl
+            if next != goal { path += "H\(Self.format(Double(index + 1) * Self.column + (isLast ? 4 : 0)))" }
+            previous = goal
+        }
+        return path
     }
 
     /// What the drawing shows, as a table: a row a day, today's marked as the current date.

@@ -1,0 +1,51 @@
+import Foundation
+import TallyCore
+@testable import TallyServer
+import TallyServices
+import Testing
+
+/// Daily use, second round, on the pages: a day still to come offers nothing to add, and a
+/// ledger's quick entry starts in the reader's own currency, never in another member's.
+@Suite("Daily use on the pages, second round")
+struct DailyUseSecondRoundTests {
+    @Test("H9: a day to come is no link in the calendar, and its page says it has not come instead of offering quick-add")
+    func futureDays() async throws {
+        let f = try await ServerFixture() // 15 June 2025, noon in Berlin
+        try await f.test { client in
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let month = try await browser.get("/history?month=2025-06").text
+            #expect(month.contains(#"href="/day/2025-06-14""#) && month.contains(#"href="/day/2025-06-15""#))
+            #expect(!month.contains(#"href="/day/2025-06-16""#), "a day to come is a link")
+            #expect(month.contains(#"<td class="future"><span>16</span></td>"#))
+
+            let tomorrow = try await browser.get("/day/2025-06-16").text
+            #expect(tomorrow.contains("June 16, 2025 has not come yet: drinks are added on the day."), "\(tomorrow)")
+            #expect(!tomorrow.contains(#"class="preset""#) && !tomorrow.contains(#"id="custom""#), "quick-add on a day to come")
+            let yesterday = try await browser.get("/day/2025-06-14").text
+            #expect(yesterday.contains(#"class="preset""#) && yesterday.contains(#"id="custom""#), "a past day still takes drinks")
+        }
+    }
+
+    @Test("S2: the quick entry starts in the ledger's currency after another member's dollars, and in the reader's own after theirs")
+    func currencyIsNotAnotherMembers() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR", "members": ["Ada", "Ben"]}"#)
+            let opened = try await client.send(.post, "/api/v1/ledgers/\(ledger.id)/invite", token: f.adaToken, json: #"{"days": 3, "uses": 1}"#)
+            let code = try #require(try opened.decode(LedgerReply.self).inviteCode)
+            let ben = ledger.members[1].id
+            #expect(try await client.send(.post, "/api/v1/ledgers/join", token: f.bobToken, json: #"{"code": "\#(code)", "member": \#(ben)}"#)
+                .status == .ok)
+            let added = try await client.send(.post, "/api/v1/ledgers/\(ledger.id)/expenses", token: f.adaToken,
+                                              json: #"{"amount": "20", "currency": "USD", "rate": "0.92", "description": "Taxi"}"#)
+            #expect(added.status == .created, "\(added)")
+
+            let bens = try await WebTests.Browser.signedIn(client, "bob", "battery staple")
+            let bensPage = try await bens.get("/spending/\(ledger.id)").text
+            #expect(bensPage.contains(#"<input id="currency" name="currency" class="currency-code" value="EUR""#), "Ada's dollars carried over to Ben")
+            let adas = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            #expect(try await adas.get("/spending/\(ledger.id)").text
+                .contains(#"<input id="currency" name="currency" class="currency-code" value="USD""#), "Ada's own trip")
+        }
+    }
+}

@@ -27,6 +27,7 @@ public struct Written: Sendable {
             case .text(let text): text
             case .count(let count): count.formatted(.number.locale(locale))
             case .phrase(let inner): say(inner)
+            case .money(let amount): money(amount)
             }
         })
     }
@@ -115,6 +116,16 @@ public struct Written: Sendable {
     public func month(_ month: YearMonth) -> String {
         guard let first = LocalDate(year: month.year, month: month.month, day: 1) else { return month.description }
         return noon(first).formatted(Date.FormatStyle(locale: locale, timeZone: .gmt).month(.wide).year())
+    }
+
+    /// "Jan 1, 2027", "01.01.2027": a day with its year, short, as the locale writes it.
+    public func date(_ day: LocalDate) -> String {
+        noon(day).formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, timeZone: .gmt))
+    }
+
+    /// "Ana, Ben and Kim", "Ana, Ben und Kim": items listed as the reader's language lists them.
+    public func list(_ items: [String]) -> String {
+        items.formatted(.list(type: .and).locale(locale))
     }
 
     /// "24 November 2026" (or "November 24, 2026"), as the locale writes a date in full.

@@ -3,7 +3,7 @@ import TallyCore
 
 /// A phrase as a store keeps it (the ledger's activity log): its key, values and singular as a
 /// small JSON object, so that a page writes it in each reader's language long after it was said.
-/// `{"k": key, "v": [{"t": text} | {"n": count} | {"p": phrase}], "s": singular}`.
+/// `{"k": key, "v": [{"t": text} | {"n": count} | {"p": phrase} | {"m": minor units, "c": currency}], "s": singular}`.
 extension Phrase {
     public var stored: String {
         let data = (try? JSONSerialization.data(withJSONObject: Self.object(self), options: [.sortedKeys])) ?? Data()
@@ -21,6 +21,7 @@ extension Phrase {
             case .text(let text): ["t": text]
             case .count(let count): ["n": count]
             case .phrase(let inner): ["p": object(inner)]
+            case .money(let money): ["m": money.minorUnits, "c": money.currency.code]
             }
         }]
         if let singular = phrase.singular { written["s"] = singular }
@@ -37,6 +38,8 @@ extension Phrase {
                 read.append(.count(count))
             } else if let inner = value["p"].flatMap(phrase) {
                 read.append(.phrase(inner))
+            } else if let units = (value["m"] as? NSNumber)?.int64Value, let currency = (value["c"] as? String).flatMap({ try? Currency(code: $0) }) {
+                read.append(.money(Money(minorUnits: units, currency: currency)))
             } else {
                 return nil
             }

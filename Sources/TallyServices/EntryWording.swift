@@ -27,15 +27,17 @@ struct EntryWording {
         return Phrase("\(amount(entry)) for \(description), paid by \(paidBy(entry.typedPayers)), \(describe(entry.split))")
     }
 
-    /// "12.50 EUR", or "100.00 USD → 92.34 EUR" for an entry typed in another currency.
+    /// "12.50 EUR", or "100.00 USD → 92.34 EUR" for an entry typed in another currency (in
+    /// English; each amount as the reader's locale writes money on a page).
     func amount(_ entry: SpendingEntry) -> Phrase {
-        .verbatim(entry.original.map { "\($0.amount) → \(entry.amount)" } ?? entry.amount.description)
+        guard let original = entry.original else { return .money(entry.amount) }
+        return Phrase(key: "{0} → {1}", values: [.money(original.amount), .money(entry.amount)])
     }
 
     /// "Alex", or "Alex 30.00 and Sam 20.00" when several paid.
     func paidBy(_ payers: [PayerPart]) -> Phrase {
         guard payers.count > 1 else { return payers.first.map { name($0.member) } ?? "" }
-        return Self.list(payers.map { Phrase("\(name($0.member)) \($0.amount.plain)") })
+        return Self.list(payers.map { Phrase("\(name($0.member)) \(money: $0.amount)") })
     }
 
     /// A change of who pays, noted as "payer" from one member to another, "paid by" once
@@ -79,7 +81,7 @@ struct EntryWording {
     /// What differs, field by field: "amount 12.50 EUR → 13.00 EUR".
     func changes(from old: SpendingEntry, to new: SpendingEntry) -> [Phrase] {
         var changes = FieldChanges()
-        changes.note(.verbatim(old.typedAmount.description), .verbatim(new.typedAmount.description)) { Phrase("amount \($0) → \($1)") }
+        changes.note(.money(old.typedAmount), .money(new.typedAmount)) { Phrase("amount \($0) → \($1)") }
         changes.note(.verbatim(old.original?.rate.plain ?? "–"), .verbatim(new.original?.rate.plain ?? "–")) { Phrase("rate \($0) → \($1)") }
         if old.kind == .payment {
             changes.note(name(old.payer), name(new.payer)) { Phrase("from \($0) → \($1)") }

@@ -16,9 +16,9 @@ struct RecurringWording {
         let wording = EntryWording(details)
         let (paidBy, split) = (wording.paidBy(template.payers), wording.describe(template.split))
         guard let description = template.description else {
-            return Phrase("\(template.amount), paid by \(paidBy), \(split), \(expense.rule.summaryPhrase)")
+            return Phrase("\(money: template.amount), paid by \(paidBy), \(split), \(expense.rule.summaryPhrase)")
         }
-        return Phrase("\(description), \(template.amount), paid by \(paidBy), \(split), \(expense.rule.summaryPhrase)")
+        return Phrase("\(description), \(money: template.amount), paid by \(paidBy), \(split), \(expense.rule.summaryPhrase)")
     }
 
     /// What a change did, or nil when it did nothing.
@@ -39,7 +39,7 @@ struct RecurringWording {
         var changes = FieldChanges()
         let wording = EntryWording(details)
         let (old, new) = (before.template, after.template)
-        changes.note(.verbatim(old.amount.description), .verbatim(new.amount.description)) { Phrase("amount \($0) → \($1)") }
+        changes.note(.money(old.amount), .money(new.amount)) { Phrase("amount \($0) → \($1)") }
         wording.notePayers(old.payers, new.payers, in: &changes)
         changes.note(wording.quoted(old.description), wording.quoted(new.description)) { Phrase("description \($0) → \($1)") }
         changes.note(wording.quoted(old.category), wording.quoted(new.category)) { Phrase("category \($0) → \($1)") }

@@ -48,4 +48,48 @@ struct DailyUseSecondRoundTests {
                 .contains(#"<input id="currency" name="currency" class="currency-code" value="USD""#), "Ada's own trip")
         }
     }
+
+    @Test("A ledger's pages in German and Arabic: several payers listed in the language's words with its money, recurring entries and activity the same; no English, no bare amount")
+    func noEnglishLeft() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR", "members": ["Ada", "Sam"]}"#)
+            let (ada, sam) = (ledger.members[0].id, ledger.members[1].id)
+            let dinner = try await client.send(.post, "/api/v1/ledgers/\(ledger.id)/expenses", token: f.adaToken, json: """
+                {"amount": "1234.50", "description": "Dinner", "payers": [{"member": \(ada), "paid": "1000"}, {"member": \(sam), "paid": "234.50"}]}
+                """)
+            #expect(dinner.status == .created, "\(dinner)")
+            let rent = try await client.send(.post, "/api/v1/ledgers/\(ledger.id)/recurring", token: f.adaToken, json: """
+                {"amount": "1500", "description": "Rent", "payers": [{"member": \(ada), "paid": "1000"}, {"member": \(sam), "paid": "500"}],
+                 "repeat": {"every": "month", "day": 1}}
+                """)
+            #expect(rent.status == .created, "\(rent)")
+            var browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let pages = ["/spending/\(ledger.id)", "/spending/\(ledger.id)/recurring", "/spending/\(ledger.id)/activity"]
+            for (language, payers) in [("de-DE", "Ada 1.000,00\u{A0}€ und Sam "), ("ar", "و")] {
+                browser.language = language
+                for path in pages {
+                    let page = try await browser.get(path).text
+                    // What a person reads: the page without its markup and the scripts' phrase book.
+                    let text = page.replacing(/<script[\s\S]*?<\/script>/, with: " ").replacing(/<[^>]*>/, with: " ")
+                    for english in [" and ", "paid by", "Every month", "every month", "Next on"] {
+                        #expect(!text.contains(english), "\(language) \(path): \(english.debugDescription) in \(Self.around(english, in: text))")
+                    }
+                    #expect(text.firstMatch(of: /\d[.,]\d{2} EUR/) == nil, "\(language) \(path): an amount with its code, not as the locale writes money")
+                    let bare = text.firstMatch(of: /\b\d{4,}[.,]\d{2}\b/).map { String($0.output) }
+                    #expect(bare == nil, "\(language) \(path): an amount not grouped")
+                    if language == "de-DE", path != pages[2] {
+                        #expect(text.contains(payers), "\(path): \(text)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The text before each place `part` is found in `text`, to say where.
+    private static func around(_ part: String, in text: String) -> [String] {
+        text.ranges(of: part).map { range in
+            String(text[(text.index(range.lowerBound, offsetBy: -60, limitedBy: text.startIndex) ?? text.startIndex)..<range.upperBound])
+        }
+    }
 }

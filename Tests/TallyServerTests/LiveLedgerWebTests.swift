@@ -72,7 +72,7 @@ struct LiveLedgerWebTests {
             // act and check: refused, with what it is now, and nothing deleted
             let refused = try await browser.post("/spending/\(ledger.id)/entries/\(dinner.id)/delete", ["confirm": "yes", "seen": stale])
             #expect(refused.status == .conflict, "\(refused)")
-            #expect(refused.text.contains("This entry was changed after you saw it: it is now 25.00 EUR for Dinner, paid by Ada, split equally."))
+            #expect(refused.text.contains("This entry was changed after you saw it: it is now €25.00 for Dinner, paid by Ada, split equally."))
             #expect(try await client.send(.get, "\(entries)/\(dinner.id)", token: f.adaToken).decode(EntryReply.self).deletedAt == nil)
 
             // act and check: as it is now, deleted; sent again (its answer lost), nothing more
@@ -110,7 +110,7 @@ struct LiveLedgerWebTests {
 
             // check: refused as typed, nothing changed, and the page now carries the entry as it is
             #expect(refused.status == .conflict, "\(refused)")
-            #expect(refused.text.contains("it is now 20.00 EUR for Dinner out") && refused.text.contains(#"value="Lunch""#))
+            #expect(refused.text.contains("it is now €20.00 for Dinner out") && refused.text.contains(#"value="Lunch""#))
             #expect(try await client.send(.get, "\(entries)/\(dinner.id)", token: f.adaToken).decode(EntryReply.self).description == "Dinner out")
             let saved = try await browser.post(edit, fields.merging(["seen": try Self.seen(in: refused.text)]) { $1 })
             #expect(saved.status == .seeOther, "\(saved)")

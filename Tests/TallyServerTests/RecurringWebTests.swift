@@ -32,7 +32,7 @@ struct RecurringWebTests {
             #expect(added.status == .seeOther, "\(added)")
             let listed = try await browser.get(path)
             #expect(listed.text.contains("Every month on the 31st · paid by Sam"), "\(listed.text)")
-            #expect(listed.text.contains(#"<time datetime="2026-12-31">2026-12-31</time>"#))
+            #expect(listed.text.contains(#"<time datetime="2026-12-31">Dec 31, 2026</time>"#))
             #expect(!listed.text.contains("<b>") && listed.text.contains("&lt;b&gt;"))
 
             // act and check: refused input comes back as typed, with the reason at its field
@@ -44,7 +44,7 @@ struct RecurringWebTests {
             // act and check: pause, resume, end
             let id = try #require(try await client.send(.get, "/api/v1/ledgers/\(ledger.id)/recurring", token: f.adaToken)
                 .decode(RecurringAPITests.ListReply.self).items.first?.id)
-            for (action, shown) in [("pause", "Paused"), ("resume", "Next on"), ("end", "Ended after 2026-11-21")] {
+            for (action, shown) in [("pause", "Paused"), ("resume", "Next on"), ("end", "Ended after Nov 21, 2026")] {
                 let done = try await browser.post("\(path)/\(id)", ["action": action])
                 #expect(done.status == .seeOther, "\(action): \(done)")
                 #expect(try await browser.get(path).text.contains(shown), "\(action)")

@@ -92,7 +92,7 @@ struct SeveralPayersWebTests {
                 .decode(PageReply.self).items.first)
             #expect(entry.payers == [.init(member: ada, paid: "20.00"), .init(member: sam, paid: "30.00")])
             let shown = try await browser.get("/spending/\(ledger.id)")
-            #expect(shown.text.contains("paid by Ada 20.00 and Sam 30.00"))
+            #expect(shown.text.contains("paid by Ada €20.00 and Sam €30.00"))
             #expect(shown.text.contains(#"data-payers="\#(ada):2000 \#(sam):3000""#), "the figures the page takes back offline")
 
             let edit = try await browser.get("/spending/\(ledger.id)/entries/\(entry.id)/edit")
@@ -120,7 +120,7 @@ struct SeveralPayersWebTests {
                                                           "paid-\(ada)": "500", "paid-\(sam)": "300", "split": "equal",
                                                           "among-\(ada)": "yes", "among-\(sam)": "yes"])
             #expect(rent.status == .seeOther, "\(rent)")
-            #expect(try await browser.get(recurring).text.contains("paid by Ada 500.00 and Sam 300.00"))
+            #expect(try await browser.get(recurring).text.contains("paid by Ada €500.00 and Sam €300.00"))
         }
     }
 }

@@ -30,7 +30,16 @@ struct PostgresDeadlineTests {
         #expect(waited < .seconds(3), "answered after \(waited)")
         // The store is not in an outage: a slow statement is not a database that is away.
         #expect(store.unavailability() == nil)
-        let one = try await store.read { connection in try await connection.row("SELECT 1", logger: store.logger)?.decode(Int.self) }
+        // On a machine busy with the whole suite, the connection that replaces the closed one
+        // may itself take longer than the second to open: the store works again within three.
+        var one: Int?
+        for attempt in 1...3 where one == nil {
+            do {
+                one = try await store.read { connection in try await connection.row("SELECT 1", logger: store.logger)?.decode(Int.self) }
+            } catch let error as TallyError where error.kind == .busy && attempt < 3 {
+                continue
+            }
+        }
         #expect(one == 1)
     }
 

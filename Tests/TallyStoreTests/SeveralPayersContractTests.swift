@@ -41,7 +41,7 @@ struct SeveralPayersContractTests {
 
         // The activity log says who paid what.
         let added = try await l.alex.activity(in: id).map(\.text)
-        #expect(added.contains { $0.contains("Dinner, paid by Person 1 60.00 and Person 2 30.00") }, "\(added)")
+        #expect(added.contains { $0.contains("Dinner, paid by Person 1 60.00 EUR and Person 2 30.00 EUR") }, "\(added)")
     }
 
     @Test("An edit keeps the payers while the amount stays, asks for them again with a new amount, and can go back to one payer",
@@ -72,7 +72,7 @@ struct SeveralPayersContractTests {
         #expect(try await l.sam.entry(entry.id, in: id) == more)
         #expect(try await l.alex.summary(of: id).balances.members.map(\.balance) == [-500, 500])
         let log = try await l.alex.activity(in: id).map(\.text)
-        #expect(log.first?.contains("paid by Person 1 20.00 and Person 2 30.00 → Person 1 25.00 and Person 2 35.00") == true, "\(log.first ?? "")")
+        #expect(log.first?.contains("paid by Person 1 20.00 EUR and Person 2 30.00 EUR → Person 1 25.00 EUR and Person 2 35.00 EUR") == true, "\(log.first ?? "")")
 
         let one = try await l.alex.editEntry(entry.id, in: id, .init(payer: sam))
         #expect(one.payers == [PayerPart(member: sam, amount: one.amount)] && !one.hasSeveralPayers)
@@ -132,7 +132,7 @@ struct SeveralPayersContractTests {
         #expect(added.count == 2 && added.allSatisfy { $0.payers == rent.template.payers })
         #expect(try await s.l.alex.summary(of: s.id).balances.members.map(\.balance) == [20_000, -20_000])
         let log = try await s.l.alex.activity(in: s.id, limit: 1)
-        #expect(log[0].text.contains("paid by Person 1 600.00 and Person 2 400.00"), "\(log[0].text)")
+        #expect(log[0].text.contains("paid by Person 1 600.00 EUR and Person 2 400.00 EUR"), "\(log[0].text)")
 
         let renamed = try await s.l.alex.changeRecurringExpense(rent.id, in: s.id, .init(description: .set("Flat")))
         #expect(renamed.template.payers == rent.template.payers)

@@ -144,7 +144,7 @@ def test_a_delete_of_what_changed_meanwhile_comes_back_on_the_entry(server, brow
 
     # check: the delete is refused on the entry, with what it is now; nothing is deleted
     reason = wait(sam, lambda d: d.find_element(By.CSS_SELECTOR, "li.deleting .waiting.field-error"), timeout=15).text
-    assert reason.startswith("Not sent: This entry was changed after you saw it: it is now 120.00 EUR for Rent"), reason
+    assert reason.startswith("Not sent: This entry was changed after you saw it: it is now €120.00 for Rent"), reason
     wait(sam, lambda d: text(d, "main .message.error") == "A change made offline could not be made: the reason is at the entry.")
     check_page(sam, "phone-live-refused-delete")
     held = [(e["description"], e["amount"], e["deletedAt"]) for e in server_entries(alex, ledger)]

@@ -59,7 +59,7 @@ def test_a_monthly_expense_appears_on_its_day(clocked_server, browser, unique_na
     driver.execute_script("document.getElementById('start').value = '2026-12-01'")
     click(driver, button(driver, "Set up"))
     wait(driver, lambda d: recurring_items(d), message="the rent is not listed")
-    assert recurring_items(driver) == [("Rent", "Every month on the 1st · paid by Person 1 · Next on 2026-12-01")]
+    assert recurring_items(driver) == [("Rent", "Every month on the 1st · paid by Person 1 · Next on Dec 1, 2026")]
     check_page(driver, f"{viewport}-recurring-set-up")
 
     # Before midnight in Berlin, the history has no rent.
@@ -76,7 +76,7 @@ def test_a_monthly_expense_appears_on_its_day(clocked_server, browser, unique_na
     check_page(driver, f"{viewport}-recurring-recorded")
 
     load(driver, ledger + "/recurring")
-    assert recurring_items(driver)[0][1].endswith("Next on 2027-01-01")
+    assert recurring_items(driver)[0][1].endswith("Next on Jan 1, 2027")
 
 
 def test_pause_resume_and_end_without_javascript(clocked_server, browser, unique_name):
@@ -93,8 +93,8 @@ def test_pause_resume_and_end_without_javascript(clocked_server, browser, unique
     click(driver, button(driver, "Set up"))
     wait(driver, lambda d: recurring_items(d))
     # Set up on Monday 30 November: every week on Monday, and today's is recorded at once.
-    assert recurring_items(driver) == [("Music", "Every week on Monday · paid by Person 1 · Next on 2026-12-07")]
-    for label, shown in (("Pause", "Paused"), ("Resume", "Next on 2026-12-07"), ("End", "Ended after 2026-11-30")):
+    assert recurring_items(driver) == [("Music", "Every week on Monday · paid by Person 1 · Next on Dec 7, 2026")]
+    for label, shown in (("Pause", "Paused"), ("Resume", "Next on Dec 7, 2026"), ("End", "Ended after Nov 30, 2026")):
         click(driver, driver.find_element(By.CSS_SELECTOR, f"ul.recurring button[aria-label^='{label} Music']"))
         # The list is empty for a moment while the next page loads: wait for it, not an IndexError.
         wait(driver, lambda d: any(shown in detail for _, detail in recurring_items(d)[:1]), message=f"{label} did not lead to {shown}")

@@ -123,7 +123,7 @@ def test_two_people_paid_one_dinner(server, browser, unique_name):
     assert same_page(driver), "the page was loaded again instead of swapped"
 
     # check: the history says who paid what; each is credited their part; the server holds the parts
-    assert history(driver) == [("Dinner", "paid by Alex 20.00 and Sam 30.00", "€50.00")], history(driver)
+    assert history(driver) == [("Dinner", "paid by Alex €20.00 and Sam €30.00", "€50.00")], history(driver)
     assert balances(driver) == {"Alex": ("€20.00", "−€5.00"), "Sam": ("€30.00", "+€5.00")}
     assert text(driver, "section.summary p.owes") == "You owe Sam €5.00."
     assert held_payers(driver, ledger) == [("Dinner", "50.00", [(ids["Alex"], "20.00"), (ids["Sam"], "30.00")])]
@@ -182,7 +182,7 @@ def test_several_payers_offline(server, browser, unique_name):
 
     # check: the refusal went; the entry says who paid what; the balances count each part
     assert text(driver, "#payers-error") == "" and payers(driver).get_attribute("aria-invalid") is None
-    assert history(driver) == [("Dinner", "paid by Alex 20.00 and Sam 30.00", "€50.00")], history(driver)
+    assert history(driver) == [("Dinner", "paid by Alex €20.00 and Sam €30.00", "€50.00")], history(driver)
     shown = {"Alex": ("€20.00", "−€5.00"), "Sam": ("€30.00", "+€5.00")}
     assert balances(driver) == shown
     assert [paid(driver, name).get_attribute("value") for name in ("Alex", "Sam")] == ["", ""], "the parts were not cleared"
@@ -196,7 +196,7 @@ def test_several_payers_offline(server, browser, unique_name):
     assert held_payers(driver, ledger) == [("Dinner", "50.00", [(ids["Alex"], "20.00"), (ids["Sam"], "30.00")])]
     load(driver, ledger)
     assert balances(driver) == shown
-    assert history(driver) == [("Dinner", "paid by Alex 20.00 and Sam 30.00", "€50.00")]
+    assert history(driver) == [("Dinner", "paid by Alex €20.00 and Sam €30.00", "€50.00")]
 
     # act and check: deleted offline, the page takes each payer's part back (the entry's data-payers)
     network(driver, online=False)
@@ -236,7 +236,7 @@ def test_the_edit_page_keeps_several_payers(server, browser, unique_name):
     wait(driver, lambda d: d.current_url == ledger, message="saving did not lead back to the ledger")
 
     # check: saved as typed
-    assert history(driver) == [("Dinner", "paid by Alex 45.00 and Sam 25.00", "€70.00")], history(driver)
+    assert history(driver) == [("Dinner", "paid by Alex €45.00 and Sam €25.00", "€70.00")], history(driver)
     assert balances(driver) == {"Alex": ("€45.00", "+€10.00"), "Sam": ("€25.00", "−€10.00")}
     assert held_payers(driver, ledger) == [("Dinner", "70.00", [(ids["Alex"], "45.00"), (ids["Sam"], "25.00")])]
 

@@ -124,7 +124,8 @@ public struct RecurringExpense: Hashable, Sendable, Identifiable {
 
     /// The title as a phrase, its schedule written in the reader's language.
     public var titlePhrase: Phrase {
-        Phrase("\(template.description ?? "\(template.amount)") (\(rule.summaryPhrase))")
+        guard let description = template.description else { return Phrase("\(money: template.amount) (\(rule.summaryPhrase))") }
+        return Phrase("\(description) (\(rule.summaryPhrase))")
     }
 
     /// The most recurring expenses one ledger may have: all of them are read at once.

@@ -17,6 +17,9 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
         case count(Int)
         /// A phrase inside a phrase ("the amount" inside "{0} must be a number"), translated too.
         case phrase(Phrase)
+        /// An amount of money, written as the reader's locale writes it ("€1,234.50",
+        /// "1.234,50 €"); "1234.50 EUR" in English's plain description.
+        case money(Money)
     }
 
     /// The English template, which is the catalog's key.
@@ -52,6 +55,9 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
     /// library's): shown as it is, in every language.
     public static func verbatim(_ text: String) -> Phrase { Phrase(key: "{0}", values: [.text(text)]) }
 
+    /// An amount of money alone, written as each reader's locale writes it.
+    public static func money(_ money: Money) -> Phrase { Phrase(key: "{0}", values: [.money(money)]) }
+
     public init(stringInterpolation: StringInterpolation) {
         self.init(key: stringInterpolation.key, values: stringInterpolation.values)
     }
@@ -64,6 +70,8 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
         public mutating func appendLiteral(_ literal: String) { key += literal }
         public mutating func appendInterpolation(_ count: Int) { append(.count(count)) }
         public mutating func appendInterpolation(_ phrase: Phrase) { append(.phrase(phrase)) }
+        /// `"\(money: amount)"`: the amount as the reader's locale writes it, not its plain description.
+        public mutating func appendInterpolation(money: Money) { append(.money(money)) }
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) { append(.text(value.description)) }
 
         private mutating func append(_ value: Value) {
@@ -86,6 +94,7 @@ public struct Phrase: Sendable, Hashable, ExpressibleByStringInterpolation, Cust
             case .text(let text): text
             case .count(let count): String(count)
             case .phrase(let phrase): phrase.description
+            case .money(let money): money.description
             }
         })
     }

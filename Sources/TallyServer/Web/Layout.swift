@@ -96,6 +96,13 @@ enum Layout {
     /// Money as the reader's locale writes it (Written): "$12.50", never broken across lines.
     static func money(_ money: Money) -> String { Written.current.money(money) }
 
+    /// Who paid: "Ana", or "Ana €60.00 and Ben €30.00" as the reader's language lists them, each
+    /// amount as it writes money.
+    static func payers(_ payers: [PayerPart], name: (MemberID) -> String) -> String {
+        guard payers.count > 1 else { return payers.first.map { name($0.member) } ?? "" }
+        return Written.current.list(payers.map { "\(name($0.member)) \(money($0.amount))" })
+    }
+
     /// A sentence whose amounts ("owes Sam 9.99 EUR") keep their currency on the same line.
     static func keepingAmountsWhole(_ sentence: String, _ currency: Currency) -> String {
         sentence.replacingOccurrences(of: " \(currency.code)", with: "\u{00A0}\(currency.code)")

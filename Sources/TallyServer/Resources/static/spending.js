@@ -338,10 +338,12 @@ function waitingEntry(item, effect, ledger, name) {
 
 // "Alex" for one payer; "Alex 30.00 and Sam 20.00" for several, as the history says it (commas
 // before the last of three or more).
+// "Ana €60.00 and Ben €30.00", as the server writes it (Layout.payers): the page's language
+// lists them, each amount written as it writes money.
 function paidBy(payers, ledger, name) {
   if (payers.length === 1) return name(payers[0][0]);
-  const each = payers.map(([id, units]) => `${name(id)} ${plainAmount(units, ledger)}`);
-  return tr("{0} and {1}", each.slice(0, -1).join(", "), each.at(-1));
+  const each = payers.map(([id, units]) => `${name(id)} ${moneyText(units, ledger)}`);
+  return new Intl.ListFormat(LOCALE, { type: "conjunction" }).format(each);
 }
 
 // Takes a waiting form out of the outbox: it will not be sent. `label` is the button's word,

@@ -13,9 +13,9 @@ extension LedgerPage {
             return (t("\(summary.name(entry.payer)) paid \(summary.name(recipient))"), entry.description ?? t("Payment"))
         }
         let title = entry.description ?? t("Expense")
-        let payers = Payers.wording(entry.payers, name: summary.name)
+        let payers = Layout.payers(entry.payers, name: summary.name)
         guard entry.split.members.count != details.members.count else { return (title, t("paid by \(payers)")) }
-        let sharers = entry.split.members.map(summary.name).joined(separator: ", ")
+        let sharers = Written.current.list(entry.split.members.map(summary.name))
         return (title, t("paid by \(payers) · shared by \(sharers)"))
     }
 

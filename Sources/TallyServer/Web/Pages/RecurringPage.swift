@@ -45,7 +45,8 @@ struct RecurringPage {
         }
         let items = expenses.map { expense -> HTML in
             let title = expense.template.description ?? t("Expense")
-            let label = "\(title), \(expense.template.amount), \(expense.rule.summary)"
+            let rule = t(expense.rule.summaryPhrase)
+            let label = "\(title), \(Layout.money(expense.template.amount)), \(rule)"
             let toggle: HTML = switch expense.status {
             case .active: action(expense, "pause", t("Pause"), t("Pause \(label)"), context)
             case .paused: action(expense, "resume", t("Resume"), t("Resume \(label)"), context)
@@ -55,7 +56,7 @@ struct RecurringPage {
             return """
             <li class="\(expense.status.rawValue)">
             <span class="what"><strong>\(title)</strong>
-            <span class="help">\(expense.rule.summary.capitalizedFirst) · \(t("paid by \(Payers.wording(expense.template.payers, name: name))")) · \(state(expense))</span></span>
+            <span class="help">\(rule.capitalizedFirst) · \(t("paid by \(Layout.payers(expense.template.payers, name: name))")) · \(state(expense))</span></span>
             <span class="amount">\(Layout.money(expense.template.amount))</span>
             <span class="actions">\(toggle)\(end)\(action(expense, "delete", t("Delete"), t("Delete \(label)"), context))</span></li>
             """
@@ -72,11 +73,11 @@ struct RecurringPage {
     private func state(_ expense: RecurringExpense) -> HTML {
         switch expense.status {
         case .active:
-            let next: HTML = "<time datetime=\"\(expense.nextDate)\">\(expense.nextDate)</time>"
+            let next: HTML = "<time datetime=\"\(expense.nextDate)\">\(Written.current.date(expense.nextDate))</time>"
             guard let end = expense.endDate else { return HTML.sentence("Next on {0}", next) }
-            return HTML.sentence("Next on {0}, last by {1}", next, "\(end)")
+            return HTML.sentence("Next on {0}, last by {1}", next, "<time datetime=\"\(end)\">\(Written.current.date(end))</time>")
         case .paused: return "\(t("Paused"))"
-        case .ended: return "\(expense.endDate.map { t("Ended after \($0)") } ?? t("Ended"))"
+        case .ended: return "\(expense.endDate.map { t("Ended after \(Written.current.date($0))") } ?? t("Ended"))"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TallyCore
 
 /// How Tally writes for the person reading: the one place where phrases, numbers and dates
@@ -122,6 +123,20 @@ public struct Written: Sendable {
     public func date(_ day: LocalDate) -> String {
         noon(day).formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: locale, timeZone: .gmt))
     }
+
+    /// Every ISO 4217 code people use with its name in this language ("EUR", "Euro"), by name;
+    /// worked out once per language.
+    public var currencies: [(code: String, name: String)] {
+        let tag = languageTag
+        if let known = Self.currencyNames.withLock({ $0[tag] }) { return known }
+        let codes = Locale.commonISOCurrencyCodes.filter { $0.count == 3 && $0.allSatisfy(\.isUppercase) }
+        let named = codes.map { (code: $0, name: locale.localizedString(forCurrencyCode: $0) ?? $0) }
+            .sorted { $0.name.compare($1.name, locale: locale) == .orderedAscending }
+        Self.currencyNames.withLock { $0[tag] = named }
+        return named
+    }
+
+    private static let currencyNames = Mutex<[String: [(code: String, name: String)]]>([:])
 
     /// "Ana, Ben and Kim", "Ana, Ben und Kim": items listed as the reader's language lists them.
     public func list(_ items: [String]) -> String {

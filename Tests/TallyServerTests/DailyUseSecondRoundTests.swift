@@ -86,6 +86,23 @@ struct DailyUseSecondRoundTests {
         }
     }
 
+    @Test("S1: a new ledger's form offers the account's name as yours, and a choice of currencies named in the reader's language, theirs first")
+    func newLedgerForm() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            var browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let english = try await browser.get("/spending").text
+            #expect(english.contains(#"<input id="you" name="you" maxlength="50" autocomplete="given-name" placeholder="Person 1" value="ada">"#), "\(english)")
+            #expect(english.contains(#"<select id="currency" name="currency" required><option value="USD" selected>USD · US Dollar</option>"#))
+            #expect(english.contains(#"<option value="JPY">JPY · Japanese Yen</option>"#))
+            #expect(!english.contains("<datalist id=\"currencies\""), "a code typed by hand")
+            browser.language = "de-DE"
+            let german = try await browser.get("/spending").text
+            #expect(german.contains(#"<select id="currency" name="currency" required><option value="EUR" selected>EUR · Euro</option>"#))
+            #expect(german.contains(#"<option value="JPY">JPY · Japanischer Yen</option>"#))
+        }
+    }
+
     /// The text before each place `part` is found in `text`, to say where.
     private static func around(_ part: String, in text: String) -> [String] {
         text.ranges(of: part).map { range in

@@ -226,7 +226,7 @@ def test_hostile_text_stays_text_on_every_page(server, browser, unique_name):
             labels = [b.get_attribute("aria-label") for b in driver.find_elements(By.CSS_SELECTOR, "ul.recurring button")]
             for t in (unicodedata.normalize("NFC", t) for t in recurring):
                 for action in ("Pause", "End", "Delete"):
-                    if not any(unicodedata.normalize("NFC", a).startswith(f"{action} {t}, 2.00") for a in labels):
+                    if not any(unicodedata.normalize("NFC", a).startswith(f"{action} {t}, €2.00") for a in labels):
                         problems.append(f"recurring: no {action} button's aria-label names {t!r} as typed")
             payers = " ".join(text_of(driver, "fieldset.payers label"))
             problems += [f"recurring: the member {m!r} is not a payer as typed" for m in members

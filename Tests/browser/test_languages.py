@@ -7,6 +7,7 @@ the pages: the words of every page in every language are checked in EveryLanguag
 import re
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from test_spending import LEDGER_URL, load
 from test_web import check_page, click, fill, text, wait
@@ -37,7 +38,7 @@ def html(driver):
 def share_an_expense(driver, server, amount):
     load(driver, server + "/spending")
     fill(driver, "#name", "Casa")
-    fill(driver, "#currency", "EUR")
+    Select(driver.find_element(By.ID, "currency")).select_by_value("EUR")
     submit(driver, "currency")
     wait(driver, lambda d: LEDGER_URL.search(d.current_url), timeout=15, message="creating did not lead to the ledger")
     fill(driver, "#amount", amount)

@@ -16,6 +16,7 @@ import re
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 from selenium.webdriver.support import expected_conditions as EC
 
 from conftest import IPHONE_UA, VIEWPORTS, screenshot
@@ -124,7 +125,9 @@ def sign_up_and_open_spending(driver, server, name):
 
 def create_ledger(driver, name, currency="EUR"):
     fill(driver, "#name", name)
-    fill(driver, "#currency", currency)
+    Select(driver.find_element(By.ID, "currency")).select_by_value(currency)
+    # The form offers the account's name; these ledgers keep the placeholders, Person 1 and 2.
+    driver.find_element(By.ID, "you").clear()
     click(driver, button(driver, "Create ledger"))
     wait(driver, lambda d: LEDGER_URL.search(d.current_url), timeout=15, message="creating did not lead to the ledger")
     assert driver.find_element(By.TAG_NAME, "h1").text == name

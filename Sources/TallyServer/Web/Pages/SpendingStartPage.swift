@@ -32,12 +32,18 @@ struct SpendingStartPage {
         return [yours.isEmpty ? t("Person 1") : yours] + (theirs.isEmpty ? [t("Person 2")] : theirs)
     }
 
-    /// The ISO 4217 codes people use, for the currency field's suggestions.
-    private static let currencyOptions: HTML = {
-        let codes = Locale.commonISOCurrencyCodes.filter { $0.count == 3 && $0.allSatisfy(\.isUppercase) }
-        let options = codes.map { code -> HTML in "<option value=\"\(code)\"></option>" }
-        return "\(options)"
-    }()
+    /// A new ledger's currency: every ISO 4217 code people use, named in the reader's language,
+    /// the reader's own first (their locale's, else the euro). A choice, never a typo.
+    private static var currencySelect: HTML {
+        let written = Written.current
+        let own = written.locale.currency?.identifier ?? "EUR"
+        let all = written.currencies
+        let first = all.filter { $0.code == own }
+        let options = (first + all.filter { $0.code != own }).map { currency -> HTML in
+            "<option value=\"\(currency.code)\"\(HTML.flag("selected", currency.code == own))>\(currency.code) · \(currency.name)</option>"
+        }
+        return "<select id=\"currency\" name=\"currency\" required>\(options)</select>"
+    }
 
     /// The class a standing is drawn with: owed, owes or settled.
     static func state(_ balance: Money) -> String {
@@ -67,12 +73,10 @@ struct SpendingStartPage {
         <label for="name">\(t("Name"))</label>
         <input id="name" name="name" required maxlength="100" placeholder="\(t("Home"))">
         <label for="currency">\(t("Currency"))</label>
-        <input id="currency" name="currency" required value="\(Written.current.locale.currency?.identifier ?? "EUR")" maxlength="3" autocapitalize="characters" autocomplete="off"
-               list="currencies" aria-describedby="currency-help">
-        <datalist id="currencies">\(Self.currencyOptions)</datalist>
-        <p class="help" id="currency-help">\(t("An ISO 4217 code such as EUR, USD, GBP or JPY."))</p>
+        \(Self.currencySelect)
         <label for="you">\(t("Your name in it"))</label>
-        <input id="you" name="you" maxlength="\(LedgerRules.memberNameLength.upperBound)" autocomplete="given-name" placeholder="\(t("Person 1"))">
+        <input id="you" name="you" maxlength="\(LedgerRules.memberNameLength.upperBound)" autocomplete="given-name" placeholder="\(t("Person 1"))"\
+         value="\(context.user?.name ?? "")">
         <label for="others">\(HTML.sentence("Who shares it with you {0}", HTML("<span class=\"help\">\(t("(names, separated by commas)"))</span>")))</label>
         <input id="others" name="others" maxlength="500" autocomplete="off" placeholder="\(t("Person 2"))" aria-describedby="others-help">
         <p class="help" id="others-help">\(t("Then send them the ledger's invite link: each joins as themselves. Members can be added or renamed later in its settings."))</p>

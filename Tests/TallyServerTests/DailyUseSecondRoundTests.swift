@@ -103,6 +103,31 @@ struct DailyUseSecondRoundTests {
         }
     }
 
+    @Test("S4: settling up asks once: the plan, above the balances, opens on from, to and the amount with Confirm, which records it")
+    func settlingUpAsksOnce() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR", "members": ["Ada", "Sam"]}"#)
+            let added = try await client.send(.post, "/api/v1/ledgers/\(ledger.id)/expenses", token: f.adaToken, json: #"{"amount": "42.80"}"#)
+            #expect(added.status == .created)
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let page = try await browser.get("/spending/\(ledger.id)").text
+            let plan = try #require(page.firstRange(of: /<ul class="plan">[\s\S]*?<\/ul>/).map { String(page[$0]) })
+            #expect(plan.contains(#"<details class="settle"><summary aria-label="Record that Sam pays you €21.40">Record this payment</summary>"#), "\(plan)")
+            #expect(plan.contains("<dt>From</dt><dd>Sam</dd><dt>To</dt><dd>Ada</dd>") && plan.contains(#"<p class="settle-amount">€21.40</p>"#))
+            #expect(plan.contains(#"<button type="submit" class="primary">Confirm</button>"#))
+            let (planAt, balancesAt) = (try #require(page.range(of: "id=\"plan-title\"")), try #require(page.range(of: "class=\"balances")))
+            #expect(planAt.lowerBound < balancesAt.lowerBound, "the plan comes after the balances, further down")
+
+            let form = try #require(plan.firstMatch(of: /name="id" value="([^"]+)"/)).1
+            let sam = ledger.members[1].id, ada = ledger.members[0].id
+            let recorded = try await browser.post("/spending/\(ledger.id)/payments",
+                                                  ["id": String(form), "from": "\(sam)", "to": "\(ada)", "amount": "21.40"])
+            #expect(recorded.status == .seeOther, "\(recorded)")
+            #expect(try await browser.get("/spending/\(ledger.id)").text.contains("You are settled up."))
+        }
+    }
+
     /// The text before each place `part` is found in `text`, to say where.
     private static func around(_ part: String, in text: String) -> [String] {
         text.ranges(of: part).map { range in

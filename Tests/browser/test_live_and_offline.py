@@ -310,7 +310,8 @@ def test_a_payment_recorded_offline_settles_up_when_sent(server, browser, unique
     # act: offline, the settle-up plan's payment is recorded
     network(driver, online=False)
     wait(driver, lambda d: banner(d).startswith("You are offline."))
-    click(driver, driver.find_element(By.XPATH, "//button[normalize-space()='Record this payment']"))
+    click(driver, driver.find_element(By.CSS_SELECTOR, "ul.plan details.settle summary"))
+    click(driver, driver.find_element(By.XPATH, "//ul[@class='plan']//button[normalize-space()='Confirm']"))
 
     # check: waiting, and the balances settled in the page
     wait(driver, lambda d: waiting(d) == [("Person 2 paid Person 1", "Waiting to be sent.")], message=lambda: f"waiting: {waiting(driver)}")

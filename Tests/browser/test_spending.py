@@ -315,13 +315,21 @@ def test_shared_ledger(server, browser, unique_name, viewport):
     load(sam, ledger)
     assert owes(sam) == ["You owe Person 1 €9.99."] and titles(sam) == ["Bread", "Groceries"]
 
-    # sam settles up in one tap: everyone is at zero, for both.
+    # sam settles up: the plan's payment opens on who pays whom how much, and Confirm records
+    # it; a stray tap records nothing. Then everyone is at zero, for both.
     mark(sam)
     plan = sam.find_elements(By.CSS_SELECTOR, "ul.plan li")
     assert [li.find_element(By.CSS_SELECTOR, ".what").text for li in plan] == ["You pay Person 1 €9.99"]
-    record = plan[0].find_element(By.XPATH, ".//button[normalize-space()='Record this payment']")
+    record = plan[0].find_element(By.CSS_SELECTOR, "details.settle summary")
+    assert record.text == "Record this payment"
     assert record.get_attribute("aria-label") == "Record that you pay Person 1 €9.99"
     click(sam, record)
+    check = [e.text for e in plan[0].find_elements(By.CSS_SELECTOR, ".settle-check dt, .settle-check dd")]
+    assert check == ["From", "Sam", "To", "Person 1"], check
+    assert plan[0].find_element(By.CSS_SELECTOR, ".settle-amount").text == "€9.99"
+    assert owes(sam) == ["You owe Person 1 €9.99."], "opening the payment recorded it"
+    check_page(sam, shot("settle-confirm"))
+    click(sam, plan[0].find_element(By.XPATH, ".//button[normalize-space()='Confirm']"))
     wait_owes(sam, "You are settled up.")
     assert same_page(sam)
     assert not sam.find_elements(By.ID, "plan-title"), "the settle-up plan stayed"

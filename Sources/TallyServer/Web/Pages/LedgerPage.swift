@@ -52,8 +52,8 @@ struct LedgerPage {
         \(quickEntry(context, error: error))
         </div>
         <div class="live" data-changes="/api/v1/\(API.ledgerChanges.path(ledger))" data-revision="\(overview.revision)">
-        \(balance)
         \(plan(context))
+        \(balance)
         \(anyPayment(context))
         \(history(context))
         \(recentlyDeleted(context))
@@ -275,7 +275,9 @@ struct LedgerPage {
         """
     }
 
-    /// The fewest payments that settle everyone up, each recordable in one tap (S4).
+    /// The fewest payments that settle everyone up (S4), first among what the ledger owes: each
+    /// opens in place on who pays whom how much, and Confirm records it (a payment is money
+    /// that changes hands, so it is asked once, not taken from a stray tap).
     private func plan(_ context: PageContext) -> HTML {
         guard !summary.plan.isEmpty else { return "" }
         let count = summary.plan.count
@@ -285,12 +287,16 @@ struct LedgerPage {
             let text = payment(transfer)
             return """
             <li><span class="what">\(text)</span>
+            <details class="settle"><summary aria-label="\(recordLabel(transfer))">\(t("Record this payment"))</summary>
             <form method="post" action="\(SitePath.payments.link(ledger))" data-swap data-offline="payment">
             \(Layout.csrfField(context))<input type="hidden" name="id" value="\(UUID())">
             <input type="hidden" name="from" value="\(transfer.from)"><input type="hidden" name="to" value="\(transfer.to)">
             <input type="hidden" name="amount" value="\(transfer.amount.plain)">
-            <button type="submit" class="primary" aria-label="\(recordLabel(transfer))">\(t("Record this payment"))</button>
-            </form></li>
+            <dl class="settle-check"><dt>\(t("From"))</dt><dd>\(summary.name(transfer.from))</dd>\
+            <dt>\(t("To"))</dt><dd>\(summary.name(transfer.to))</dd></dl>
+            <p class="settle-amount">\(Layout.money(transfer.amount))</p>
+            <button type="submit" class="primary">\(t("Confirm"))</button>
+            </form></details></li>
             """
         }
         return """

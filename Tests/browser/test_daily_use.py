@@ -199,7 +199,8 @@ def test_a_drink_at_another_time_and_changed(server, browser, unique_name, viewp
     click(driver, driver.find_element(By.XPATH, "//dialog//button[normalize-space()='Log it']"))
     wait(driver, lambda d: text(d, "#total") == "300 ml", message="the drink at a time typed was not logged")
     assert text(driver, "#entries li time") == "12:01 AM"
-    assert text(driver, "main .message span") == "Added at 00:01."
+    # The notice writes the time as the list does.
+    assert text(driver, "main .message span") == f"Added at {text(driver, '#entries li time')}."
     # Its Edit: 250 ml of coffee at 00:05.
     click(driver, driver.find_element(By.CSS_SELECTOR, "#entries a.edit"))
     wait(driver, lambda d: "/edit" in d.current_url)
@@ -233,3 +234,23 @@ def test_a_day_to_come_takes_no_drinks(server, browser, unique_name, language):
     check_page(driver, f"phone-daily-day-to-come-{language}")
     load(driver, f"{server}/day/{today}")
     assert driver.find_elements(By.CSS_SELECTOR, "button.preset"), "today takes drinks"
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_quick_add_stays_under_the_finger(server, browser, unique_name, viewport):
+    """The "Added… Undo" notice floats above the page's foot: the button tapped stays where it
+    was, so that a second tap adds again instead of landing on something else."""
+    driver = browser(viewport)
+    sign_up(driver, server, unique_name)
+    load(driver, server + "/")
+    preset = driver.find_elements(By.CSS_SELECTOR, ".presets button.preset")[1]
+    before = preset.rect
+    click(driver, preset)
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "main .message.undo button"), message="no Undo after a quick add")
+    preset = driver.find_elements(By.CSS_SELECTOR, ".presets button.preset")[1]
+    assert (preset.rect["x"], preset.rect["y"]) == (before["x"], before["y"]), (before, preset.rect)
+    notice = driver.find_element(By.CSS_SELECTOR, "main .message.undo")
+    assert notice.value_of_css_property("position") == "fixed"
+    check_page(driver, f"{viewport}-daily-quick-add-undo", full=False)
+    click(driver, preset)
+    wait(driver, lambda d: text(d, "#total") == "500 ml", message=lambda: f"the second tap: {text(driver, '#total')}")

@@ -440,9 +440,17 @@ async function sendTimed(form) {
   }
   form.closest("dialog")?.close();
   await refresh(null);
-  const time = form.elements.time.value;
+  const time = localTime(form.elements.time.value);
   offerUndo(form.elements.mode.value === "remove" ? tr("Removed at {0}.", time) : tr("Added at {0}.", time),
     () => api("DELETE", "/api/v1/entries/" + item.id));
+}
+
+// "8:15 AM", "08:15": a time field's "08:15" as the page's language writes a time, as the list
+// of drinks beside it does (Written.time).
+function localTime(value) {
+  const [hours, minutes] = value.split(":").map(Number);
+  if (!Number.isInteger(hours) || !Number.isInteger(minutes)) return value;
+  return new Date(2000, 0, 1, hours, minutes).toLocaleTimeString(LOCALE, { hour: "numeric", minute: "2-digit" });
 }
 
 // The notice after a drink, a removal or a delete, with Undo: one tap takes it back (`undo`),

@@ -128,6 +128,34 @@ struct DailyUseSecondRoundTests {
         }
     }
 
+    @Test("H3: a drink's page shows and changes its note, and deletes the drink after a page that asks")
+    func drinkPageNoteAndDelete() async throws {
+        let f = try await ServerFixture()
+        let hydration = HydrationService(store: f.store, clock: f.clock, user: f.ada.id)
+        let drink = try await hydration.logDrink(.init(volumeMl: 250, note: "after the <b>run</b>")).intake
+        try await f.test { client in
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let page = try await browser.get("/entries/\(drink.id)/edit").text
+            #expect(page.contains(#"<textarea id="note" name="note" rows="2" maxlength="500">after the &lt;b&gt;run&lt;/b&gt;</textarea>"#), "\(page)")
+            #expect(page.contains(#"<form method="post" action="/entries/\#(drink.id)/delete" class="row">"#))
+            #expect(page.contains(#"<button type="submit" class="danger">Delete this drink</button>"#))
+
+            let fields = ["amount": "250", "unit": "ml", "kind": "water", "date": "2025-06-15", "time": "09:00"]
+            #expect(try await browser.post("/entries/\(drink.id)/edit", fields.merging(["note": "Lemon"]) { $1 }).status == .seeOther)
+            guard case .intake(let noted)? = try await hydration.entry(id: drink.id) else { Issue.record("the drink is gone"); return }
+            #expect(noted.note == "Lemon")
+            #expect(try await browser.post("/entries/\(drink.id)/edit", fields.merging(["note": ""]) { $1 }).status == .seeOther)
+            guard case .intake(let cleared)? = try await hydration.entry(id: drink.id) else { Issue.record("the drink is gone"); return }
+            #expect(cleared.note == nil, "an emptied note is cleared")
+
+            let asked = try await browser.post("/entries/\(drink.id)/delete", [:])
+            let kept = try await hydration.entry(id: drink.id)
+            #expect(asked.status == .ok && kept != nil, "deleted without asking")
+            #expect(try await browser.post("/entries/\(drink.id)/delete", ["confirm": "yes"]).status == .seeOther)
+            #expect(try await hydration.entry(id: drink.id) == nil)
+        }
+    }
+
     /// The text before each place `part` is found in `text`, to say where.
     private static func around(_ part: String, in text: String) -> [String] {
         text.ranges(of: part).map { range in

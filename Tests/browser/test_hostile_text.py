@@ -2,8 +2,8 @@
 
 Through the web forms, one person enters hostile strings everywhere user text reaches a page:
 drink kinds (Settings), a ledger's name, its two members' names, the descriptions and categories
-of expenses and of recurring expenses (a drink's note goes in through the API: no page shows
-notes). Then every page that shows them (today, history, settings, the ledger, its recurring
+of expenses and of recurring expenses (a drink's note goes in through the API, and shows on the
+drink's own page). Then every page that shows them (today, history, settings, the ledger, its recurring
 expenses, its settings with the activity log) must (a) cause no Content-Security-Policy
 violation, (b) carry no attribute or element the server did not write (checked on the server's
 HTML itself and on the live page), and (c) show exactly what was typed, or, for text the server
@@ -241,4 +241,15 @@ def test_hostile_text_stays_text_on_every_page(server, browser, unique_name):
             log = unicodedata.normalize("NFC", " ".join(text_of(driver, "ul.log li")))
             problems += [f"activity: {t!r} is not in the log as typed" for t in accepted
                          if unicodedata.normalize("NFC", t) not in log]
+    # Each drink's own page shows its note (the kind's text) as typed, in its field.
+    load(driver, server + "/")
+    edits = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "#entries a.edit")]
+    notes = []
+    for url in edits:
+        load(driver, url)
+        problems += [f"drink page: CSP: {v}" for v in csp_violations(driver)]
+        problems += [f"drink page: {found}" for found in intruders(driver)]
+        notes.append(driver.find_element(By.ID, "note").get_property("value"))
+    problems += [f"drink page: the note {k!r} is not shown as typed" for k in accepted_kinds
+                 if not any(same_text(n, k) for n in notes)]
     assert not problems, "\n".join(problems) + "\n\nwhat the forms said:\n" + "\n".join(f"{k}: {v}" for k, v in results.items())

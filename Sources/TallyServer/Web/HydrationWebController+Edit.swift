@@ -7,7 +7,7 @@ import TallyRepositories
 import TallyServices
 
 extension HydrationWebController {
-    /// A drink's page to change its amount, kind, day and time.
+    /// A drink's page to change its amount, kind, day, time and note, or to delete it.
     @Sendable func editDrink(_ request: Request, context: SignedInPageContext) async throws -> Response {
         try await drinkPage(request, context)
     }
@@ -21,7 +21,9 @@ extension HydrationWebController {
             let ml = try VolumeInput.milliliters(from: try form.requireNumeral("amount", Phrase("the amount")), defaultUnit: unit)
             let at = try EntryTime.instant(from: "\(try form.require("date", Phrase("the day"))) \(try form.require("time", Phrase("the time")))",
                                            now: services.clock.now, zone: settings.zone)
-            let drink = try await hydration.editDrink(id: id, IntakeChange(volumeMl: ml, kind: form["kind"], at: at))
+            // An emptied note is cleared; a form without the field leaves it as it is.
+            let note: Patch<String> = form.all["note"].map { .set($0) } ?? .unchanged
+            let drink = try await hydration.editDrink(id: id, IntakeChange(volumeMl: ml, kind: form["kind"], at: at, note: note))
             let today = LocalDate(containing: services.clock.now, in: settings.zone)
             return Web.redirect(drink.day == today ? SitePath.today.link : SitePath.day.link(drink.day))
         } refused: { form, refusal in

@@ -4,8 +4,8 @@ import TallyLanguages
 import TallyRepositories
 import TallyServices
 
-/// A drink changed after it was logged (H3): its amount, kind, day and time. A refusal comes
-/// back with what was typed and the reason at the top.
+/// A drink changed after it was logged (H3): its amount, kind, day, time and note, or deleted
+/// (after a page that asks). A refusal comes back with what was typed and the reason at the top.
 struct DrinkEditPage {
     var drink: Intake
     var kinds: [DrinkKind]
@@ -39,7 +39,12 @@ struct DrinkEditPage {
         <span><label for="date">\(t("Day"))</label><input id="date" name="date" type="date" required value="\(retry["date"] ?? day.description)"></span>
         <span><label for="time">\(t("Time"))</label><input id="time" name="time" type="time" required value="\(retry["time"] ?? TimeOfDay(of: drink.at, in: zone).description)"></span>
         </div>
+        <label for="note">\(t("Note"))</label>
+        <textarea id="note" name="note" rows="2" maxlength="\(Intake.maximumNoteLength)">\(retry["note"] ?? drink.note ?? "")</textarea>
         <button type="submit" class="primary">\(t("Save"))</button>
+        </form>
+        <form method="post" action="\(SitePath.deleteEntry.link(drink.id))" class="row">
+        \(Layout.csrfField(context))<button type="submit" class="danger">\(t("Delete this drink"))</button>
         </form>
         """)
     }

@@ -156,6 +156,32 @@ struct DailyUseSecondRoundTests {
         }
     }
 
+    @Test("S2: an expense's Add again fills the quick entry in as it was, dated today; a payment, or another ledger's entry, fills nothing")
+    func addAgain() async throws {
+        let f = try await ServerFixture()
+        try await f.test { client in
+            let ledger = try await client.makeLedger(f.adaToken, #"{"name": "Home", "currency": "EUR", "members": ["Ada", "Sam"]}"#)
+            let sam = ledger.members[1].id
+            let added = try await client.send(.post, "/api/v1/ledgers/\(ledger.id)/expenses", token: f.adaToken, json: """
+                {"amount": "42.80", "description": "Groceries", "category": "food", "payers": [{"member": \(sam), "paid": "42.80"}], "date": "2025-06-01"}
+                """)
+            let groceries = try added.decode(EntryReply.self)
+            let browser = try await WebTests.Browser.signedIn(client, "ada", "correct horse")
+            let page = try await browser.get("/spending/\(ledger.id)").text
+            #expect(page.contains(#"<a href="/spending/\#(ledger.id)?again=\#(groceries.id)#add-title" class="button again" aria-label="Add Groceries, €42.80 again">Add again</a>"#), "\(page)")
+
+            let again = try await browser.get("/spending/\(ledger.id)?again=\(groceries.id)").text
+            #expect(again.contains(#"value="42.80""#) && again.contains(#"id="description" name="description" maxlength="200" value="Groceries""#))
+            #expect(again.contains(#"value="food""#) && again.contains(#"id="date" name="date" type="date" value="2025-06-15""#), "dated today")
+            let payer = try #require(again.firstMatch(of: /<input type="radio" name="payer" id="payer-\d+" value="(\d+)" checked>/)).1
+            #expect(payer == "\(sam)", "Sam paid it")
+
+            let other = try await client.makeLedger(f.adaToken, #"{"name": "Trip", "currency": "EUR", "members": ["Ada", "Kim"]}"#)
+            let elsewhere = try await browser.get("/spending/\(other.id)?again=\(groceries.id)")
+            #expect(elsewhere.status == .ok && !elsewhere.text.contains(#"value="Groceries""#), "another ledger's entry filled the form")
+        }
+    }
+
     /// The text before each place `part` is found in `text`, to say where.
     private static func around(_ part: String, in text: String) -> [String] {
         text.ranges(of: part).map { range in

@@ -254,3 +254,27 @@ def test_quick_add_stays_under_the_finger(server, browser, unique_name, viewport
     check_page(driver, f"{viewport}-daily-quick-add-undo", full=False)
     click(driver, preset)
     wait(driver, lambda d: text(d, "#total") == "500 ml", message=lambda: f"the second tap: {text(driver, '#total')}")
+
+
+def test_add_again(server, browser, unique_name):
+    """S2: an expense's details offer Add again: the quick entry comes back filled in as it was
+    (amount, description, payer), dated today, and one tap adds the second one."""
+    from test_spending import add_expense, titles
+    driver = browser("phone")
+    sign_up_and_open_spending(driver, server, unique_name)
+    create_ledger(driver, "Home")
+    add_expense(driver, "4.20", "Bakery", payer="Person 2")
+    row = driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby='history-title'] ul.entries li details")
+    click(driver, row.find_element(By.TAG_NAME, "summary"))
+    again = row.find_element(By.CSS_SELECTOR, "a.again")
+    assert again.text == "Add again" and again.get_attribute("aria-label") == "Add Bakery, €4.20 again"
+    check_page(driver, "phone-daily-add-again-offered", full=False)
+    click(driver, again)
+    wait(driver, lambda d: "again=" in d.current_url, message="Add again did not open the quick entry")
+    assert driver.find_element(By.ID, "amount").get_attribute("value") == "4.20"
+    assert driver.find_element(By.ID, "description").get_attribute("value") == "Bakery"
+    assert driver.find_element(By.ID, "date").get_attribute("value") == date.today().isoformat()
+    checked = driver.find_element(By.CSS_SELECTOR, "input[name=payer]:checked")
+    assert text(driver, f"label[for='{checked.get_attribute('id')}']") == "Person 2"
+    click(driver, driver.find_element(By.CSS_SELECTOR, "button.add"))
+    wait(driver, lambda d: titles(d) == ["Bakery", "Bakery"], message=lambda: f"history: {titles(driver)}")

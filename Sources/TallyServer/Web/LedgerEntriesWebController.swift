@@ -57,13 +57,24 @@ struct LedgerEntriesWebController {
         let today = LocalDate(containing: services.clock.now, in: zone)
         let (summary, overview) = try await spending.overview(of: id, matching: try search.filter, limit: LedgerPage.pageSize,
                                                                after: after, spentSince: SpendingChart.firstMonth(endingWith: today.yearMonth))
+        let filled = if let retry { retry.all } else { try await again(request, in: id, spending) }
         let page = LedgerPage(
             summary: summary, overview: overview, search: search, after: after,
             today: today, user: user.id, startingCurrency: try await spending.startingCurrency(in: id),
             justDeleted: justDeleted.flatMap { id in overview.deleted.first { $0.id == id } },
-            retry: retry?.all ?? [:], refusedField: field, reference: try await spending.referenceRates(),
+            retry: filled, refusedField: field, reference: try await spending.referenceRates(),
             notifications: try await spending.changeNotifications(in: id))
         return Web.html(page.render(Web.pageContext(request, context), notice: notice, error: error?.said), status: Web.status(of: error))
+    }
+
+    /// The quick entry's fields for "Add again" (`?again=ID`): the expense's, dated today. An id
+    /// that is not an expense of this ledger fills nothing in.
+    private func again(_ request: Request, in ledger: UUID, _ spending: SpendingService) async throws -> [String: String] {
+        guard let id = request.uri.queryParameters.get("again").flatMap(UUID.init(uuidString:)) else { return [:] }
+        guard let entry = try? await spending.entry(id, in: ledger), entry.kind == .expense, entry.deletedAt == nil else { return [:] }
+        var values = EntryEditPage.values(of: entry)
+        values["date"] = nil
+        return values
     }
 
     /// An expense from the quick entry, with the photo of its receipt when one was taken: the

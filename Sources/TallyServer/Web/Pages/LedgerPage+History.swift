@@ -19,6 +19,16 @@ extension LedgerPage {
         return (title, t("paid by \(payers) · shared by \(sharers)"))
     }
 
+    /// An expense's "Add again": the quick entry filled in as it was (description, amount,
+    /// currency, payers, split, category), dated today, for one tap more.
+    private func again(_ entry: SpendingEntry, title: String, amount: String) -> HTML {
+        guard entry.kind == .expense else { return "" }
+        return """
+        <a href="\(SitePath.ledger.link(ledger))?again=\(entry.id)#add-title" class="button again" \
+        aria-label="\(t("Add \(title), \(amount) again"))">\(t("Add again"))</a>
+        """
+    }
+
     /// Find entries by words, member, category and dates: a form that works without the
     /// script, its fields in the page's address. Open while a search is shown.
     private var searchForm: HTML {
@@ -84,7 +94,7 @@ extension LedgerPage {
             <div class="entry-more">
             \(sharesLine(entry, shares))
             <span class="actions"><a href="\(SitePath.editLedgerEntry.link(ledger, entry.id))" class="button edit" \
-            aria-label="\(t("Edit \(title), \(amount), \(day)"))">\(t("Edit"))</a>
+            aria-label="\(t("Edit \(title), \(amount), \(day)"))">\(t("Edit"))</a>\(again(entry, title: title, amount: amount))
             <form method="post" action="\(SitePath.deleteLedgerEntry.link(ledger, entry.id))" data-swap data-offline="delete" data-confirm="\(t("Delete \(title), \(amount)?"))">
             \(Layout.csrfField(context))<input type="hidden" name="seen" value="\(entry.fingerprint)"><button type="submit" class="delete" aria-label="\(t("Delete \(title), \(amount), \(day)"))">\(t("Delete"))</button>
             </form></span></div></details></li>

@@ -39,16 +39,4 @@ public enum Payers {
         }
         return parts.sorted { $0.member < $1.member }
     }
-
-    /// Who paid, in words: "Alex", or "Alex 30.00 and Sam 20.00" (commas before the last of
-    /// three or more) when several paid; each payer as their name and what they paid. One
-    /// wording for the history, the activity log and the command line.
-    public static func wording(_ payers: [(name: String, paid: String)]) -> String {
-        payers.count > 1 ? payers.map { "\($0.name) \($0.paid)" }.spokenList : payers.first?.name ?? ""
-    }
-
-    /// Who paid `payers`, in words, with each member's name from `name`.
-    public static func wording(_ payers: [PayerPart], name: (MemberID) -> String) -> String {
-        wording(payers.map { (name($0.member), $0.amount.plain) })
-    }
 }
